@@ -1,0 +1,3 @@
+from codemode.cli.main import main
+
+raise SystemExit(main())
