@@ -1,0 +1,82 @@
+"""``codemode`` entry point: parse arguments, dispatch to one subcommand, map errors to exits.
+
+Exit codes: 0 clean, 1 a verdict in --fail-on, 2 usage error (bad flag, bad config, not a
+repository), 3 internal error. Subcommand modules import heavy things (the LLM stack,
+PyGithub) inside ``run`` so that ``codemode check`` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import NoReturn
+
+from codemode import __version__
+from codemode.errors import FatalError
+
+# subcommand name -> module under codemode.cli that has register(subparsers) and run(args)
+COMMANDS = {
+    "check": "check_cmd",
+    "diff": "diff_cmd",
+    "regen": "regen_cmd",
+    "accept": "accept_cmd",
+    "schema": "schema_cmd",
+    "comment": "comment_cmd",
+    "merge": "merge_cmd",
+    "example": "example_cmd",
+}
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        raise FatalError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="codemode",
+        description="Keep eval specs true: verify them against the real code, regenerate "
+        "them from observed outputs, and report drift.",
+    )
+    parser.add_argument("--version", action="version", version=f"codemode {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, module_name in COMMANDS.items():
+        try:
+            module = importlib.import_module(f"codemode.cli.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"codemode.cli.{module_name}":
+                continue  # a subcommand not built yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return EXIT_USAGE
+        return int(args.run(args))
+    except FatalError as exc:
+        print(f"codemode: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("codemode: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception:  # the one place an unexpected error becomes exit 3
+        traceback.print_exc()
+        print(
+            "codemode: internal error (exit 3); please report it with the traceback above",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL

@@ -1,0 +1,193 @@
+"""``[tool.codemode]`` in the user's pyproject.toml, validated into a frozen ``Config``.
+
+Precedence (highest first): command-line flags, ``CODEMODE_*`` environment variables,
+``[tool.codemode]``, defaults. Unknown keys are errors that name the file, the line and
+the key, because a misspelt ``timout`` silently ignored is worse than a failed run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from codemode.errors import FatalError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+VERDICTS = ("ok", "drifted", "stale", "missing", "orphaned", "error")
+
+DEFAULT_SPEC_GLOBS = (
+    "specs/**/*.yml",
+    "specs/**/*.yaml",
+    "evals/**/*.yml",
+    "evals/**/*.yaml",
+    "**/*.evals.yml",
+    "**/*.evals.yaml",
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """Everything a run needs to know about the project; built once, passed down."""
+
+    root: Path
+    specs: tuple[str, ...] = DEFAULT_SPEC_GLOBS
+    # Where modules live; a file's module path is taken relative to the first root that holds it.
+    source_roots: tuple[str, ...] = ("src", ".")
+    python: str | None = None
+    timeout: float = 10.0  # seconds per call
+    memory_limit_mb: int = 2048
+    float_tolerance: float = 1e-9  # relative
+    fail_on: tuple[str, ...] = ("drifted", "error")
+    model: str | None = None
+    base_url: str | None = None
+    max_model_requests: int | None = None
+    max_cost: float | None = None
+    max_seconds: float | None = None
+    concurrency: int = 4
+    coverage_rounds: int = 1
+    impact_depth: int = 3
+    pyproject: Path | None = None
+
+    def replace(self, **changes: Any) -> Config:
+        return dataclasses.replace(self, **changes)
+
+
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "specs": (list,),
+    "source_roots": (list,),
+    "python": (str,),
+    "timeout": (int, float),
+    "memory_limit_mb": (int,),
+    "float_tolerance": (int, float),
+    "fail_on": (list,),
+    "model": (str,),
+    "base_url": (str,),
+    "max_model_requests": (int,),
+    "max_cost": (int, float),
+    "max_seconds": (int, float),
+    "concurrency": (int,),
+    "coverage_rounds": (int,),
+    "impact_depth": (int,),
+}
+# TOML spells keys with dashes as often as with underscores; accept both.
+_ALIASES = {k.replace("_", "-"): k for k in _FIELD_TYPES}
+
+
+def find_root(start: Path) -> Path:
+    """The nearest directory holding pyproject.toml or .git, else ``start``."""
+    start = start.resolve()
+    for d in (start, *start.parents):
+        if (d / "pyproject.toml").is_file() or (d / ".git").exists():
+            return d
+    return start
+
+
+def _key_line(text: str, key: str) -> int:
+    """Best-effort line of ``key = ...`` inside [tool.codemode]; tomllib keeps no positions."""
+    in_section = False
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            in_section = stripped.startswith("[tool.codemode")
+            continue
+        if in_section and re.match(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+            return n
+    return 1
+
+
+def _validate(table: Mapping[str, Any], where: Path, text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for raw_key, value in table.items():
+        key = _ALIASES.get(raw_key, raw_key)
+        line = _key_line(text, raw_key)
+        if key not in _FIELD_TYPES:
+            known = ", ".join(sorted(_FIELD_TYPES))
+            raise FatalError(
+                f"{where}:{line}: unknown key {raw_key!r} in [tool.codemode]; known keys: {known}"
+            )
+        types = _FIELD_TYPES[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            want = " or ".join(t.__name__ for t in types)
+            raise FatalError(
+                f"{where}:{line}: [tool.codemode] {raw_key} must be {want}, got {value!r}"
+            )
+        if isinstance(value, list):
+            if not all(isinstance(v, str) for v in value):
+                raise FatalError(f"{where}:{line}: [tool.codemode] {raw_key} must be a list of strings")
+            value = tuple(value)
+        out[key] = value
+    return _check_values(out, where, text)
+
+
+def _check_values(out: dict[str, Any], where: Path, text: str) -> dict[str, Any]:
+    def bad(key: str, msg: str) -> FatalError:
+        return FatalError(f"{where}:{_key_line(text, key)}: [tool.codemode] {key} {msg}")
+
+    for key in ("timeout", "float_tolerance", "max_cost", "max_seconds"):
+        if key in out and out[key] < 0:
+            raise bad(key, "must not be negative")
+    for key in ("memory_limit_mb", "concurrency", "max_model_requests"):
+        if key in out and out[key] < 1:
+            raise bad(key, "must be at least 1")
+    if "fail_on" in out:
+        unknown = [v for v in out["fail_on"] if v not in VERDICTS]
+        if unknown:
+            raise bad("fail_on", f"has unknown verdicts {unknown}; choose from {list(VERDICTS)}")
+    return out
+
+
+def parse_fail_on(value: str) -> tuple[str, ...]:
+    """``--fail-on drifted,stale`` -> ('drifted', 'stale'); ``none`` -> ()."""
+    if value.strip().lower() in ("", "none"):
+        return ()
+    items = tuple(v.strip() for v in value.split(",") if v.strip())
+    unknown = [v for v in items if v not in VERDICTS]
+    if unknown:
+        raise FatalError(f"--fail-on: unknown verdicts {unknown}; choose from {list(VERDICTS)}")
+    return items
+
+
+def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if env.get("CODEMODE_MODEL"):
+        out["model"] = env["CODEMODE_MODEL"]
+    if env.get("CODEMODE_BASE_URL"):
+        out["base_url"] = env["CODEMODE_BASE_URL"]
+    if env.get("CODEMODE_PYTHON"):
+        out["python"] = env["CODEMODE_PYTHON"]
+    return out
+
+
+def load_config(
+    root: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Config:
+    """Read ``[tool.codemode]`` from ``root/pyproject.toml`` and apply env and flag overrides."""
+    root = find_root(root or Path.cwd())
+    values: dict[str, Any] = {}
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            text = pyproject.read_text(encoding="utf-8")
+            data = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise FatalError(f"{pyproject}: cannot parse: {exc}; fix the TOML syntax") from exc
+        table = data.get("tool", {}).get("codemode", {})
+        if not isinstance(table, dict):
+            raise FatalError(f"{pyproject}:{_key_line(text, 'codemode')}: [tool.codemode] must be a table")
+        values.update(_validate(table, pyproject, text))
+    values.update(_from_env(os.environ if env is None else env))
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            values[key] = value
+    return Config(root=root, pyproject=pyproject if pyproject.is_file() else None, **values)
