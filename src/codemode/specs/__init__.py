@@ -1,0 +1,1 @@
+"""Spec files: load, validate, index and write the vowel-compatible YAML eval specs."""

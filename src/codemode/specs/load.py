@@ -1,0 +1,404 @@
+"""Load and validate spec files, with the file and line of every problem.
+
+Strict where vowel is loose: unknown keys, duplicate keys and ids, ``input`` with ``inputs``,
+``match`` without ``raises`` are errors. Errors are collected, never raised: a bad case is
+reported as that case's error, a bad function block as that function's error, a bad file
+as a file problem; everything else in the file still runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from codemode.specs import model
+from codemode.specs.types import (
+    CaseSpec,
+    EvaluatorSpec,
+    FixtureSpec,
+    FunctionMetaSpec,
+    FunctionSpec,
+    SerializerSpec,
+    SpecFile,
+    SpecProblem,
+)
+
+_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _line(node: yaml.Node | None) -> int | None:
+    return node.start_mark.line + 1 if node is not None else None
+
+
+def _pairs(node: yaml.MappingNode) -> list[tuple[yaml.Node, yaml.Node]]:
+    return list(node.value)
+
+
+def _key_str(key: yaml.Node) -> str | None:
+    return str(key.value) if isinstance(key, yaml.ScalarNode) else None
+
+
+def _duplicate_keys(node: yaml.Node, problems: list[SpecProblem]) -> None:
+    """PyYAML keeps the last of two equal keys silently; we report every duplicate."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, yaml.MappingNode):
+            seen: dict[str, int | None] = {}
+            for k, v in n.value:
+                ks = _key_str(k)
+                if ks is not None:
+                    if ks in seen and ks != "<<":
+                        problems.append(
+                            SpecProblem(
+                                _line(k),
+                                f"duplicate key {ks!r} (first at line {seen[ks]}); "
+                                "YAML keeps only the last one, so remove or rename one",
+                            )
+                        )
+                    seen.setdefault(ks, _line(k))
+                stack.append(v)
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(n.value)
+
+
+def _construct(loader: Any, node: yaml.Node) -> Any:
+    return loader.construct_object(node, deep=True)
+
+
+def _format_validation(exc: ValidationError, lines: dict[str, int | None], default: int | None) -> tuple[int | None, str]:
+    """First pydantic error as (line, one-line message naming the key)."""
+    err = exc.errors()[0]
+    loc = [str(p) for p in err["loc"]]
+    key = loc[0] if loc else ""
+    line = lines.get(key, default)
+    msg = err["msg"].removeprefix("Value error, ")
+    if err["type"] == "extra_forbidden":
+        return line, f"unknown key {key!r}"
+    where = ".".join(loc)
+    return line, f"{where}: {msg}" if where else msg
+
+
+def _model_fields(cls: type[BaseModel]) -> list[str]:
+    return [f.alias or name for name, f in cls.model_fields.items()]
+
+
+def _hint_unknown(key: str, known: Iterable[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(known)}"
+
+
+def _parse_case(
+    loader: Any, item: yaml.Node, index: int, seen_ids: dict[str, int | None], generated: set[str]
+) -> CaseSpec:
+    line = _line(item)
+    default_id = f"case_{index + 1}"
+    if not isinstance(item, yaml.MappingNode):
+        return CaseSpec(id=default_id, line=line, error="a dataset item must be a mapping `- case: {...}`")
+    outer = {_key_str(k): (k, v) for k, v in _pairs(item)}
+    extra = [k for k in outer if k != "case"]
+    if "case" not in outer or extra:
+        bad = extra[0] if extra else None
+        return CaseSpec(
+            id=default_id,
+            line=line,
+            error=f"unknown key {bad!r} in dataset item; write `- case: {{id: ..., ...}}`"
+            if bad
+            else "a dataset item needs a `case:` mapping",
+        )
+    case_key, case_node = outer["case"]
+    line = _line(case_key)
+    if not isinstance(case_node, yaml.MappingNode):
+        return CaseSpec(id=default_id, line=line, error="`case:` must be a mapping")
+    key_lines = {_key_str(k) or "": _line(k) for k, _ in _pairs(case_node)}
+    data = _construct(loader, case_node)
+    raw_id = data.get("id")
+    case_id = str(raw_id) if raw_id is not None else default_id
+    try:
+        c = model.CaseModel.model_validate(data)
+    except ValidationError as exc:
+        err_line, msg = _format_validation(exc, key_lines, line)
+        if msg.startswith("unknown key"):
+            bad = exc.errors()[0]["loc"][0]
+            msg += _hint_unknown(str(bad), _model_fields(model.CaseModel))
+        return CaseSpec(id=case_id, line=err_line, error=msg)
+    if case_id in seen_ids:
+        return CaseSpec(
+            id=case_id,
+            line=key_lines.get("id", line),
+            error=f"duplicate case id {case_id!r} (first at line {seen_ids[case_id]}); ids must be unique",
+        )
+    seen_ids[case_id] = key_lines.get("id", line)
+    fields = c.model_fields_set
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = {}
+    form = "none"
+    input_value: Any = None
+    if "input" in fields:
+        args, form, input_value = (c.input,), "input", c.input
+    elif "inputs" in fields and c.inputs is not None:
+        input_value = c.inputs
+        if isinstance(c.inputs, dict):
+            kwargs, form = dict(c.inputs), "inputs_dict"
+        else:
+            args, form = tuple(c.inputs), "inputs_list"
+    raises = c.raises
+    optional = False
+    if raises is not None and raises.endswith("?"):
+        raises, optional = raises[:-1], True
+    return CaseSpec(
+        id=case_id,
+        line=line,
+        args=args,
+        kwargs=kwargs,
+        input_value=input_value,
+        input_form=form,
+        has_expected="expected" in fields,
+        expected=c.expected,
+        raises=raises,
+        raises_optional=optional,
+        match=c.match,
+        duration_ms=c.duration,
+        has_contains="contains" in fields,
+        contains=c.contains,
+        assertion=c.assertion,
+        pattern=c.pattern,
+        case_sensitive=c.case_sensitive,
+        type=c.type,
+        strict_type=c.strict_type,
+        generated=case_id in generated,
+    )
+
+
+def _parse_evaluators(loader: Any, node: yaml.Node) -> tuple[list[EvaluatorSpec], str | None, int | None]:
+    if not isinstance(node, yaml.MappingNode):
+        return [], "`evals:` must be a mapping of name -> evaluator", _line(node)
+    out: list[EvaluatorSpec] = []
+    for k, v in _pairs(node):
+        name = _key_str(k) or "?"
+        data = _construct(loader, v)
+        if not isinstance(data, dict):
+            return out, f"evaluator {name!r} must be a mapping such as {{type: int}}", _line(k)
+        kinds = [kind for kind in model.EVALUATOR_KINDS if kind in data]
+        if len(kinds) != 1:
+            known = ", ".join(model.EVALUATOR_KINDS)
+            what = "has none" if not kinds else f"has several ({', '.join(kinds)})"
+            return out, f"evaluator {name!r} {what} of the evaluator keys: {known}", _line(k)
+        cls = model.EVALUATOR_KINDS[kinds[0]]
+        try:
+            parsed = cls.model_validate(data)
+        except ValidationError as exc:
+            _, msg = _format_validation(exc, {}, None)
+            return out, f"evaluator {name!r}: {msg}", _line(k)
+        out.append(EvaluatorSpec(name=name, kind=kinds[0], params=parsed.model_dump(), line=_line(k)))
+    return out, None, None
+
+
+_FUNCTION_KEYS = ("fixture", "serializer", "evals", "dataset")
+
+
+def _parse_function(
+    loader: Any, fid: str, key: yaml.Node, node: yaml.Node, meta: FunctionMetaSpec
+) -> FunctionSpec:
+    line = _line(key)
+    if not isinstance(node, yaml.MappingNode):
+        return FunctionSpec(
+            id=fid,
+            line=line,
+            error=f"{fid!r} must be a mapping with a `dataset:` list (or is it a typo of a reserved "
+            f"key: {', '.join(model.RESERVED_KEYS)}?)",
+        )
+    children = {_key_str(k) or "": (k, v) for k, v in _pairs(node)}
+    for name, (k, _) in children.items():
+        if name not in _FUNCTION_KEYS:
+            return FunctionSpec(
+                id=fid, line=_line(k), error=f"unknown key {name!r}" + _hint_unknown(name, _FUNCTION_KEYS)
+            )
+    if "dataset" not in children:
+        return FunctionSpec(id=fid, line=line, error="missing `dataset:` (a list of `- case: {...}`)")
+    fixtures: tuple[str, ...] = ()
+    if "fixture" in children:
+        fx = _construct(loader, children["fixture"][1])
+        if isinstance(fx, str):
+            fx = [fx]
+        if not isinstance(fx, list) or not all(isinstance(x, str) for x in fx):
+            return FunctionSpec(id=fid, line=_line(children["fixture"][0]), error="`fixture:` must be a list of fixture names")
+        fixtures = tuple(fx)
+    serializer = None
+    if "serializer" in children:
+        s = _construct(loader, children["serializer"][1])
+        if not isinstance(s, str):
+            return FunctionSpec(id=fid, line=_line(children["serializer"][0]), error="`serializer:` must be the name of an entry under top-level `serializers:`")
+        serializer = s
+    evaluators: list[EvaluatorSpec] = []
+    if "evals" in children:
+        evaluators, err, err_line = _parse_evaluators(loader, children["evals"][1])
+        if err:
+            return FunctionSpec(id=fid, line=err_line, error=err)
+    ds_key, ds = children["dataset"]
+    if not isinstance(ds, yaml.SequenceNode):
+        return FunctionSpec(id=fid, line=_line(ds_key), error="`dataset:` must be a list of `- case: {...}`")
+    if not ds.value:
+        return FunctionSpec(id=fid, line=_line(ds_key), error="`dataset:` is empty; add at least one case")
+    seen: dict[str, int | None] = {}
+    generated = set(meta.generated)
+    cases = tuple(_parse_case(loader, item, i, seen, generated) for i, item in enumerate(ds.value))
+    return FunctionSpec(
+        id=fid,
+        line=line,
+        fixtures=fixtures,
+        serializer=serializer,
+        evaluators=tuple(evaluators),
+        cases=cases,
+        meta=meta,
+    )
+
+
+def _parse_reserved(
+    loader: Any, top: dict[str, tuple[yaml.Node, yaml.Node]], problems: list[SpecProblem]
+) -> tuple[dict[str, FixtureSpec], dict[str, SerializerSpec], dict[str, FunctionMetaSpec]]:
+    fixtures: dict[str, FixtureSpec] = {}
+    serializers: dict[str, SerializerSpec] = {}
+    metas: dict[str, FunctionMetaSpec] = {}
+    if "fixtures" in top:
+        k, v = top["fixtures"]
+        if not isinstance(v, yaml.MappingNode):
+            problems.append(SpecProblem(_line(k), "`fixtures:` must be a mapping of name -> {setup: ...}"))
+        else:
+            for fk, fv in _pairs(v):
+                name = _key_str(fk) or "?"
+                try:
+                    fm = model.FixtureModel.model_validate(_construct(loader, fv))
+                except ValidationError as exc:
+                    _, msg = _format_validation(exc, {}, None)
+                    problems.append(SpecProblem(_line(fk), f"fixture {name!r}: {msg}"))
+                    continue
+                scope = model.SCOPE_ALIASES.get(fm.scope, fm.scope)
+                fixtures[name] = FixtureSpec(
+                    name, fm.setup, fm.cls, tuple(fm.args), fm.kwargs, fm.teardown, scope, _line(fk)
+                )
+    if "serializers" in top:
+        k, v = top["serializers"]
+        if not isinstance(v, yaml.MappingNode):
+            problems.append(SpecProblem(_line(k), "`serializers:` must be a mapping of name -> {schema: ...}"))
+        else:
+            for sk, sv in _pairs(v):
+                name = _key_str(sk) or "?"
+                try:
+                    sm = model.SerializerModel.model_validate(_construct(loader, sv))
+                except ValidationError as exc:
+                    _, msg = _format_validation(exc, {}, None)
+                    problems.append(SpecProblem(_line(sk), f"serializer {name!r}: {msg}"))
+                    continue
+                serializers[name] = SerializerSpec(name, sm.schema_, sm.serializer)
+    if "codemode" in top:
+        k, v = top["codemode"]
+        try:
+            cm = model.CodemodeMeta.model_validate(_construct(loader, v) or {})
+        except ValidationError as exc:
+            _, msg = _format_validation(exc, {}, None)
+            problems.append(SpecProblem(_line(k), f"codemode metadata: {msg}"))
+        else:
+            for fid, fm in cm.functions.items():
+                metas[fid] = FunctionMetaSpec(
+                    fm.fingerprint, tuple(fm.generated), fm.explored_by, tuple(fm.nondeterministic)
+                )
+    return fixtures, serializers, metas
+
+
+def _decode(raw: bytes) -> tuple[str | None, SpecProblem | None]:
+    try:
+        return raw.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return None, SpecProblem(
+            line, f"not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); re-save the file as UTF-8"
+        )
+
+
+def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
+    problems: list[SpecProblem] = []
+    try:
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        return SpecFile(path, rel, problems=(SpecProblem(line, f"invalid YAML: {what}"),))
+    if root is None:
+        return SpecFile(path, rel, problems=(SpecProblem(1, "the file is empty"),))
+    if not isinstance(root, yaml.MappingNode):
+        return SpecFile(
+            path, rel, problems=(SpecProblem(_line(root), "the top level must be a mapping of function ids"),)
+        )
+    _duplicate_keys(root, problems)
+    loader = _Loader("")
+    top: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    for k, v in _pairs(root):
+        ks = _key_str(k)
+        if ks is None:
+            problems.append(SpecProblem(_line(k), "top-level keys must be function ids (strings)"))
+            continue
+        top.setdefault(ks, (k, v))
+    try:
+        fixtures, serializers, metas = _parse_reserved(loader, top, problems)
+        functions: list[FunctionSpec] = []
+        for name, (k, v) in top.items():
+            if name in model.RESERVED_KEYS:
+                continue
+            meta = metas.get(name, FunctionMetaSpec())
+            functions.append(_check_refs(_parse_function(loader, name, k, v, meta), fixtures, serializers))
+    except yaml.YAMLError as exc:  # a bad tag such as !!python/object
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        return SpecFile(path, rel, problems=(*problems, SpecProblem(line, f"invalid YAML: {getattr(exc, 'problem', exc)}")))
+    finally:
+        loader.dispose()
+    return SpecFile(path, rel, tuple(functions), fixtures, serializers, tuple(problems))
+
+
+def _check_refs(
+    f: FunctionSpec, fixtures: dict[str, FixtureSpec], serializers: dict[str, SerializerSpec]
+) -> FunctionSpec:
+    if f.error:
+        return f
+    for name in f.fixtures:
+        if name not in fixtures:
+            known = ", ".join(fixtures) or "none defined"
+            return FunctionSpec(
+                id=f.id, line=f.line, error=f"unknown fixture {name!r}; define it under top-level `fixtures:` (defined: {known})"
+            )
+    if f.serializer and f.serializer not in serializers:
+        known = ", ".join(serializers) or "none defined"
+        return FunctionSpec(
+            id=f.id, line=f.line, error=f"unknown serializer {f.serializer!r}; define it under top-level `serializers:` (defined: {known})"
+        )
+    return f
+
+
+def load_spec_file(path: Path, root: Path | None = None) -> SpecFile:
+    rel = path.as_posix()
+    if root is not None:
+        try:
+            rel = path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return SpecFile(path, rel, problems=(SpecProblem(None, f"cannot read: {exc.strerror}"),))
+    text, problem = _decode(raw)
+    if text is None:
+        assert problem is not None
+        return SpecFile(path, rel, problems=(problem,))
+    return parse_spec_text(text, path, rel)

@@ -1,0 +1,126 @@
+"""Runtime records of a loaded spec file: frozen, typed, with the line of everything."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class EvaluatorSpec:
+    name: str
+    kind: str  # type | assertion | duration | contains_input | pattern | rubric
+    params: dict[str, Any]
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class CaseSpec:
+    id: str
+    line: int | None
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    # What ``input`` means inside assertions: the one value, or the inputs list/dict (vowel's rule).
+    input_value: Any = None
+    input_form: str = "none"  # none | input | inputs_list | inputs_dict
+    has_expected: bool = False
+    expected: Any = None
+    raises: str | None = None
+    raises_optional: bool = False
+    match: str | None = None
+    duration_ms: float | None = None
+    has_contains: bool = False
+    contains: Any = None
+    assertion: str | None = None
+    pattern: str | None = None
+    case_sensitive: bool = True
+    type: str | None = None
+    strict_type: bool = False
+    error: str | None = None  # validation error: the case is reported, not run
+    generated: bool = False
+
+    @property
+    def asserts_something(self) -> bool:
+        return bool(
+            self.has_expected
+            or self.raises
+            or self.has_contains
+            or self.assertion
+            or self.pattern
+            or self.type
+            or self.duration_ms
+        )
+
+
+@dataclass(frozen=True)
+class FixtureSpec:
+    name: str
+    setup: str | None
+    cls: str | None
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    teardown: str | None
+    scope: str  # case | eval | file
+    line: int | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "setup": self.setup,
+            "cls": self.cls,
+            "args": list(self.args),
+            "kwargs": self.kwargs,
+            "teardown": self.teardown,
+            "scope": self.scope,
+        }
+
+
+@dataclass(frozen=True)
+class SerializerSpec:
+    name: str
+    schema: str | dict[str, str] | None
+    serializer: str | None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"schema": self.schema, "serializer": self.serializer}
+
+
+@dataclass(frozen=True)
+class FunctionMetaSpec:
+    fingerprint: str | None = None
+    generated: tuple[str, ...] = ()
+    explored_by: str | None = None
+    nondeterministic: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    id: str
+    line: int | None
+    fixtures: tuple[str, ...] = ()
+    serializer: str | None = None
+    evaluators: tuple[EvaluatorSpec, ...] = ()
+    cases: tuple[CaseSpec, ...] = ()
+    error: str | None = None  # the whole block is invalid: reported as the function's error
+    meta: FunctionMetaSpec = field(default_factory=FunctionMetaSpec)
+
+
+@dataclass(frozen=True)
+class SpecProblem:
+    line: int | None
+    message: str
+
+
+@dataclass(frozen=True)
+class SpecFile:
+    path: Path
+    rel: str  # repo-relative posix path, for messages
+    functions: tuple[FunctionSpec, ...] = ()
+    fixtures: dict[str, FixtureSpec] = field(default_factory=dict)
+    serializers: dict[str, SerializerSpec] = field(default_factory=dict)
+    problems: tuple[SpecProblem, ...] = ()  # file-level: bad YAML, unknown top-level key...
+    global_duration_s: float | None = None
+
+    def function(self, function_id: str) -> FunctionSpec | None:
+        return next((f for f in self.functions if f.id == function_id), None)
