@@ -40,9 +40,16 @@ def api_url(env: Mapping[str, str] | None = None) -> str:
 
 def _client(token: str, base_url: str, backoff: float) -> Any:
     from github import Auth, Github
+
+    return Github(
+        base_url=base_url, auth=Auth.Token(token), retry=_retry(backoff), timeout=30, lazy=True
+    )
+
+
+def _retry(backoff: float) -> Any:
     from urllib3.util.retry import Retry
 
-    retry = Retry(
+    return Retry(
         total=3,
         backoff_factor=backoff,
         status_forcelist=RETRY_STATUSES,
@@ -53,7 +60,6 @@ def _client(token: str, base_url: str, backoff: float) -> Any:
         raise_on_status=False,
         respect_retry_after_header=True,
     )
-    return Github(base_url=base_url, auth=Auth.Token(token), retry=retry, timeout=30, lazy=True)
 
 
 def _backoff(env: Mapping[str, str]) -> float:
@@ -86,11 +92,9 @@ def upsert_comment(
         return CommentResult(False, "refused", message="no GitHub token; set `github-token`")
     try:
         from github import GithubException
-        from requests.exceptions import RequestException
     except ImportError:  # pragma: no cover - depends on the install
-        return CommentResult(
-            False, "failed", message="PyGithub is not installed: pip install 'codemode-action[github]'"
-        )
+        hint = "PyGithub is not installed: pip install 'codemode-action[github]'"
+        return CommentResult(False, "failed", message=hint)
     mark = marker(comment_id)
     if mark not in body:
         body = f"{mark}\n{body}"
@@ -114,7 +118,7 @@ def upsert_comment(
         return CommentResult(True, "created", created.html_url)
     except GithubException as exc:
         return CommentResult(False, "failed", message=_describe(exc.status, exc.data))
-    except RequestException as exc:
+    except OSError as exc:  # requests' ConnectionError, Timeout... are OSErrors
         return CommentResult(False, "failed", message=f"GitHub API unreachable: {exc}")
 
 

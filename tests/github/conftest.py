@@ -1,4 +1,4 @@
-"""A loopback GitHub REST API: the endpoints PyGithub calls for the sticky comment, and nothing else.
+"""A loopback GitHub REST API: the endpoints PyGithub calls for the sticky comment, nothing else.
 
 The server keeps issue comments in memory, records every request, and can be told to answer
 the next N requests matching a method and path with an error status (403, 500...).
@@ -57,7 +57,6 @@ class FakeGitHub:
         return [c for c in self.comments.values() if c["_pr"] == pr]
 
     def _comment(self, cid: int, pr: int, body: str, user: str) -> dict[str, Any]:
-        owner, name = REPO.split("/")
         return {
             "_pr": pr,
             "id": cid,
