@@ -1,0 +1,367 @@
+"""The parent side of the worker: start it, talk to it, bound it, replace it.
+
+One ``Worker`` owns one subprocess, reused across many calls. Each reply line has its
+own deadline (the per-call timeout); a case that hangs or kills the process gets an
+``error`` outcome, the process is killed and respawned, and the remaining cases are
+sent again, so one bad case never hides the rest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import selectors
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codemode.errors import FatalError
+from codemode.worker import runtime
+
+RUNTIME_SCRIPT = Path(runtime.__file__).resolve()
+
+# Names that carry credentials. The worker runs code from the change under review, so
+# it gets none of them (GITHUB_TOKEN in an Action, OPENAI_API_KEY on a laptop, ...).
+_SECRET_NAME = re.compile(
+    r"(TOKEN|SECRET|PASSW|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|COOKIE|SESSION_?KEY|DSN)",
+    re.IGNORECASE,
+)
+_SECRET_PREFIXES = ("AWS_", "AZURE_", "GOOGLE_APPLICATION", "ACTIONS_ID_TOKEN", "ACTIONS_RUNTIME")
+
+
+def scrub_env(env: Mapping[str, str]) -> dict[str, str]:
+    out = {
+        k: v
+        for k, v in env.items()
+        if not _SECRET_NAME.search(k) and not k.startswith(_SECRET_PREFIXES)
+    }
+    out["PYTHONIOENCODING"] = "utf-8"
+    out["PYTHONDONTWRITEBYTECODE"] = "1"  # never leave __pycache__ in a staged tree copy
+    out.pop("PYTHONSTARTUP", None)
+    return out
+
+
+@dataclass
+class Outcome:
+    """What one case did in the worker."""
+
+    case: str
+    kind: str  # returned | raised | error
+    value: Any = None
+    exc: dict[str, Any] | None = None
+    message: str = ""
+    duration_ms: float | None = None
+    types: list[str | None] = field(default_factory=list)
+    lines: list[int] | None = None
+    stdout: str = ""
+
+
+class WorkerDied(Exception):
+    pass
+
+
+class _Lines:
+    """Reads newline-terminated replies from a pipe, with a deadline per line."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buf = bytearray()
+        self.sel = selectors.DefaultSelector()
+        self.sel.register(fd, selectors.EVENT_READ)
+
+    def readline(self, timeout: float | None) -> bytes | None:
+        """A line, or None on timeout; raises WorkerDied at EOF."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            nl = self.buf.find(b"\n")
+            if nl >= 0:
+                line = bytes(self.buf[: nl + 1])
+                del self.buf[: nl + 1]
+                return line
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return None
+            if not self.sel.select(remaining):
+                return None
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                raise WorkerDied()
+            self.buf += chunk
+
+    def close(self) -> None:
+        self.sel.close()
+
+
+class Worker:
+    def __init__(
+        self,
+        python: str,
+        root: Path,
+        source_roots: tuple[str, ...] = ("src",),
+        timeout: float = 10.0,
+        memory_mb: int = 2048,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.python = python
+        self.root = root
+        self.source_roots = tuple(r for r in source_roots if r not in (".", ""))
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.env = scrub_env(os.environ if env is None else env)
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.reader: _Lines | None = None
+        self.stderr_file: Any = None
+        self.spawns = 0
+        self.python_version: str | None = None
+
+    # --- lifecycle ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        cmd = [self.python, str(RUNTIME_SCRIPT), "--root", str(self.root)]
+        for r in self.source_roots:
+            cmd += ["--path", r]
+        if self.memory_mb:
+            cmd += ["--memory-mb", str(self.memory_mb)]
+        self.stderr_file = tempfile.TemporaryFile()
+        try:
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.stderr_file,
+                env=self.env,
+                cwd=self.root,
+                start_new_session=True,  # so a kill reaches the function's own children too
+            )
+        except OSError as exc:
+            raise FatalError(
+                f"cannot start the project's Python {self.python!r}: {exc.strerror}; "
+                "set it with --python or `python = ...` under [tool.codemode]"
+            ) from exc
+        assert self.proc.stdout is not None
+        self.reader = _Lines(self.proc.stdout.fileno())
+        self.spawns += 1
+        hello = self._request({"op": "hello"}, timeout=max(self.timeout, 30.0))
+        if hello is None or not hello.get("ok"):
+            detail = self.stderr_tail() or "no reply"
+            self.kill()
+            raise FatalError(
+                f"the project's Python {self.python!r} could not start the codemode worker: {detail}"
+            )
+        self.python_version = hello.get("python")
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def ensure(self) -> None:
+        if not self.alive():
+            self.kill()
+            self.start()
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+            with contextlib.suppress(Exception):
+                self.proc.wait(timeout=5)
+            for stream in (self.proc.stdin, self.proc.stdout):
+                with contextlib.suppress(Exception):
+                    if stream:
+                        stream.close()
+        if self.reader is not None:
+            self.reader.close()
+        self.proc = None
+        self.reader = None
+
+    def close(self) -> None:
+        if self.alive():
+            assert self.proc is not None and self.proc.stdin is not None
+            with contextlib.suppress(OSError):
+                self.proc.stdin.write(b'{"op":"exit"}\n')
+                self.proc.stdin.flush()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=2)
+        self.kill()
+        if self.stderr_file is not None:
+            self.stderr_file.close()
+            self.stderr_file = None
+
+    def __enter__(self) -> Worker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def stderr_tail(self, limit: int = 600) -> str:
+        if self.stderr_file is None:
+            return ""
+        try:
+            self.stderr_file.seek(0, os.SEEK_END)
+            size = self.stderr_file.tell()
+            self.stderr_file.seek(max(0, size - limit))
+            text: str = self.stderr_file.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+        lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+        return lines[-1].strip() if lines else ""
+
+    def death_reason(self) -> str:
+        code = self.proc.poll() if self.proc else None
+        if code is None and self.proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.proc.wait(timeout=1)
+        if code is not None and code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = str(-code)
+            why = f"the worker process was killed by {name}"
+        elif code is not None:
+            why = f"the worker process exited with code {code}"
+        else:
+            why = "the worker process stopped answering"
+        tail = self.stderr_tail()
+        return f"{why}{': ' + tail if tail else ''}"
+
+    # --- protocol ----------------------------------------------------------------------
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write((runtime.dumps(msg) + "\n").encode("utf-8"))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise WorkerDied() from exc
+
+    def _recv(self, timeout: float | None) -> dict[str, Any] | None:
+        assert self.reader is not None
+        line = self.reader.readline(timeout)
+        if line is None:
+            return None
+        reply: dict[str, Any] = runtime.loads(line.decode("utf-8", "replace"))
+        return reply
+
+    def _request(self, msg: dict[str, Any], timeout: float | None) -> dict[str, Any] | None:
+        try:
+            self._send(msg)
+            return self._recv(timeout)
+        except WorkerDied:
+            return None
+
+    def probe_env(self) -> list[str]:
+        self.ensure()
+        reply = self._request({"op": "probe"}, timeout=self.timeout)
+        return list(reply.get("env", [])) if reply else []
+
+    def end_file(self, key: str) -> list[str]:
+        if not self.alive():
+            return []
+        reply = self._request({"op": "end_file", "key": key}, timeout=self.timeout)
+        return list(reply.get("errors", [])) if reply else []
+
+    def run(
+        self,
+        target: str,
+        cases: list[dict[str, Any]],
+        *,
+        fixtures: list[dict[str, Any]] | None = None,
+        fixture_names: list[str] | None = None,
+        serializer: dict[str, Any] | None = None,
+        file_key: str = "",
+    ) -> Iterator[Outcome]:
+        """Run ``cases`` of ``target``; yields one Outcome per case, in order, whatever happens."""
+        pending = list(cases)
+        while pending:
+            self.ensure()
+            msg = {
+                "op": "run",
+                "target": target,
+                "cases": pending,
+                "fixtures": fixtures or [],
+                "fixture_names": fixture_names or [],
+                "serializer": serializer,
+                "file_key": file_key,
+            }
+            try:
+                self._send(msg)
+            except WorkerDied:
+                reason = self.death_reason()
+                self.kill()
+                yield Outcome(case=pending[0]["id"], kind="error", message=reason)
+                pending = pending[1:]
+                continue
+            done = 0
+            restart = False
+            while done < len(pending):
+                case_id = pending[done]["id"]
+                try:
+                    reply = self._recv(self.timeout)
+                except WorkerDied:
+                    reason = self.death_reason()
+                    self.kill()
+                    yield Outcome(case=case_id, kind="error", message=reason)
+                    done += 1
+                    restart = True
+                    break
+                if reply is None:
+                    self.kill()
+                    yield Outcome(
+                        case=case_id,
+                        kind="error",
+                        message=f"timed out after {self.timeout:g} s (the worker was killed and restarted)",
+                    )
+                    done += 1
+                    restart = True
+                    break
+                if "fatal" in reply:
+                    # The target cannot run at all: every remaining case reports the same cause.
+                    text = reply.get("message", "")
+                    for c in pending[done:]:
+                        yield Outcome(case=c["id"], kind="error", message=text)
+                    if reply.get("fatal") == "memory":
+                        self.kill()
+                    return
+                outcome = _outcome(reply, case_id)
+                if outcome.kind == "raised" and outcome.exc and outcome.exc.get("type") == "MemoryError":
+                    outcome = Outcome(
+                        case=case_id,
+                        kind="error",
+                        message=f"exceeded the memory limit of {self.memory_mb} MB (MemoryError)",
+                        duration_ms=outcome.duration_ms,
+                    )
+                    yield outcome
+                    done += 1
+                    self.kill()  # its heap may be in any state; start clean
+                    restart = True
+                    break
+                yield outcome
+                done += 1
+            if not restart:
+                # consume the {"done": true} trailer
+                with contextlib.suppress(WorkerDied):
+                    self._recv(self.timeout)
+                return
+            pending = pending[done:]
+
+
+def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
+    kind = reply.get("outcome", "error")
+    return Outcome(
+        case=str(reply.get("case", case_id)),
+        kind=kind,
+        value=reply.get("value"),
+        exc=reply.get("exc"),
+        message=reply.get("message", ""),
+        duration_ms=reply.get("duration_ms"),
+        types=list(reply.get("types", [])),
+        lines=reply.get("lines"),
+        stdout=reply.get("stdout", ""),
+    )

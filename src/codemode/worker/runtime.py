@@ -1,0 +1,768 @@
+"""The worker: runs the user's functions in the project's own interpreter.
+
+Stdlib only, and valid on Python 3.10 to 3.13: it runs under whatever interpreter the
+project uses, where codemode itself is usually not installed. It is started as a script
+(``python runtime.py --root ...``) and speaks JSON lines: requests on stdin, replies on a
+private duplicate of the original stdout, while fd 1 is pointed at /dev/null and
+``sys.stdout`` at a capped buffer, so the function's own prints never reach the protocol.
+
+The parent also imports this module for ``canonical``/``decode``, so that expected
+values from YAML and observed values from the worker go through one canonical form.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import datetime as _dt
+import decimal
+import enum
+import fractions
+import importlib
+import inspect
+import io
+import json
+import math
+import os
+import re
+import sys
+import time
+import traceback
+import uuid
+from pathlib import PurePath
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+# --------------------------------------------------------------------------------------
+# Canonical data: YAML-safe values that compare by meaning, never by memory address.
+# --------------------------------------------------------------------------------------
+
+BYTES_TAG = "$bytes"
+OBJECT_TAG = "$class"  # custom objects: {"$class": "mod.Class", attr: value, ...}
+REPR_TAG = "$repr"  # values whose repr is faithful (no memory address): re.Pattern, complex...
+UNREPRESENTABLE_TAG = "$unrepresentable"
+_MAP_TAG = "\u0000map"  # transport only: a dict whose keys are not all strings
+_ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
+_MAX_DEPTH = 60
+
+
+def canonical(value: Any, _depth: int = 0, _path: Optional[set] = None) -> Any:
+    """The canonical data form of ``value`` (see DESIGN.md, "Canonical data")."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        if isinstance(value, enum.Enum):
+            return canonical(value.value, _depth + 1, _path)
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if _depth > _MAX_DEPTH:
+        return {UNREPRESENTABLE_TAG: "nested too deep"}
+    if _path is None:
+        _path = set()
+    vid = id(value)
+    if vid in _path:
+        return {UNREPRESENTABLE_TAG: "cycle"}
+    if isinstance(value, enum.Enum):
+        return canonical(value.value, _depth + 1, _path)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {BYTES_TAG: base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+        return value.isoformat()
+    if isinstance(value, _dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, (decimal.Decimal, fractions.Fraction, uuid.UUID)):
+        return str(value)
+    if isinstance(value, PurePath):
+        return value.as_posix()
+    if isinstance(value, complex):
+        return {REPR_TAG: repr(value)}
+    _path.add(vid)
+    try:
+        return _canonical_container(value, _depth, _path)
+    finally:
+        _path.discard(vid)
+
+
+def _canonical_container(value: Any, depth: int, path: set) -> Any:
+    d = depth + 1
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # NamedTuple: its data
+        return {k: canonical(v, d, path) for k, v in zip(value._fields, value)}
+    if isinstance(value, (list, tuple, range)):
+        return [canonical(v, d, path) for v in value]
+    if isinstance(value, (set, frozenset)):
+        items = [canonical(v, d, path) for v in value]
+        return sorted(items, key=_sort_key)
+    if isinstance(value, dict):
+        return _canonical_dict(value, d, path)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: canonical(getattr(value, f.name), d, path) for f in dataclasses.fields(value)}
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and hasattr(type(value), "model_fields"):  # pydantic v2 model
+        return canonical(dump(), d, path)
+    cls = type(value)
+    if (
+        hasattr(value, "__dict__")
+        and not isinstance(value, type)
+        and not callable(value)
+        and not inspect.ismodule(value)
+        and cls.__repr__ is object.__repr__
+    ):
+        out: Dict[str, Any] = {OBJECT_TAG: _qualname(cls)}
+        for k, v in vars(value).items():
+            if not k.startswith("_"):
+                out[k] = canonical(v, d, path)
+        return out
+    text = _safe_repr(value)
+    if text is not None and not _ADDRESS.search(text) and not inspect.isgenerator(value):
+        return {REPR_TAG: text}
+    return {UNREPRESENTABLE_TAG: _qualname(cls)}
+
+
+def _canonical_dict(value: Dict[Any, Any], d: int, path: set) -> Dict[Any, Any]:
+    out: Dict[Any, Any] = {}
+    for k, v in value.items():
+        if isinstance(k, enum.Enum):
+            k = k.value
+        if not (k is None or isinstance(k, (str, int, float, bool))):
+            ck = canonical(k, d, path)
+            k = json.dumps(ck, sort_keys=True, default=str) if not isinstance(ck, str) else ck
+        out[k] = canonical(v, d, path)
+    return out
+
+
+def _safe_repr(value: Any) -> Optional[str]:
+    try:
+        text = repr(value)
+    except Exception:
+        return None
+    return text if len(text) <= 2000 else None
+
+
+def _qualname(cls: type) -> str:
+    mod = getattr(cls, "__module__", "") or ""
+    name = getattr(cls, "__qualname__", cls.__name__)
+    return name if mod == "builtins" else f"{mod}.{name}"
+
+
+def _sort_key(v: Any) -> Tuple[str, str]:
+    return (type(v).__name__, json.dumps(v, sort_keys=True, default=str))
+
+
+def has_faithful_form(value: Any) -> bool:
+    """False when a canonical value holds something that cannot be compared faithfully."""
+    if isinstance(value, dict):
+        if UNREPRESENTABLE_TAG in value:
+            return False
+        return all(has_faithful_form(v) for v in value.values())
+    if isinstance(value, list):
+        return all(has_faithful_form(v) for v in value)
+    return True
+
+
+# --- transport: JSON that keeps non-string dict keys and NaN ------------------------------
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {k: _encode(v) for k, v in value.items()}
+        return {_MAP_TAG: [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode_hook(obj: Dict[str, Any]) -> Any:
+    if _MAP_TAG in obj and len(obj) == 1:
+        return {(k if not isinstance(k, list) else tuple(k)): v for k, v in obj[_MAP_TAG]}
+    return obj
+
+
+def dumps(msg: Any) -> str:
+    return json.dumps(_encode(msg), separators=(",", ":"), default=str)
+
+
+def loads(line: str) -> Any:
+    return json.loads(line, object_hook=_decode_hook)
+
+
+# --------------------------------------------------------------------------------------
+# Type expressions (``type: list[int] | None``), parsed without eval.
+# --------------------------------------------------------------------------------------
+
+_BUILTIN_TYPES = {
+    name: obj
+    for name, obj in __import__("builtins").__dict__.items()
+    if isinstance(obj, type) and not name.startswith("_")
+}
+
+
+class _Any:
+    pass
+
+
+def _resolve_type(node: Any, namespace: Dict[str, Any]) -> Any:
+    import ast
+    import typing
+
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return type(None)
+        if isinstance(node.value, str):
+            return _resolve_type(ast.parse(node.value, mode="eval").body, namespace)
+        raise ValueError(f"unsupported constant {node.value!r} in type")
+    if isinstance(node, ast.Name):
+        name = node.id
+        if name == "Any":
+            return _Any
+        if name == "None":
+            return type(None)
+        if name in _BUILTIN_TYPES:
+            return _BUILTIN_TYPES[name]
+        if name in namespace:
+            return namespace[name]
+        if hasattr(typing, name):
+            return getattr(typing, name)
+        raise ValueError(f"unknown type name {name!r}")
+    if isinstance(node, ast.Attribute):
+        parts = []
+        cur: Any = node
+        while isinstance(cur, ast.Attribute):
+            parts.append(cur.attr)
+            cur = cur.value
+        if not isinstance(cur, ast.Name):
+            raise ValueError("unsupported type expression")
+        parts.append(cur.id)
+        parts.reverse()
+        # Only modules already imported are looked into: a type never imports code.
+        obj = namespace.get(parts[0]) or sys.modules.get(parts[0])
+        if obj is None:
+            raise ValueError(f"unknown name {parts[0]!r} in type")
+        for p in parts[1:]:
+            obj = getattr(obj, p)
+        if obj is typing.Any:
+            return _Any
+        return obj
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return ("union", [_resolve_type(node.left, namespace), _resolve_type(node.right, namespace)])
+    if isinstance(node, ast.Subscript):
+        base = _resolve_type(node.value, namespace)
+        sl = node.slice
+        elts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        if base is typing.Literal:
+            return ("literal", [e.value for e in elts if isinstance(e, ast.Constant)])
+        args = [
+            "..." if isinstance(e, ast.Constant) and e.value is Ellipsis else _resolve_type(e, namespace)
+            for e in elts
+        ]
+        return ("generic", base, args)
+    if isinstance(node, ast.Tuple):
+        return ("union", [_resolve_type(e, namespace) for e in node.elts])
+    raise ValueError("unsupported type expression")
+
+
+def _origin(t: Any) -> Any:
+    import typing
+
+    aliases = {typing.List: list, typing.Dict: dict, typing.Set: set, typing.Tuple: tuple,
+               typing.FrozenSet: frozenset, typing.Type: type}
+    if t in aliases:
+        return aliases[t]
+    return getattr(t, "__origin__", None) or t
+
+
+def type_matches(value: Any, t: Any, strict: bool = False) -> bool:
+    import typing
+
+    if t is _Any:
+        return True
+    if isinstance(t, tuple):
+        kind = t[0]
+        if kind == "union":
+            return any(type_matches(value, x, strict) for x in t[1])
+        if kind == "literal":
+            return value in t[1]
+        base, args = t[1], t[2]
+        if base in (typing.Optional,):
+            return value is None or type_matches(value, args[0], strict)
+        if base in (typing.Union,):
+            return any(type_matches(value, a, strict) for a in args)
+        origin = _origin(base)
+        if not type_matches(value, origin, strict):
+            return False
+        if origin in (list, set, frozenset) or (isinstance(origin, type) and issubclass(origin, (list, set, frozenset))):
+            return all(type_matches(v, args[0], strict) for v in value)
+        if origin is tuple:
+            if len(args) == 2 and args[1] == "...":
+                return all(type_matches(v, args[0], strict) for v in value)
+            return len(value) == len(args) and all(type_matches(v, a, strict) for v, a in zip(value, args))
+        if origin is dict or (isinstance(origin, type) and issubclass(origin, dict)):
+            return all(type_matches(k, args[0], strict) and type_matches(v, args[1], strict) for k, v in value.items())
+        return True
+    if t is typing.Any:
+        return True
+    t = _origin(t)
+    if not isinstance(t, type):
+        raise ValueError(f"{t!r} is not a type")
+    if strict:
+        return type(value) is t
+    if t is float and isinstance(value, int) and not isinstance(value, bool):
+        return False
+    return isinstance(value, t)
+
+
+def check_type(value: Any, expr: str, strict: bool, namespace: Dict[str, Any]) -> Optional[str]:
+    """None if ``value`` is of type ``expr``; otherwise a one-line reason."""
+    import ast
+
+    try:
+        t = _resolve_type(ast.parse(expr.strip(), mode="eval").body, namespace)
+        ok = type_matches(value, t, strict)
+    except Exception as exc:  # a bad type expression is the spec's problem, said plainly
+        return f"cannot check type {expr!r}: {exc}"
+    if ok:
+        return None
+    return f"expected type {expr}{' (strict)' if strict else ''}, got {type(value).__name__}"
+
+
+# --------------------------------------------------------------------------------------
+# Importing targets, fixtures and serializers.
+# --------------------------------------------------------------------------------------
+
+
+class TargetError(Exception):
+    """The target cannot be run at all (import failed, name missing)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def import_path(path: str) -> Tuple[Any, Any, Any]:
+    """Resolve ``pkg.mod.Class.method`` to (object, owner, module) by the longest importable prefix."""
+    parts = path.split(".")
+    last_error: Optional[BaseException] = None
+    for i in range(len(parts) - 1, 0, -1):
+        mod_name = ".".join(parts[:i])
+        try:
+            module = importlib.import_module(mod_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and (mod_name == exc.name or mod_name.startswith(exc.name + ".")):
+                last_error = exc
+                continue  # this prefix is not a module; try a shorter one
+            raise TargetError("import", _exc_line(exc)) from exc
+        except BaseException as exc:  # SyntaxError, an error at import time, SystemExit...
+            raise TargetError("import", _exc_line(exc)) from exc
+        obj: Any = module
+        owner: Any = None
+        for j, attr in enumerate(parts[i:]):
+            try:
+                owner, obj = obj, inspect.getattr_static(obj, attr) if isinstance(obj, type) else getattr(obj, attr)
+            except AttributeError:
+                where = ".".join(parts[: i + j])
+                raise TargetError(
+                    "missing", f"{where} has no attribute {attr!r} (renamed or removed?)"
+                ) from None
+        return obj, owner, module
+    msg = _exc_line(last_error) if last_error else f"cannot import {path!r}"
+    raise TargetError("import", msg)
+
+
+def _exc_line(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg} ({exc.filename}, line {exc.lineno})"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def import_object(path: str) -> Any:
+    obj, owner, _ = import_path(path)
+    if isinstance(obj, (staticmethod, classmethod)):
+        return obj.__get__(None, owner)
+    return obj
+
+
+class Fixtures:
+    """Fixture values by scope: case (per case), eval (per function block), file (per spec file)."""
+
+    def __init__(self) -> None:
+        self.file_values: Dict[Tuple[str, str], Any] = {}
+        self.file_teardowns: Dict[str, List[Callable[[], None]]] = {}
+
+    def setup(self, spec: Dict[str, Any]) -> Tuple[Any, Optional[Callable[[], None]]]:
+        if spec.get("cls"):
+            value = import_object(spec["cls"])(*spec.get("args", []), **spec.get("kwargs", {}))
+        else:
+            fn = import_object(spec["setup"])
+            value = fn(*spec.get("args", []), **spec.get("kwargs", {}))
+        teardown: Optional[Callable[[], None]] = None
+        if inspect.isgenerator(value):
+            gen = value
+            value = next(gen)
+
+            def teardown() -> None:
+                try:
+                    next(gen)
+                except StopIteration:
+                    pass
+
+        elif spec.get("teardown"):
+            td = spec["teardown"]
+            head, _, meth = td.rpartition(".")
+            if head and type(value).__name__ == head.rsplit(".", 1)[-1] and hasattr(value, meth):
+                bound = getattr(value, meth)
+                teardown = bound
+            else:
+                fn_td = import_object(td)
+
+                def teardown() -> None:
+                    fn_td(value)
+
+        return value, teardown
+
+    def end_file(self, key: str) -> List[str]:
+        errors = []
+        for td in reversed(self.file_teardowns.pop(key, [])):
+            try:
+                td()
+            except Exception as exc:
+                errors.append(_exc_line(exc))
+        for k in [k for k in self.file_values if k[0] == key]:
+            del self.file_values[k]
+        return errors
+
+
+def apply_serializer(case: Dict[str, Any], serializer: Optional[Dict[str, Any]]) -> Tuple[list, dict]:
+    """vowel's rules: schema (one type or per-parameter types) or a serializer function."""
+    args, kwargs = list(case.get("args", [])), dict(case.get("kwargs", {}))
+    if not serializer:
+        return args, kwargs
+    form, value = case.get("form"), case.get("input")
+    if serializer.get("serializer"):
+        fn = import_object(serializer["serializer"])
+        res = fn({"input": value} if form == "input" else {"inputs": value})
+        if isinstance(res, tuple):
+            return list(res), {}
+        if isinstance(res, dict):
+            return [], res
+        return [res], {}
+    schema = serializer.get("schema")
+    if isinstance(schema, str):
+        build = import_object(schema)
+        if form == "inputs_dict":
+            return [_build(build, kwargs)], {}
+        return [_build(build, a) for a in args], kwargs
+    if isinstance(schema, dict):
+        builders = {k: import_object(v) for k, v in schema.items()}
+        kwargs = {k: _build(builders[k], v) if k in builders else v for k, v in kwargs.items()}
+        return args, kwargs
+    return args, kwargs
+
+
+def _build(builder: Any, value: Any) -> Any:
+    if isinstance(value, dict):
+        validate = getattr(builder, "model_validate", None)
+        if callable(validate):
+            return validate(value)
+        try:
+            return builder(**value)
+        except TypeError:
+            return builder(value)
+    return builder(value)
+
+
+# --------------------------------------------------------------------------------------
+# Running cases.
+# --------------------------------------------------------------------------------------
+
+
+class CappedIO(io.StringIO):
+    """Keeps the first ``cap`` characters of what the function prints; counts the rest."""
+
+    def __init__(self, cap: int = 4096) -> None:
+        super().__init__()
+        self.cap = cap
+        self.dropped = 0
+
+    def write(self, s: str) -> int:
+        room = self.cap - self.tell()
+        if room > 0:
+            super().write(s[:room])
+        if len(s) > room:
+            self.dropped += len(s) - max(room, 0)
+        return len(s)
+
+
+def _line_tracer(code_filter: Callable[[Any], bool], lines: set) -> Callable[..., Any]:
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            lines.add(frame.f_lineno)
+        return local
+
+    def global_(frame: Any, event: str, arg: Any) -> Any:
+        if event == "call" and code_filter(frame.f_code):
+            lines.add(frame.f_lineno)
+            return local
+        return None
+
+    return global_
+
+
+class Runner:
+    def __init__(self, proto: Any) -> None:
+        self.proto = proto
+        self.fixtures = Fixtures()
+
+    def send(self, msg: Dict[str, Any]) -> None:
+        self.proto.write(dumps(msg) + "\n")
+        self.proto.flush()
+
+    def handle(self, req: Dict[str, Any]) -> None:
+        op = req.get("op")
+        if op == "hello":
+            self.send({"ok": True, "pid": os.getpid(), "python": sys.version.split()[0], "executable": sys.executable})
+        elif op == "run":
+            self.run(req)
+        elif op == "end_file":
+            self.send({"ok": True, "errors": self.fixtures.end_file(req.get("key", ""))})
+        elif op == "probe":
+            # Used by tests of the isolation itself: what does the worker's environment hold?
+            self.send({"ok": True, "env": sorted(os.environ)})
+        else:
+            self.send({"fatal": "protocol", "message": f"unknown op {op!r}"})
+
+    def run(self, req: Dict[str, Any]) -> None:
+        target = req["target"]
+        try:
+            obj, owner, module = import_path(target)
+        except TargetError as exc:
+            self.send({"fatal": exc.kind, "message": str(exc)})
+            return
+        file_key = req.get("file_key", "")
+        fixture_specs = {f["name"]: f for f in req.get("fixtures", [])}
+        eval_values: Dict[str, Any] = {}
+        eval_teardowns: List[Callable[[], None]] = []
+        try:
+            for case in req["cases"]:
+                self.send(self.run_case(obj, owner, module, case, req, fixture_specs, eval_values, eval_teardowns, file_key))
+        finally:
+            for td in reversed(eval_teardowns):
+                try:
+                    td()
+                except Exception:
+                    pass
+        self.send({"done": True})
+
+    def _fixture_values(
+        self, names: List[str], specs: Dict[str, Dict[str, Any]], eval_values: Dict[str, Any],
+        eval_teardowns: List[Callable[[], None]], case_teardowns: List[Callable[[], None]], file_key: str,
+    ) -> Dict[str, Any]:
+        values: Dict[str, Any] = {}
+        for name in names:
+            spec = specs[name]
+            scope = spec.get("scope", "case")
+            if scope == "file" and (file_key, name) in self.fixtures.file_values:
+                values[name] = self.fixtures.file_values[(file_key, name)]
+                continue
+            if scope == "eval" and name in eval_values:
+                values[name] = eval_values[name]
+                continue
+            value, td = self.fixtures.setup(spec)
+            values[name] = value
+            if scope == "file":
+                self.fixtures.file_values[(file_key, name)] = value
+                if td:
+                    self.fixtures.file_teardowns.setdefault(file_key, []).append(td)
+            elif scope == "eval":
+                eval_values[name] = value
+                if td:
+                    eval_teardowns.append(td)
+            elif td:
+                case_teardowns.append(td)
+        return values
+
+    def run_case(
+        self, obj: Any, owner: Any, module: Any, case: Dict[str, Any], req: Dict[str, Any],
+        fixture_specs: Dict[str, Dict[str, Any]], eval_values: Dict[str, Any],
+        eval_teardowns: List[Callable[[], None]], file_key: str,
+    ) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"case": case.get("id")}
+        case_teardowns: List[Callable[[], None]] = []
+        captured = CappedIO()
+        try:
+            try:
+                fx = self._fixture_values(
+                    list(req.get("fixture_names", [])), fixture_specs, eval_values, eval_teardowns,
+                    case_teardowns, file_key,
+                )
+                func, fx = _bind(obj, owner, fx)
+                args, kwargs = apply_serializer(case, req.get("serializer"))
+            except TargetError as exc:
+                out.update(outcome="error", message=str(exc))
+                return out
+            except BaseException as exc:
+                if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                    raise
+                out.update(outcome="error", message="fixture or serializer failed: " + _exc_line(exc))
+                return out
+            kwargs.update(fx)
+            lines: set = set()
+            code = getattr(getattr(func, "__func__", func), "__code__", None)
+            tracing = bool(case.get("trace")) and code is not None
+            if tracing:
+                fname = code.co_filename
+                first = code.co_firstlineno
+                last = max((ln for _, _, ln in code.co_lines() if ln), default=first) if hasattr(code, "co_lines") else first
+                sys.settrace(_line_tracer(lambda c: c.co_filename == fname and first <= c.co_firstlineno <= last, lines))
+            old_stdout = sys.stdout
+            sys.stdout = captured
+            t0 = time.perf_counter()
+            try:
+                result = func(*args, **kwargs)
+                if inspect.isawaitable(result):
+                    import asyncio
+
+                    result = asyncio.run(_await(result))
+                elapsed = time.perf_counter() - t0
+                out["outcome"] = "returned"
+                out["value"] = canonical(result)
+                types = case.get("types") or []
+                if types:
+                    ns = vars(module) if module is not None else {}
+                    out["types"] = [check_type(result, t["expr"], bool(t.get("strict")), ns) for t in types]
+            except SystemExit as exc:
+                elapsed = time.perf_counter() - t0
+                out.update(outcome="raised", exc=_exc_info(exc))
+            except Exception as exc:
+                elapsed = time.perf_counter() - t0
+                out.update(outcome="raised", exc=_exc_info(exc))
+            finally:
+                sys.stdout = old_stdout
+                if tracing:
+                    sys.settrace(None)
+            out["duration_ms"] = elapsed * 1000.0
+            if tracing:
+                out["lines"] = sorted(lines)
+            text = captured.getvalue()
+            if text:
+                out["stdout"] = text + (f"\n… {captured.dropped} more characters" if captured.dropped else "")
+            return out
+        finally:
+            for td in reversed(case_teardowns):
+                try:
+                    td()
+                except Exception:
+                    pass
+
+
+async def _await(aw: Any) -> Any:
+    return await aw
+
+
+def _bind(obj: Any, owner: Any, fx: Dict[str, Any]) -> Tuple[Callable[..., Any], Dict[str, Any]]:
+    """A method id (``mod.Class.method``) runs on an instance: a fixture's, or ``Class()``."""
+    if isinstance(owner, type):
+        if isinstance(obj, staticmethod):
+            return obj.__func__, fx
+        if isinstance(obj, classmethod):
+            return obj.__get__(None, owner), fx
+        if inspect.isfunction(obj) or isinstance(obj, property):
+            instance = None
+            rest = dict(fx)
+            for name, value in fx.items():
+                if isinstance(value, owner):
+                    instance = value
+                    del rest[name]
+                    break
+            if instance is None:
+                try:
+                    instance = owner()
+                except Exception as exc:
+                    raise TargetError(
+                        "error",
+                        f"{owner.__qualname__} needs an instance: add a fixture with "
+                        f"`cls: {owner.__module__}.{owner.__qualname__}` (and its args) and list it "
+                        f"under `fixture:` ({_exc_line(exc)})",
+                    ) from exc
+            if isinstance(obj, property):
+                fget = obj.fget
+                return (lambda: fget(instance)), rest  # type: ignore[misc]
+            return obj.__get__(instance, owner), rest
+    if not callable(obj):
+        raise TargetError("error", f"{obj!r} is not callable")
+    return obj, fx
+
+
+def _exc_info(exc: BaseException) -> Dict[str, Any]:
+    cls = type(exc)
+    mro = [c for c in cls.__mro__ if c not in (object,)]
+    message = str(exc)
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f"{tb[-1].filename}:{tb[-1].lineno}" if tb else ""
+    return {
+        "type": cls.__name__,
+        "qualname": _qualname(cls),
+        "mro": [c.__name__ for c in mro] + [_qualname(c) for c in mro],
+        "message": message[:2000],
+        "where": where,
+    }
+
+
+def _setup_paths(root: str, extra: List[str]) -> None:
+    # sys.path[0] is this script's folder; user modules must win over anything there.
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
+    for p in reversed([os.path.join(root, e) for e in extra] + [root]):
+        if os.path.isdir(p) and p not in sys.path:
+            sys.path.insert(0, p)
+    os.chdir(root)
+
+
+def _limit_memory(mb: int) -> None:
+    try:
+        import resource
+
+        limit = mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, ValueError, OSError):
+        pass  # not on this platform: the parent's timeout still bounds the damage
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--root", required=True)
+    p.add_argument("--path", action="append", default=[])
+    p.add_argument("--memory-mb", type=int, default=0)
+    a = p.parse_args(argv)
+    # The protocol gets a private copy of stdout; fd 1 goes to /dev/null so that C-level
+    # writes and prints from the user's code can never corrupt a reply line.
+    proto = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="backslashreplace")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    sys.stdout = CappedIO()
+    _setup_paths(a.root, a.path)
+    if a.memory_mb:
+        _limit_memory(a.memory_mb)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
+    runner = Runner(proto)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            req = loads(line)
+        except ValueError as exc:
+            runner.send({"fatal": "protocol", "message": f"bad request: {exc}"})
+            continue
+        if req.get("op") == "exit":
+            break
+        try:
+            runner.handle(req)
+        except MemoryError:
+            runner.send({"fatal": "memory", "message": "the worker ran out of memory"})
+            return 3
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
