@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from codemode.report import CaseResult, Cost, FunctionResult, Problem, Report, SpecEdit, SpecReview
+
 REPO = "octo/shop"
 HEAD_SHA = "b" * 40
 BASE_SHA = "a" * 40
@@ -205,3 +207,133 @@ def run_codemode(
         text=True,
         timeout=60,
     )
+
+
+# --- sample reports --------------------------------------------------------------------------
+
+
+def sample_report(mode: str = "check") -> Report:
+    """A report with one of everything the comment shows."""
+    drift = CaseResult(
+        id="basic",
+        status="drifted",
+        line=12,
+        has_expected=True,
+        expected=90.0,
+        observed=91.0,
+        message="expected 90.0, observed 91.0",
+        diff="- 90.0\n+ 91.0",
+    )
+    return Report(
+        functions=(
+            FunctionResult(
+                id="shop.pricing.apply_discount",
+                status="drifted",
+                spec="specs/pricing.yml",
+                line=9,
+                path="src/shop/pricing.py",
+                cases=(
+                    drift,
+                    CaseResult(id="zero_rate", status="passed", line=14, has_expected=True),
+                    CaseResult(
+                        id="label",
+                        status="drifted",
+                        line=16,
+                        has_expected=True,
+                        expected={"name": "a|b", "tags": ["x"]},
+                        observed={"name": "a`b", "tags": []},
+                        diff='-  "tags": ["x"]\n+  "tags": []',
+                    ),
+                ),
+            ),
+            FunctionResult(
+                id="shop.tax.rate_for",
+                status="error",
+                spec="specs/tax.yml",
+                line=3,
+                message="ImportError: cannot import name 'TABLE' from 'shop.tax'",
+                cases=(CaseResult(id="uk", status="error", line=6, message="import failed"),),
+            ),
+            FunctionResult(id="shop.cart.total", status="missing", path="src/shop/cart.py"),
+            FunctionResult(
+                id="shop.cart.old_total",
+                status="orphaned",
+                spec="specs/cart.yml",
+                line=2,
+                renamed_to="shop.cart.total_v2",
+            ),
+            FunctionResult(
+                id="shop.pricing.round_price",
+                status="ok",
+                spec="specs/pricing.yml",
+                line=20,
+                cases=(CaseResult(id="half_up", status="passed", line=23, has_expected=True),),
+            ),
+        ),
+        problems=(Problem(file="specs/bad.yml", line=4, message="unknown key 'expect'"),),
+        edits=(
+            SpecEdit(
+                file="specs/pricing.yml",
+                diff="@@ -12 +12 @@\n-      expected: 90.0\n+      expected: 91.0",
+                summary="1 case updated",
+            ),
+        )
+        if mode == "regen"
+        else (),
+        reviews=(
+            SpecReview(
+                file="specs/pricing.yml",
+                added=("shop.pricing.round_price[half_up]",),
+                changed=("shop.pricing.apply_discount[basic]",),
+                removed=("shop.pricing.apply_discount[legacy]",),
+            ),
+        ),
+        cost=Cost(
+            requests=3,
+            input_tokens=5120,
+            output_tokens=900,
+            usd=0.0042,
+            model="openai:gpt-4.1-mini",
+        )
+        if mode == "regen"
+        else None,
+        notes=("2 functions skipped: shard 1/2",),
+        mode=mode,
+        scope="a1b2c3d...e4f5a6b",
+    )
+
+
+def big_report(n: int) -> Report:
+    """``n`` drifted cases over ``n // 5`` functions, plus one error function sorted last by id."""
+    funcs = [
+        FunctionResult(
+            id=f"pkg.mod{i:04d}.func",
+            status="drifted",
+            spec=f"specs/mod{i:04d}.yml",
+            line=1,
+            cases=tuple(
+                CaseResult(
+                    id=f"case{j}",
+                    status="drifted",
+                    line=3 + j,
+                    has_expected=True,
+                    expected={"value": j, "items": list(range(20))},
+                    observed={"value": j + 1, "items": list(range(20))},
+                    diff=f"-  value: {j}\n+  value: {j + 1}",
+                )
+                for j in range(5)
+            ),
+        )
+        for i in range(n // 5)
+    ]
+    funcs.append(
+        FunctionResult(
+            id="zzz.last.broken",
+            status="error",
+            spec="specs/zzz.yml",
+            line=1,
+            message="ImportError: boom",
+            cases=(CaseResult(id="c", status="error", line=2, message="boom"),),
+        )
+    )
+    return Report(functions=tuple(funcs), scope="main...HEAD")
