@@ -15,7 +15,7 @@ import pytest
 from conftest import big_report, sample_report
 
 from codemode.render.annotations import (
-    annotations,
+    build_annotations,
     escape_data,
     escape_property,
     render_annotations,
@@ -115,7 +115,7 @@ def test_escaping_follows_the_workflow_command_rules() -> None:
 
 
 def test_annotations_are_capped_most_important_first() -> None:
-    out = annotations(big_report(100), limit=10)
+    out = build_annotations(big_report(100), limit=10)
     errors = [a for a in out if a.level == "error"]
     assert len(errors) == 10
     assert errors[0].title == "codemode: zzz.last.broken[c] error"

@@ -44,7 +44,7 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annotation]:
+def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annotation]:
     """At most ``limit`` errors and ``limit`` warnings, most important first, then a notice."""
     errors: list[tuple[tuple[int, int], Annotation]] = []
     warnings: list[tuple[tuple[int, int], Annotation]] = []
@@ -99,4 +99,4 @@ def _warning_text(status: str, renamed_to: str | None) -> str:
 
 
 def render_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> str:
-    return "".join(a.command() + "\n" for a in annotations(report, limit))
+    return "".join(a.command() + "\n" for a in build_annotations(report, limit))
