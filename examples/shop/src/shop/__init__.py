@@ -1,0 +1,1 @@
+"""A small shop: the embedded example codemode checks."""

@@ -1,0 +1,168 @@
+"""``run_check``: decide which specs a scope affects, verify them, and return one Report.
+
+Decide first, act last: this returns a value; printing, files and exit codes belong to
+the CLI and the Action.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from codemode.config import Config
+from codemode.report import FunctionResult, Problem, Report
+from codemode.scope import Scope
+from codemode.specs.discover import find_spec_files
+from codemode.specs.index import index_specs
+from codemode.specs.load import load_spec_file
+from codemode.specs.types import SpecFile
+from codemode.verify import Verifier, in_shard
+from codemode.worker.pool import Worker
+from codemode.worker.python import find_python
+
+
+def describe_scope(scope: Scope) -> str:
+    if scope.kind == "range":
+        return f"{scope.base}...{scope.head or 'HEAD'}"
+    if scope.kind == "paths":
+        return " ".join(scope.paths)
+    return scope.kind
+
+
+def make_worker(config: Config, root: Path | None = None) -> Worker:
+    return Worker(
+        find_python(config.root, config.python),
+        root or config.root,
+        config.source_roots,
+        timeout=config.timeout,
+        memory_mb=config.memory_limit_mb,
+    )
+
+
+def _load_specs(config: Config, scope: Scope, root: Path) -> list[SpecFile]:
+    paths = scope.paths if scope.kind == "paths" else ()
+    return [load_spec_file(p, root) for p in find_spec_files(config, paths, root=None if paths else root)]
+
+
+def run_check(
+    config: Config,
+    scope: Scope,
+    *,
+    shard: tuple[int, int] | None = None,
+    worker: Worker | None = None,
+) -> Report:
+    started = time.perf_counter()
+    if scope.is_change:
+        report = _check_change(config, scope, shard, worker)
+    else:
+        specs = _load_specs(config, scope, config.root)
+        own = worker is None
+        w = worker or make_worker(config)
+        try:
+            result = Verifier(config, w).verify(specs, shard=shard)
+        finally:
+            if own:
+                w.close()
+        report = Report(
+            functions=tuple(result.functions),
+            problems=tuple(result.problems),
+            scope=describe_scope(scope),
+        )
+    elapsed = time.perf_counter() - started
+    return Report(**{**_fields(report), "notes": (*report.notes, f"elapsed {elapsed:.2f} s")})
+
+
+def _fields(report: Report) -> dict[str, Any]:
+    return {f: getattr(report, f) for f in report.__dataclass_fields__}
+
+
+def _check_change(
+    config: Config, scope: Scope, shard: tuple[int, int] | None, worker: Worker | None
+) -> Report:
+    from codemode import diff as diff_mod
+    from codemode import git
+
+    analysis = diff_mod.analyze(config, scope)
+    notes: list[str] = list(analysis.problems)
+    # --staged verifies the staged content even when the work tree has unstaged edits.
+    staged_root = git.materialize_staged(config.root) if scope.kind == "staged" else None
+    root = staged_root or config.root
+    try:
+        specs = _load_specs(config, Scope("all"), root)
+        index = index_specs(specs)
+        changed = {f.id: f for f in analysis.functions if f.status != "removed"}
+        removed = {f.id for f in analysis.functions if f.status == "removed"}
+        removed |= set(analysis.renames)
+        to_verify = {fid for fid in changed if index.files_for(fid)}
+        # A spec file edited by the change is re-verified whole: the change is the spec itself.
+        changed_specs = _changed_spec_files(analysis)
+        for spec in specs:
+            if spec.rel in changed_specs:
+                to_verify |= {f.id for f in spec.functions}
+        to_verify = {fid for fid in to_verify if in_shard(fid, shard)}
+        own = worker is None
+        w = worker or make_worker(config, root)
+        try:
+            result = Verifier(config, w).verify(specs, only=to_verify, trace=True, shard=shard)
+        finally:
+            if own:
+                w.close()
+        functions: list[FunctionResult] = []
+        for fr in result.functions:
+            cf = changed.get(fr.id)
+            if fr.id in removed and fr.id not in analysis.head_ids:
+                functions.append(_orphan(fr.id, fr.spec, fr.line, analysis.renames.get(fr.id)))
+                continue
+            if cf is not None and fr.status == "ok" and cf.status == "modified" and cf.changed_lines:
+                ran = result.lines.get(fr.id, set())
+                if not ran & set(cf.changed_lines):
+                    lines = ", ".join(str(n) for n in cf.changed_lines[:8])
+                    fr = FunctionResult(
+                        fr.id, "stale", fr.spec, fr.line, fr.cases,
+                        message=f"the spec passes, but no case runs the changed lines ({cf.path}: {lines}); "
+                        f"add a case or run `codemode regen --staged`",
+                        path=cf.path,
+                    )
+            if cf is not None:
+                fr = FunctionResult(**{**fr.__dict__, "path": cf.path, "impacted_by": cf.impacted_by})
+            functions.append(fr)
+        verified = {f.id for f in functions}
+        for fid, cf in sorted(changed.items()):
+            if fid in verified or not in_shard(fid, shard):
+                continue
+            if cf.status in ("added", "modified", "renamed") and not index.files_for(fid):
+                functions.append(
+                    FunctionResult(
+                        fid, "missing", None, None, message=f"{cf.status} with no spec; run `codemode regen` to write one",
+                        path=cf.path, impacted_by=cf.impacted_by,
+                    )
+                )
+        for old in sorted(removed):
+            if old in verified or not in_shard(old, shard):
+                continue
+            for ref in index.refs_for(old):
+                if old not in analysis.head_ids:
+                    functions.append(_orphan(old, ref.file, ref.line, analysis.renames.get(old)))
+        return Report(
+            functions=tuple(functions),
+            problems=tuple(result.problems) + tuple(Problem(p.split(":", 1)[0], None, p) for p in ()),
+            notes=tuple(notes),
+            scope=describe_scope(scope),
+        )
+    finally:
+        if staged_root is not None:
+            shutil.rmtree(staged_root, ignore_errors=True)
+
+
+def _orphan(fid: str, spec: str | None, line: int | None, renamed_to: str | None) -> FunctionResult:
+    if renamed_to:
+        msg = f"the function was renamed to {renamed_to}; rename the spec block (or run `codemode regen`)"
+    else:
+        msg = "the function no longer exists; delete its spec block or point it at the new function"
+    return FunctionResult(fid, "orphaned", spec, line, message=msg, renamed_to=renamed_to)
+
+
+def _changed_spec_files(analysis: Any) -> set[str]:
+    return set(getattr(analysis, "changed_files", ()) or ())

@@ -1,0 +1,62 @@
+"""``codemode check``: verify specs against the real code; never calls a model."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from codemode.cli.common import add_common_args, add_scope_args, config_from_args, parse_shard, scope_from_args
+
+EXAMPLES = """\
+examples:
+  codemode check                      every spec in the project
+  codemode check specs/pricing.yml    one spec file
+  codemode check --staged             specs affected by the staged change (the pre-commit hook)
+  codemode check --base origin/main   specs affected by a pull request
+  codemode check --format json --report-out report.json --fail-on drifted,error,stale
+"""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "check",
+        help="verify specs by running the real functions",
+        description="Run each case against the real function and report drift. "
+        "Exit 0 when clean, 1 when a verdict in --fail-on occurs, 2 on a usage error, 3 on an internal error.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_scope_args(p)
+    add_common_args(p)
+    p.add_argument("--fail-on", metavar="LIST", help="verdicts that fail the run (default: drifted,error; 'none')")
+    p.add_argument("--report-out", type=Path, metavar="FILE", help="also write the JSON report to FILE")
+    p.add_argument("--shard", metavar="K/N", help="check only the K-th of N shares of the functions")
+    p.set_defaults(run=run)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def run(args: argparse.Namespace) -> int:
+    from codemode.check import run_check
+    from codemode.render.terminal import render, use_color
+
+    scope = scope_from_args(args)
+    config = config_from_args(args)
+    report = run_check(config, scope, shard=parse_shard(args.shard))
+    if args.report_out:
+        _write_atomic(args.report_out, report.to_json())
+    if args.format == "json":
+        sys.stdout.write(report.to_json() + "\n")
+    else:
+        sys.stdout.write(
+            render(report, color=use_color(sys.stdout, args.color), verbose=args.verbose, quiet=args.quiet)
+        )
+    return 1 if report.failing(config.fail_on) else 0

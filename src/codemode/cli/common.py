@@ -1,0 +1,73 @@
+"""Arguments shared by the subcommands: scope, root, output, config overrides."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+from codemode.config import Config, load_config, parse_fail_on
+from codemode.errors import FatalError
+from codemode.scope import Scope
+
+
+def add_scope_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("scope (default: the spec files named, else every spec)")
+    g.add_argument("paths", nargs="*", metavar="PATH", help="spec files or folders to check")
+    g.add_argument("--staged", action="store_true", help="the staged change (the index against HEAD)")
+    g.add_argument("--base", metavar="REF", help="a pull request: the merge base of REF and --head")
+    g.add_argument("--head", metavar="REF", help="with --base: the head ref (default HEAD)")
+    g.add_argument("--worktree", action="store_true", help="the work tree against HEAD")
+    g.add_argument("--all", action="store_true", help="every spec in the project")
+
+
+def add_common_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--root", type=Path, help="the project root (default: found from the current dir)")
+    p.add_argument("--python", help="the project's interpreter that runs the functions")
+    p.add_argument("--timeout", type=float, help="seconds per call (default 10)")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    v = p.add_mutually_exclusive_group()
+    v.add_argument("-q", "--quiet", action="store_true", help="only failures and the summary")
+    v.add_argument("-v", "--verbose", action="store_true", help="every case, passed ones too")
+
+
+def scope_from_args(args: argparse.Namespace) -> Scope:
+    chosen = [n for n in ("staged", "worktree", "all") if getattr(args, n, False)]
+    if getattr(args, "base", None):
+        chosen.append("range")
+    if getattr(args, "head", None) and not getattr(args, "base", None):
+        raise FatalError("--head needs --base (the pull request's base branch or commit)")
+    if len(chosen) > 1:
+        raise FatalError(f"choose one scope, not {' and '.join('--' + c for c in chosen)}")
+    if chosen and args.paths:
+        raise FatalError(f"spec paths cannot be combined with --{chosen[0]}")
+    if chosen == ["range"]:
+        return Scope("range", base=args.base, head=args.head or "HEAD")
+    if chosen:
+        return Scope(chosen[0])  # type: ignore[arg-type]
+    if args.paths:
+        return Scope("paths", paths=tuple(args.paths))
+    return Scope("all")
+
+
+def config_from_args(args: argparse.Namespace, **extra: Any) -> Config:
+    overrides: dict[str, Any] = {
+        "python": getattr(args, "python", None),
+        "timeout": getattr(args, "timeout", None),
+        **extra,
+    }
+    fail_on = getattr(args, "fail_on", None)
+    if fail_on is not None:
+        overrides["fail_on"] = parse_fail_on(fail_on)
+    return load_config(getattr(args, "root", None), overrides)
+
+
+def parse_shard(value: str | None) -> tuple[int, int] | None:
+    if not value:
+        return None
+    m = re.fullmatch(r"(\d+)/(\d+)", value.strip())
+    if not m or not (1 <= int(m.group(1)) <= int(m.group(2))):
+        raise FatalError(f"--shard {value!r}: write K/N with 1 <= K <= N, e.g. --shard 2/4")
+    return int(m.group(1)), int(m.group(2))

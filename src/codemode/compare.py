@@ -1,0 +1,119 @@
+"""Compare canonical values: float tolerance, NaN equal to NaN, bools never equal to ints.
+
+Both sides are canonical data (``worker.runtime.canonical``): the expected value from
+YAML and the observed value from the worker went through the same function, so tuples
+already are lists, sets sorted lists, dataclasses dicts, dates ISO strings.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from typing import Any
+
+from codemode.worker.runtime import BYTES_TAG, UNREPRESENTABLE_TAG
+
+
+def values_equal(expected: Any, observed: Any, rel_tol: float = 1e-9, abs_tol: float = 1e-12) -> bool:
+    if isinstance(expected, bool) or isinstance(observed, bool):
+        return type(expected) is type(observed) and expected == observed
+    if isinstance(expected, (int, float)) and isinstance(observed, (int, float)):
+        if isinstance(expected, float) or isinstance(observed, float):
+            e, o = float(expected), float(observed)
+            if math.isnan(e) or math.isnan(o):
+                return math.isnan(e) and math.isnan(o)
+            if math.isinf(e) or math.isinf(o):
+                return e == o
+            return math.isclose(e, o, rel_tol=rel_tol, abs_tol=abs_tol)
+        return bool(expected == observed)
+    if isinstance(expected, list) and isinstance(observed, list):
+        return len(expected) == len(observed) and all(
+            values_equal(e, o, rel_tol, abs_tol) for e, o in zip(expected, observed)
+        )
+    if isinstance(expected, dict) and isinstance(observed, dict):
+        if UNREPRESENTABLE_TAG in observed or UNREPRESENTABLE_TAG in expected:
+            return False
+        return expected.keys() == observed.keys() and all(
+            values_equal(v, observed[k], rel_tol, abs_tol) for k, v in expected.items()
+        )
+    if type(expected) is not type(observed):
+        return False
+    return bool(expected == observed)
+
+
+def _path(parent: str, key: Any) -> str:
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    if isinstance(key, str) and key.isidentifier():
+        return f"{parent}.{key}" if parent else key
+    return f"{parent}[{key!r}]"
+
+
+def differences(
+    expected: Any, observed: Any, rel_tol: float = 1e-9, path: str = "", limit: int = 5
+) -> list[str]:
+    """Where two values differ, as ``path: expected → observed`` lines (at most ``limit``)."""
+    out: list[str] = []
+
+    def walk(e: Any, o: Any, p: str) -> None:
+        if len(out) >= limit or values_equal(e, o, rel_tol):
+            return
+        if isinstance(e, dict) and isinstance(o, dict) and UNREPRESENTABLE_TAG not in o:
+            for k in e.keys() - o.keys():
+                out.append(f"{_path(p, k)}: missing (expected {short(e[k])})")
+            for k in o.keys() - e.keys():
+                out.append(f"{_path(p, k)}: unexpected key (observed {short(o[k])})")
+            for k in e.keys() & o.keys():
+                walk(e[k], o[k], _path(p, k))
+            return
+        if isinstance(e, list) and isinstance(o, list):
+            if len(e) != len(o):
+                out.append(f"{p or 'output'}: length {len(e)} → {len(o)}")
+            for i, (a, b) in enumerate(zip(e, o)):
+                walk(a, b, _path(p, i))
+            return
+        out.append(f"{p or 'output'}: {short(e)} → {short(o)}")
+
+    walk(expected, observed, path)
+    return out[:limit]
+
+
+def short(value: Any, width: int = 80) -> str:
+    text = render(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def render(value: Any) -> str:
+    """A compact, YAML-flavoured rendering of a canonical value for messages."""
+    if isinstance(value, dict) and UNREPRESENTABLE_TAG in value:
+        return f"<no faithful form: {value[UNREPRESENTABLE_TAG]}>"
+    if isinstance(value, dict) and BYTES_TAG in value and len(value) == 1:
+        return f"<bytes base64:{value[BYTES_TAG]}>"
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=True, default=repr)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def text_diff(expected: Any, observed: Any, limit: int = 12) -> str:
+    """A unified diff of the two values' pretty forms, for long strings and big structures."""
+    if isinstance(expected, str) and isinstance(observed, str):
+        a, b = expected.splitlines(), observed.splitlines()
+    else:
+        a = json.dumps(expected, indent=1, ensure_ascii=False, default=repr, sort_keys=False).splitlines()
+        b = json.dumps(observed, indent=1, ensure_ascii=False, default=repr, sort_keys=False).splitlines()
+    lines = list(difflib.unified_diff(a, b, "expected", "observed", lineterm="", n=1))
+    if len(lines) > limit:
+        lines = [*lines[:limit], f"… {len(lines) - limit} more diff lines"]
+    return "\n".join(lines)
+
+
+def describe(expected: Any, observed: Any, rel_tol: float = 1e-9) -> str:
+    """The short diff shown under a drifted case."""
+    diffs = differences(expected, observed, rel_tol)
+    if isinstance(expected, str) and isinstance(observed, str) and ("\n" in expected or "\n" in observed):
+        return text_diff(expected, observed)
+    if len(diffs) == 1 and diffs[0].startswith("output:"):
+        return ""  # the expected → observed line already says it all
+    return "\n".join(diffs)

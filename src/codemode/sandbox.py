@@ -1,0 +1,79 @@
+"""``assertion:`` expressions run inside Monty, never by ``eval`` on the host.
+
+Spec files are edited by anyone who can open a pull request; an assertion is code from
+that file. Monty gives it no files, no environment, no network and no imports, and a
+time and memory bound. One feed evaluates one assertion over every case of a function,
+so two thousand cases cost a handful of round trips rather than two thousand.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+ASSERTION_VARIABLES = ("input", "output", "expected", "duration", "metadata")
+
+_TEMPLATE = """
+__results = []
+for input, output, expected, duration, metadata in __rows:
+    try:
+        __results.append(bool({expr}))
+    except Exception as __exc:
+        __results.append(type(__exc).__name__ + ": " + str(__exc))
+__results
+"""
+
+
+class AssertionSandbox:
+    """Evaluates assertion expressions over rows of (input, output, expected, duration, metadata)."""
+
+    def __init__(self, timeout: float = 5.0, memory_mb: int = 256) -> None:
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self._pool: Any = None
+        self.feeds = 0
+
+    def _session(self) -> Any:
+        from pydantic_monty import Monty, ResourceLimits
+
+        if self._pool is None:
+            self._pool = Monty(min_processes=1, max_processes=1, request_timeout=self.timeout + 5)
+            self._pool.__enter__()
+        limits = ResourceLimits(
+            max_feed_duration_secs=self.timeout, max_memory=self.memory_mb * 1024 * 1024
+        )
+        return self._pool.checkout(limits=limits)
+
+    def evaluate(self, expr: str, rows: list[tuple[Any, ...]]) -> list[bool | str]:
+        """One result per row: True/False, or a one-line error string."""
+        if not rows:
+            return []
+        try:
+            tree = ast.parse(expr.strip(), mode="eval")
+        except SyntaxError as exc:
+            return [f"assertion is not a Python expression: {exc.msg}"] * len(rows)
+        # Re-emit from the AST, so the text spliced into the template is one expression.
+        code = _TEMPLATE.format(expr=ast.unparse(tree))
+        from pydantic_monty import MontyCrashedError, MontyError
+
+        self.feeds += 1
+        try:
+            with self._session() as session:
+                result = session.feed_run(code, inputs={"__rows": [list(r) for r in rows]})
+        except MontyCrashedError as exc:
+            return [f"sandbox error: the sandbox stopped ({exc})"] * len(rows)
+        except MontyError as exc:
+            first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+            return [f"sandbox error: {first}"] * len(rows)
+        except (TypeError, ValueError) as exc:  # a value Monty cannot take in
+            return [f"sandbox error: cannot pass the values into the sandbox ({exc})"] * len(rows)
+        if not isinstance(result, list) or len(result) != len(rows):
+            return ["sandbox error: unexpected result"] * len(rows)
+        return [r if isinstance(r, (bool, str)) else bool(r) for r in result]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            try:
+                self._pool.__exit__(None, None, None)
+            finally:
+                self._pool = None

@@ -1,0 +1,48 @@
+"""Which spec files and cases cover each function id."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codemode.config import Config
+from codemode.specs.discover import find_spec_files
+from codemode.specs.load import load_spec_file
+from codemode.specs.types import SpecFile
+
+
+@dataclass(frozen=True)
+class SpecRef:
+    file: str  # repo-relative
+    line: int | None
+    cases: tuple[str, ...]
+
+
+@dataclass
+class SpecIndex:
+    files: list[SpecFile] = field(default_factory=list)
+    by_function: dict[str, list[SpecRef]] = field(default_factory=dict)
+
+    def files_for(self, function_id: str) -> list[str]:
+        return [r.file for r in self.by_function.get(function_id, [])]
+
+    def refs_for(self, function_id: str) -> list[SpecRef]:
+        return list(self.by_function.get(function_id, []))
+
+    def function_ids(self) -> set[str]:
+        return set(self.by_function)
+
+
+def index_specs(specs: list[SpecFile]) -> SpecIndex:
+    idx = SpecIndex(files=specs)
+    for spec in specs:
+        for f in spec.functions:
+            idx.by_function.setdefault(f.id, []).append(
+                SpecRef(spec.rel, f.line, tuple(c.id for c in f.cases))
+            )
+    return idx
+
+
+def build_index(config: Config, root: Path | None = None) -> SpecIndex:
+    base = root or config.root
+    return index_specs([load_spec_file(p, base) for p in find_spec_files(config, root=base)])
