@@ -162,7 +162,18 @@ def has_faithful_form(value: Any) -> bool:
 # --- transport: JSON that keeps non-string dict keys and NaN ------------------------------
 
 
+_TYPE_TAG = "\u0000t"  # transport only: YAML-native values JSON has no type for
+
+
 def _encode(value: Any) -> Any:
+    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+        return {_TYPE_TAG: type(value).__name__, "v": value.isoformat()}
+    if isinstance(value, (bytes, bytearray)):
+        return {_TYPE_TAG: "bytes", "v": base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, (set, frozenset)):
+        return {_TYPE_TAG: "set", "v": [_encode(v) for v in value]}
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
     if isinstance(value, dict):
         if all(isinstance(k, str) for k in value):
             return {k: _encode(v) for k, v in value.items()}
@@ -172,7 +183,18 @@ def _encode(value: Any) -> Any:
     return value
 
 
+_DECODERS: Dict[str, Callable[[Any], Any]] = {
+    "datetime": _dt.datetime.fromisoformat,
+    "date": _dt.date.fromisoformat,
+    "time": _dt.time.fromisoformat,
+    "bytes": base64.b64decode,
+    "set": set,
+}
+
+
 def _decode_hook(obj: Dict[str, Any]) -> Any:
+    if _TYPE_TAG in obj and len(obj) == 2 and obj[_TYPE_TAG] in _DECODERS:
+        return _DECODERS[obj[_TYPE_TAG]](obj["v"])
     if _MAP_TAG in obj and len(obj) == 1:
         return {(k if not isinstance(k, list) else tuple(k)): v for k, v in obj[_MAP_TAG]}
     return obj
