@@ -7,6 +7,7 @@ the next N requests matching a method and path with an error status (403, 500...
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -337,3 +338,36 @@ def big_report(n: int) -> Report:
         )
     )
     return Report(functions=tuple(funcs), scope="main...HEAD")
+
+
+# --- real git repositories and Actions payloads ------------------------------------------------
+
+PAYLOADS = Path(__file__).parent / "payloads"
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def payload(name: str, tmp_path: Path, **subst: str) -> Path:
+    """A recorded-shape event payload with the placeholder SHAs replaced."""
+    text = (PAYLOADS / f"{name}.json").read_text()
+    for key, value in subst.items():
+        text = text.replace(key, value)
+    out = tmp_path / f"event-{name}.json"
+    out.write_text(text)
+    return out
