@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from codemode.config import Config
-from codemode.report import FunctionResult, Problem, Report
+from codemode.report import FunctionResult, Report
 from codemode.scope import Scope
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import index_specs
@@ -43,7 +43,10 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
 
 def _load_specs(config: Config, scope: Scope, root: Path) -> list[SpecFile]:
     paths = scope.paths if scope.kind == "paths" else ()
-    return [load_spec_file(p, root) for p in find_spec_files(config, paths, root=None if paths else root)]
+    return [
+        load_spec_file(p, root)
+        for p in find_spec_files(config, paths, root=None if paths else root)
+    ]
 
 
 def run_check(
@@ -81,8 +84,8 @@ def _fields(report: Report) -> dict[str, Any]:
 def _check_change(
     config: Config, scope: Scope, shard: tuple[int, int] | None, worker: Worker | None
 ) -> Report:
-    from codemode import diff as diff_mod
-    from codemode import git
+    from codemode import diff as diff_mod  # type: ignore[attr-defined,unused-ignore]
+    from codemode import git  # type: ignore[attr-defined,unused-ignore]
 
     analysis = diff_mod.analyze(config, scope)
     notes: list[str] = list(analysis.problems)
@@ -115,18 +118,29 @@ def _check_change(
             if fr.id in removed and fr.id not in analysis.head_ids:
                 functions.append(_orphan(fr.id, fr.spec, fr.line, analysis.renames.get(fr.id)))
                 continue
-            if cf is not None and fr.status == "ok" and cf.status == "modified" and cf.changed_lines:
+            if (
+                cf is not None
+                and fr.status == "ok"
+                and cf.status == "modified"
+                and cf.changed_lines
+            ):
                 ran = result.lines.get(fr.id, set())
                 if not ran & set(cf.changed_lines):
                     lines = ", ".join(str(n) for n in cf.changed_lines[:8])
                     fr = FunctionResult(
-                        fr.id, "stale", fr.spec, fr.line, fr.cases,
-                        message=f"the spec passes, but no case runs the changed lines ({cf.path}: {lines}); "
-                        f"add a case or run `codemode regen --staged`",
+                        fr.id,
+                        "stale",
+                        fr.spec,
+                        fr.line,
+                        fr.cases,
+                        message="the spec passes, but no case runs the changed lines "
+                        f"({cf.path}: {lines}); add a case or run `codemode regen --staged`",
                         path=cf.path,
                     )
             if cf is not None:
-                fr = FunctionResult(**{**fr.__dict__, "path": cf.path, "impacted_by": cf.impacted_by})
+                fr = FunctionResult(
+                    **{**fr.__dict__, "path": cf.path, "impacted_by": cf.impacted_by}
+                )
             functions.append(fr)
         verified = {f.id for f in functions}
         for fid, cf in sorted(changed.items()):
@@ -135,8 +149,13 @@ def _check_change(
             if cf.status in ("added", "modified", "renamed") and not index.files_for(fid):
                 functions.append(
                     FunctionResult(
-                        fid, "missing", None, None, message=f"{cf.status} with no spec; run `codemode regen` to write one",
-                        path=cf.path, impacted_by=cf.impacted_by,
+                        fid,
+                        "missing",
+                        None,
+                        None,
+                        message=f"{cf.status} with no spec; run `codemode regen` to write one",
+                        path=cf.path,
+                        impacted_by=cf.impacted_by,
                     )
                 )
         for old in sorted(removed):
@@ -147,7 +166,7 @@ def _check_change(
                     functions.append(_orphan(old, ref.file, ref.line, analysis.renames.get(old)))
         return Report(
             functions=tuple(functions),
-            problems=tuple(result.problems) + tuple(Problem(p.split(":", 1)[0], None, p) for p in ()),
+            problems=tuple(result.problems),
             notes=tuple(notes),
             scope=describe_scope(scope),
         )
@@ -158,7 +177,10 @@ def _check_change(
 
 def _orphan(fid: str, spec: str | None, line: int | None, renamed_to: str | None) -> FunctionResult:
     if renamed_to:
-        msg = f"the function was renamed to {renamed_to}; rename the spec block (or run `codemode regen`)"
+        msg = (
+            f"the function was renamed to {renamed_to}; "
+            "rename the spec block (or run `codemode regen`)"
+        )
     else:
         msg = "the function no longer exists; delete its spec block or point it at the new function"
     return FunctionResult(fid, "orphaned", spec, line, message=msg, renamed_to=renamed_to)

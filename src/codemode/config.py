@@ -20,7 +20,7 @@ from codemode.errors import FatalError
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 VERDICTS = ("ok", "drifted", "stale", "missing", "orphaned", "error")
 
@@ -122,7 +122,9 @@ def _validate(table: Mapping[str, Any], where: Path, text: str) -> dict[str, Any
             )
         if isinstance(value, list):
             if not all(isinstance(v, str) for v in value):
-                raise FatalError(f"{where}:{line}: [tool.codemode] {raw_key} must be a list of strings")
+                raise FatalError(
+                    f"{where}:{line}: [tool.codemode] {raw_key} must be a list of strings"
+                )
             value = tuple(value)
         out[key] = value
     return _check_values(out, where, text)
@@ -184,7 +186,9 @@ def load_config(
             raise FatalError(f"{pyproject}: cannot parse: {exc}; fix the TOML syntax") from exc
         table = data.get("tool", {}).get("codemode", {})
         if not isinstance(table, dict):
-            raise FatalError(f"{pyproject}:{_key_line(text, 'codemode')}: [tool.codemode] must be a table")
+            raise FatalError(
+                f"{pyproject}:{_key_line(text, 'codemode')}: [tool.codemode] must be a table"
+            )
         values.update(_validate(table, pyproject, text))
     values.update(_from_env(os.environ if env is None else env))
     for key, value in (overrides or {}).items():

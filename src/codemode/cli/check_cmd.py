@@ -8,7 +8,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from codemode.cli.common import add_common_args, add_scope_args, config_from_args, parse_shard, scope_from_args
+from codemode.cli.common import (
+    add_common_args,
+    add_scope_args,
+    config_from_args,
+    parse_shard,
+    scope_from_args,
+)
 
 EXAMPLES = """\
 examples:
@@ -25,15 +31,24 @@ def register(sub: Any) -> None:
         "check",
         help="verify specs by running the real functions",
         description="Run each case against the real function and report drift. "
-        "Exit 0 when clean, 1 when a verdict in --fail-on occurs, 2 on a usage error, 3 on an internal error.",
+        "Exit 0 when clean, 1 when a verdict in --fail-on occurs, 2 on a usage error, "
+        "3 on an internal error.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_scope_args(p)
     add_common_args(p)
-    p.add_argument("--fail-on", metavar="LIST", help="verdicts that fail the run (default: drifted,error; 'none')")
-    p.add_argument("--report-out", type=Path, metavar="FILE", help="also write the JSON report to FILE")
-    p.add_argument("--shard", metavar="K/N", help="check only the K-th of N shares of the functions")
+    p.add_argument(
+        "--fail-on",
+        metavar="LIST",
+        help="verdicts that fail the run (default: drifted,error; 'none')",
+    )
+    p.add_argument(
+        "--report-out", type=Path, metavar="FILE", help="also write the JSON report to FILE"
+    )
+    p.add_argument(
+        "--shard", metavar="K/N", help="check only the K-th of N shares of the functions"
+    )
     p.set_defaults(run=run)
 
 
@@ -57,6 +72,11 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(report.to_json() + "\n")
     else:
         sys.stdout.write(
-            render(report, color=use_color(sys.stdout, args.color), verbose=args.verbose, quiet=args.quiet)
+            render(
+                report,
+                color=use_color(sys.stdout, args.color),
+                verbose=args.verbose,
+                quiet=args.quiet,
+            )
         )
     return 1 if report.failing(config.fail_on) else 0

@@ -15,7 +15,9 @@ from codemode.scope import Scope
 def add_scope_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("scope (default: the spec files named, else every spec)")
     g.add_argument("paths", nargs="*", metavar="PATH", help="spec files or folders to check")
-    g.add_argument("--staged", action="store_true", help="the staged change (the index against HEAD)")
+    g.add_argument(
+        "--staged", action="store_true", help="the staged change (the index against HEAD)"
+    )
     g.add_argument("--base", metavar="REF", help="a pull request: the merge base of REF and --head")
     g.add_argument("--head", metavar="REF", help="with --base: the head ref (default HEAD)")
     g.add_argument("--worktree", action="store_true", help="the work tree against HEAD")
@@ -23,7 +25,9 @@ def add_scope_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_common_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--root", type=Path, help="the project root (default: found from the current dir)")
+    p.add_argument(
+        "--root", type=Path, help="the project root (default: found from the current dir)"
+    )
     p.add_argument("--python", help="the project's interpreter that runs the functions")
     p.add_argument("--timeout", type=float, help="seconds per call (default 10)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
