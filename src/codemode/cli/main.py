@@ -26,6 +26,7 @@ COMMANDS = {
     "schema": "schema_cmd",
     "comment": "comment_cmd",
     "merge": "merge_cmd",
+    "action": "action_cmd",
     "example": "example_cmd",
 }
 

@@ -1,0 +1,45 @@
+"""``codemode merge``: combine the JSON reports of sharded jobs into one report."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from codemode.cli.comment_cmd import read_report, write_report
+from codemode.errors import FatalError
+from codemode.report import merge_reports
+
+EXAMPLES = """\
+examples:
+  codemode merge reports/report-*.json --out merged.json
+  codemode comment --report merged.json
+"""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "merge",
+        help="merge the JSON reports of --shard K/N jobs into one",
+        description="Merge the JSON reports of sharded jobs (codemode check --shard K/N) into "
+        "one report, for one PR comment.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("reports", nargs="+", type=Path, metavar="REPORT", help="report JSON files")
+    p.add_argument("--out", required=True, type=Path, help="where to write the merged report")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = [str(p) for p in args.reports if not p.is_file()]
+    if missing:
+        raise FatalError(f"no such report: {', '.join(missing)}")
+    read = [read_report(p) for p in args.reports]
+    merged = merge_reports([r for r, _ in read])
+    # Shards of one run share where they came from; keep the first one that says.
+    ctx = next((c for _, c in read if c), {})
+    write_report(args.out, merged, ctx)
+    counts = ", ".join(f"{n} {v}" for v, n in merged.counts().items() if n)
+    print(f"codemode: merged {len(read)} report(s) into {args.out}: {counts or 'no functions'}")
+    return 0
