@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codemode.config import Config, load_config, parse_fail_on
+from codemode.errors import FatalError
+
+
+def write(tmp_path: Path, body: str) -> Path:
+    (tmp_path / "pyproject.toml").write_text(body, encoding="utf-8")
+    return tmp_path
+
+
+def test_defaults_without_pyproject(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    config = load_config(tmp_path, env={})
+    assert config == Config(root=tmp_path.resolve())
+
+
+def test_reads_tool_codemode_with_dashes_and_underscores(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        '[project]\nname = "x"\n\n[tool.codemode]\nspecs = ["evals/*.yml"]\n'
+        'source-roots = ["lib"]\ntimeout = 2.5\nfail_on = ["drifted"]\nmemory_limit_mb = 512\n',
+    )
+    config = load_config(tmp_path, env={})
+    assert config.specs == ("evals/*.yml",)
+    assert config.source_roots == ("lib",)
+    assert config.timeout == 2.5
+    assert config.fail_on == ("drifted",)
+    assert config.memory_limit_mb == 512
+
+
+def test_unknown_key_names_file_line_and_suggests(tmp_path: Path) -> None:
+    write(tmp_path, "[tool.codemode]\ntimeout = 3\ntimout = 4\n")
+    with pytest.raises(FatalError) as exc:
+        load_config(tmp_path, env={})
+    assert f"{tmp_path / 'pyproject.toml'}:3: unknown key 'timout'" in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("timeout = 'slow'", ":2: [tool.codemode] timeout must be int or float"),
+        ("timeout = -1", ":2: [tool.codemode] timeout must not be negative"),
+        ("fail_on = ['drifted', 'bogus']", "unknown verdicts ['bogus']"),
+        ("specs = 'specs/*.yml'", "specs must be list"),
+        ("concurrency = 0", "concurrency must be at least 1"),
+        ("timeout = true", "timeout must be int or float"),
+    ],
+)
+def test_bad_values_are_one_line_errors(tmp_path: Path, body: str, expected: str) -> None:
+    write(tmp_path, f"[tool.codemode]\n{body}\n")
+    with pytest.raises(FatalError, match=None) as exc:
+        load_config(tmp_path, env={})
+    assert expected in str(exc.value)
+    assert "\n" not in str(exc.value)
+
+
+def test_broken_toml_says_so(tmp_path: Path) -> None:
+    write(tmp_path, "[tool.codemode\n")
+    with pytest.raises(FatalError, match="cannot parse"):
+        load_config(tmp_path, env={})
+
+
+def test_precedence_flags_over_env_over_file(tmp_path: Path) -> None:
+    write(tmp_path, '[tool.codemode]\nmodel = "from-file"\npython = "py-file"\n')
+    env = {"CODEMODE_MODEL": "from-env"}
+    assert load_config(tmp_path, env=env).model == "from-env"
+    assert load_config(tmp_path, env=env).python == "py-file"
+    assert load_config(tmp_path, {"model": "from-flag"}, env=env).model == "from-flag"
+
+
+def test_root_is_found_from_a_subdirectory(tmp_path: Path) -> None:
+    write(tmp_path, "[tool.codemode]\n")
+    sub = tmp_path / "a" / "b"
+    sub.mkdir(parents=True)
+    assert load_config(sub, env={}).root == tmp_path.resolve()
+
+
+def test_parse_fail_on() -> None:
+    assert parse_fail_on("drifted, stale") == ("drifted", "stale")
+    assert parse_fail_on("none") == ()
+    with pytest.raises(FatalError, match="unknown verdicts"):
+        parse_fail_on("drift")
