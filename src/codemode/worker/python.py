@@ -13,8 +13,12 @@ import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codemode.errors import FatalError
+
+if TYPE_CHECKING:
+    from codemode.config import Config
 
 
 def _venv_python(venv: Path) -> Path | None:
@@ -23,6 +27,25 @@ def _venv_python(venv: Path) -> Path | None:
         if p.exists():
             return p
     return None
+
+
+def _is_pre_commit_env(path: str, pre_commit_home: str | None) -> bool:
+    # pre-commit builds hook envs under its cache (~/.cache/pre-commit, or $PRE_COMMIT_HOME)
+    # as repo<random>/py_env-<version>; any of those marks is enough.
+    posix = Path(path).as_posix()
+    if ".cache/pre-commit" in posix or "pre-commit" in Path(path).parts:
+        return True
+    if pre_commit_home and posix.startswith(Path(pre_commit_home).as_posix().rstrip("/") + "/"):
+        return True
+    return Path(path).name.startswith("py_env-")
+
+
+def in_pre_commit_env(env: Mapping[str, str] | None = None, prefix: str | None = None) -> bool:
+    """True when this process runs from a virtualenv that pre-commit built for a hook."""
+    env = os.environ if env is None else env
+    home = env.get("PRE_COMMIT_HOME")
+    prefix = sys.prefix if prefix is None else prefix
+    return any(_is_pre_commit_env(p, home) for p in (env.get("VIRTUAL_ENV"), prefix) if p)
 
 
 def find_python(root: Path, configured: str | None, env: Mapping[str, str] | None = None) -> str:
@@ -35,12 +58,12 @@ def find_python(root: Path, configured: str | None, env: Mapping[str, str] | Non
         if not found:
             raise FatalError(
                 f"the configured Python {configured!r} does not exist; fix --python or "
-                "`python = ...` under [tool.codemode] (e.g. python = \".venv/bin/python\")"
+                '`python = ...` under [tool.codemode] (e.g. python = ".venv/bin/python")'
             )
         return found
     venv = env.get("VIRTUAL_ENV")
     # pre-commit activates its own private env: that one cannot import the project.
-    if venv and ".cache/pre-commit" not in venv and "pre-commit" not in Path(venv).parts:
+    if venv and not _is_pre_commit_env(venv, env.get("PRE_COMMIT_HOME")):
         vp = _venv_python(Path(venv))
         if vp:
             return str(vp)
@@ -49,3 +72,43 @@ def find_python(root: Path, configured: str | None, env: Mapping[str, str] | Non
         if vp:
             return str(vp)
     return sys.executable
+
+
+INTERPRETER_HINT = (
+    "codemode runs in pre-commit's private virtualenv, which has none of your project's "
+    "dependencies, and found no project interpreter (no --python, no `python` under "
+    "[tool.codemode], no CODEMODE_PYTHON, no .venv or venv in the repository); point it at "
+    'the interpreter that can import your code: python = ".venv/bin/python" under '
+    "[tool.codemode] in pyproject.toml, or CODEMODE_PYTHON=/path/to/python"
+)
+
+
+def interpreter_hint(
+    config: Config, env: Mapping[str, str] | None = None, *, prefix: str | None = None
+) -> str | None:
+    """How to set the project's interpreter, when that is the likely cause of an import error.
+
+    Only when no project interpreter was found (the worker fell back to the interpreter codemode
+    runs in) and that interpreter is pre-commit's hook env: there a ModuleNotFoundError almost
+    always means "wrong interpreter", not "broken code". Elsewhere it is None, so a genuine typo
+    in an import is not dressed up as a setup problem.
+    """
+    env = os.environ if env is None else env
+    if config.python or env.get("CODEMODE_PYTHON"):
+        return None
+    if find_python(config.root, None, env) != sys.executable:
+        return None
+    return INTERPRETER_HINT if in_pre_commit_env(env, prefix) else None
+
+
+def with_interpreter_hint(
+    message: str, config: Config, env: Mapping[str, str] | None = None
+) -> str:
+    """``message``, plus the hint when it reports a missing module and the hint applies.
+
+    The one call error reporting needs, on each import error from the worker.
+    """
+    if "ModuleNotFoundError" not in message and "No module named" not in message:
+        return message
+    hint = interpreter_hint(config, env)
+    return f"{message}; {hint}" if hint else message
