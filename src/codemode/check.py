@@ -60,10 +60,12 @@ def run_check(
     if scope.is_change:
         report = _check_change(config, scope, shard, worker)
     else:
-        specs = _load_specs(config, scope, config.root)
         own = worker is None
         w = worker or make_worker(config)
+        if own:
+            w.spawn()  # the interpreter starts while the specs are parsed
         try:
+            specs = _load_specs(config, scope, config.root)
             result = Verifier(config, w).verify(specs, shard=shard)
         finally:
             if own:

@@ -39,7 +39,8 @@ class _Parser(argparse.ArgumentParser):
         raise FatalError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``only``, just that subcommand's module is imported (fast start)."""
     parser = _Parser(
         prog="codemode",
         description="Keep eval specs true: verify them against the real code, regenerate "
@@ -47,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"codemode {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module_name in COMMANDS.values():
+    for name, module_name in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         try:
             module = importlib.import_module(f"codemode.cli.{module_name}")
         except ModuleNotFoundError as exc:
@@ -58,9 +61,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand named in argv, when it is a known one (the first non-option word)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        parser = build_parser()
+        argv = list(sys.argv[1:] if argv is None else argv)
+        parser = build_parser(_command_of(argv))
         args = parser.parse_args(argv)
         if not getattr(args, "run", None):
             parser.print_help()

@@ -119,16 +119,23 @@ class Worker:
         self.stderr_file: Any = None
         self.spawns = 0
         self.python_version: str | None = None
+        self.ready = False
 
     # --- lifecycle ---------------------------------------------------------------------
 
     def start(self) -> None:
+        self.spawn()
+        self.handshake()
+
+    def spawn(self) -> None:
+        """Start the process without waiting for it: its startup overlaps the caller's work."""
         cmd = [self.python, str(RUNTIME_SCRIPT), "--root", str(self.root)]
         for r in self.source_roots:
             cmd += ["--path", r]
         if self.memory_mb:
             cmd += ["--memory-mb", str(self.memory_mb)]
-        self.stderr_file = tempfile.TemporaryFile()
+        # Closed in close(): it must outlive this call, so no context manager.
+        self.stderr_file = tempfile.TemporaryFile()  # noqa: SIM115
         try:
             self.proc = subprocess.Popen(
                 cmd,
@@ -147,14 +154,24 @@ class Worker:
         assert self.proc.stdout is not None
         self.reader = _Lines(self.proc.stdout.fileno())
         self.spawns += 1
-        hello = self._request({"op": "hello"}, timeout=max(self.timeout, 30.0))
+        self.ready = False
+        with contextlib.suppress(WorkerDied):
+            self._send({"op": "hello"})
+
+    def handshake(self) -> None:
+        try:
+            hello = self._recv(timeout=max(self.timeout, 30.0))
+        except WorkerDied:
+            hello = None
         if hello is None or not hello.get("ok"):
             detail = self.stderr_tail() or "no reply"
             self.kill()
             raise FatalError(
-                f"the project's Python {self.python!r} could not start the codemode worker: {detail}"
+                f"the project's Python {self.python!r} could not start the codemode worker: "
+                f"{detail}"
             )
         self.python_version = hello.get("python")
+        self.ready = True
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -163,6 +180,8 @@ class Worker:
         if not self.alive():
             self.kill()
             self.start()
+        elif not self.ready:
+            self.handshake()
 
     def kill(self) -> None:
         if self.proc is not None:
@@ -316,7 +335,8 @@ class Worker:
                     yield Outcome(
                         case=case_id,
                         kind="error",
-                        message=f"timed out after {self.timeout:g} s (the worker was killed and restarted)",
+                        message=f"timed out after {self.timeout:g} s "
+                        "(the worker was killed and restarted)",
                     )
                     done += 1
                     restart = True
@@ -330,7 +350,8 @@ class Worker:
                         self.kill()
                     return
                 outcome = _outcome(reply, case_id)
-                if outcome.kind == "raised" and outcome.exc and outcome.exc.get("type") == "MemoryError":
+                exc_type = (outcome.exc or {}).get("type")
+                if outcome.kind == "raised" and exc_type == "MemoryError":
                     outcome = Outcome(
                         case=case_id,
                         kind="error",
