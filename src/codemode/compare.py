@@ -60,12 +60,17 @@ def differences(
         if len(out) >= limit or values_equal(e, o, rel_tol):
             return
         if isinstance(e, dict) and isinstance(o, dict) and UNREPRESENTABLE_TAG not in o:
-            for k in e.keys() - o.keys():
-                out.append(f"{_path(p, k)}: missing (expected {short(e[k])})")
-            for k in o.keys() - e.keys():
-                out.append(f"{_path(p, k)}: unexpected key (observed {short(o[k])})")
-            for k in e.keys() & o.keys():
-                walk(e[k], o[k], _path(p, k))
+            # Walk in the expected value's key order: set order varies between processes
+            # (string hashing is salted), and a diff must read the same on every run.
+            for k in e:
+                if k not in o:
+                    out.append(f"{_path(p, k)}: missing (expected {short(e[k])})")
+            for k in o:
+                if k not in e:
+                    out.append(f"{_path(p, k)}: unexpected key (observed {short(o[k])})")
+            for k in e:
+                if k in o:
+                    walk(e[k], o[k], _path(p, k))
             return
         if isinstance(e, list) and isinstance(o, list):
             if len(e) != len(o):
