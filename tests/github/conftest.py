@@ -371,3 +371,77 @@ def payload(name: str, tmp_path: Path, **subst: str) -> Path:
     out = tmp_path / f"event-{name}.json"
     out.write_text(text)
     return out
+
+
+SPEC = """\
+calc.ops.double:
+  dataset:
+    - case: {id: small, input: 1, expected: 2}
+    - case: {id: big, input: 20, expected: 40}
+"""
+BASE_SRC = "def double(x):\n    return x * 2\n"
+HEAD_SRC = (
+    "def double(x):\n    # big numbers get a bonus now\n    return x * 2 if x < 10 else x * 2 + 1\n"
+)
+
+
+def make_project(root: Path) -> tuple[str, str]:
+    """A small real project in a git repo: base commit, then a head commit that drifts ``big``."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "calc"\nversion = "0"\n\n'
+        '[tool.codemode]\nspecs = ["specs/**/*.yml"]\nsource_roots = ["src"]\n'
+    )
+    (root / "src" / "calc").mkdir(parents=True)
+    (root / "src" / "calc" / "__init__.py").write_text("")
+    (root / "src" / "calc" / "ops.py").write_text(BASE_SRC)
+    (root / "specs").mkdir()
+    (root / "specs" / "ops.yml").write_text(SPEC)
+    (root / ".gitignore").write_text("codemode-report.json\n__pycache__/\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "base")
+    base = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-qb", "feature")
+    (root / "src" / "calc" / "ops.py").write_text(HEAD_SRC)
+    git(root, "commit", "-qam", "head")
+    return base, git(root, "rev-parse", "HEAD")
+
+
+def actions_env(
+    tmp_path: Path, fake: FakeGitHub, event: str, event_path: Path | None, **inputs: str
+) -> dict[str, str]:
+    """The environment a runner gives a step: event, summary/output files, API URL, inputs."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_", "RUNNER_"))
+    }
+    env.update(GIT_ENV)
+    env.update(
+        GITHUB_ACTIONS="true",
+        GITHUB_API_URL=fake.url,
+        GITHUB_REPOSITORY=REPO,
+        GITHUB_EVENT_NAME=event,
+        GITHUB_STEP_SUMMARY=str(tmp_path / "step_summary.md"),
+        GITHUB_OUTPUT=str(tmp_path / "github_output.txt"),
+        CODEMODE_GITHUB_BACKOFF="0.01",
+    )
+    if event_path:
+        env["GITHUB_EVENT_PATH"] = str(event_path)
+    for name, value in inputs.items():
+        env[f"INPUT_{name.upper()}"] = value
+    return env
+
+
+def read_outputs(path: Path) -> dict[str, str]:
+    """Parse the ``name<<DELIM`` heredocs of $GITHUB_OUTPUT (the last value of a name wins)."""
+    out: dict[str, str] = {}
+    lines = iter(path.read_text().splitlines())
+    for line in lines:
+        name, _, delim = line.partition("<<")
+        value = []
+        for v in lines:
+            if v == delim:
+                break
+            value.append(v)
+        out[name] = "\n".join(value)
+    return out
