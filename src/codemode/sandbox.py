@@ -24,6 +24,28 @@ __results
 """
 
 
+# What an assertion meets when it reaches outside the sandbox: files, imports, the host's
+# builtins. These are the spec's problem (an error), not the function's (a failure).
+_DENIED_TYPES = ("PermissionError", "OSError", "FileNotFoundError", "ImportError", "ModuleNotFoundError")
+_DENIED_NAMES = ("__import__", "__builtins__", "compile", "globals", "locals", "vars", "open",
+                 "input", "breakpoint", "help", "exit", "quit", "__loader__", "__spec__")
+SANDBOX_ERROR = "sandbox error: "
+
+
+def _classify(error: str) -> str:
+    """Mark an assertion's exception as a sandbox error when it tried a forbidden operation."""
+    kind, _, detail = error.partition(": ")
+    denied = kind in _DENIED_TYPES or (
+        kind == "NameError" and any(f"'{n}'" in detail for n in _DENIED_NAMES)
+    )
+    if denied:
+        return (
+            f"{SANDBOX_ERROR}{error} (assertions run in a sandbox with no files, imports "
+            "or environment; compare `output`, `input`, `expected` and `duration` only)"
+        )
+    return error
+
+
 class AssertionSandbox:
     """Evaluates assertion expressions over rows of (input, output, expected, duration, metadata)."""
 
@@ -69,7 +91,7 @@ class AssertionSandbox:
             return [f"sandbox error: cannot pass the values into the sandbox ({exc})"] * len(rows)
         if not isinstance(result, list) or len(result) != len(rows):
             return ["sandbox error: unexpected result"] * len(rows)
-        return [r if isinstance(r, (bool, str)) else bool(r) for r in result]
+        return [_classify(r) if isinstance(r, str) else bool(r) for r in result]
 
     def close(self) -> None:
         if self._pool is not None:
