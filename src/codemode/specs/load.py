@@ -8,6 +8,8 @@ as a file problem; everything else in the file still runs.
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -94,6 +96,29 @@ def _hint_unknown(key: str, known: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(known)}"
 
 
+def _expression_problems(
+    match: str | None, pattern: str | None, type_expr: str | None
+) -> Iterable[tuple[str, str]]:
+    """Regexes that do not compile and types that do not parse, found before anything runs."""
+    for key, regex in (("match", match), ("pattern", pattern)):
+        if regex is not None:
+            try:
+                re.compile(regex)
+            except re.error as exc:
+                yield key, (
+                    f"invalid regex in {key!r}: {exc} in {regex!r}; escape special characters "
+                    "with a backslash (e.g. '\\[' for a literal '[') and single-quote the YAML string"
+                )
+    if type_expr is not None:
+        try:
+            ast.parse(type_expr.strip(), mode="eval")
+        except SyntaxError as exc:
+            yield "type", (
+                f"invalid type expression {type_expr!r} ({exc.msg}); write a Python type such as "
+                "'int', 'list[str]' or 'dict[str, int] | None'"
+            )
+
+
 def _parse_case(
     loader: Any, item: yaml.Node, index: int, seen_ids: dict[str, int | None], generated: set[str]
 ) -> CaseSpec:
@@ -135,6 +160,8 @@ def _parse_case(
             error=f"duplicate case id {case_id!r} (first at line {seen_ids[case_id]}); ids must be unique",
         )
     seen_ids[case_id] = key_lines.get("id", line)
+    for key, problem in _expression_problems(c.match, c.pattern, c.type):
+        return CaseSpec(id=case_id, line=key_lines.get(key, line), error=problem)
     fields = c.model_fields_set
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = {}
@@ -196,7 +223,10 @@ def _parse_evaluators(loader: Any, node: yaml.Node) -> tuple[list[EvaluatorSpec]
         except ValidationError as exc:
             _, msg = _format_validation(exc, {}, None)
             return out, f"evaluator {name!r}: {msg}", _line(k)
-        out.append(EvaluatorSpec(name=name, kind=kinds[0], params=parsed.model_dump(), line=_line(k)))
+        params = parsed.model_dump()
+        for _, problem in _expression_problems(None, params.get("pattern"), params.get("type")):
+            return out, f"evaluator {name!r}: {problem}", _line(k)
+        out.append(EvaluatorSpec(name=name, kind=kinds[0], params=params, line=_line(k)))
     return out, None, None
 
 
