@@ -219,6 +219,22 @@ _BUILTIN_TYPES = {
 }
 
 
+# Stdlib value types a spec names without importing them (``type: date``), whatever the
+# target module's own imports (``import datetime as dt`` leaves no ``date`` in its namespace).
+_STDLIB_TYPES = {
+    "date": _dt.date,
+    "datetime": _dt.datetime,
+    "time": _dt.time,
+    "timedelta": _dt.timedelta,
+    "timezone": _dt.timezone,
+    "Decimal": decimal.Decimal,
+    "Fraction": fractions.Fraction,
+    "UUID": uuid.UUID,
+    "Path": __import__("pathlib").Path,
+    "PurePath": PurePath,
+}
+
+
 class _Any:
     pass
 
@@ -245,6 +261,8 @@ def _resolve_type(node: Any, namespace: Dict[str, Any]) -> Any:
             return namespace[name]
         if hasattr(typing, name):
             return getattr(typing, name)
+        if name in _STDLIB_TYPES:
+            return _STDLIB_TYPES[name]
         raise ValueError(f"unknown type name {name!r}")
     if isinstance(node, ast.Attribute):
         parts = []
