@@ -6,6 +6,7 @@ become ``error`` results naming the file, the line and the cause, and the run go
 
 from __future__ import annotations
 
+import base64
 import re
 import zlib
 from collections.abc import Iterable
@@ -26,10 +27,10 @@ from codemode.report import (
     FunctionResult,
     Problem,
 )
-from codemode.sandbox import AssertionSandbox
+from codemode.sandbox import SANDBOX_ERROR, AssertionSandbox
 from codemode.specs.types import CaseSpec, EvaluatorSpec, FunctionSpec, SpecFile
 from codemode.worker.pool import Outcome, Worker
-from codemode.worker.runtime import canonical, has_faithful_form
+from codemode.worker.runtime import BYTES_TAG, canonical, has_faithful_form
 
 
 @dataclass
@@ -110,11 +111,18 @@ class Verifier:
                 msg = "" if ok else f"expected {case.raises}, raised {exc.get('type')}: {exc.get('message', '')}"
                 checks.append(Check("raises", ok, msg))
                 if ok and case.match:
-                    m = re.search(case.match, exc.get("message", ""))
-                    checks.append(
-                        Check("match", bool(m), "" if m else f"message {exc.get('message', '')!r} does not match {case.match!r}")
-                    )
-            elif not case.raises_optional:
+                    try:
+                        m = re.search(case.match, exc.get("message", ""))
+                    except re.error as err:  # the loader rejects these; never crash the run
+                        checks.append(Check("match", False, f"{INVALID_REGEX} {case.match!r}: {err}"))
+                    else:
+                        checks.append(
+                            Check("match", bool(m), "" if m else f"message {exc.get('message', '')!r} does not match {case.match!r}")
+                        )
+            elif case.raises_optional:
+                # `raises: X?` allows a normal return: the case held (no other exception).
+                checks.append(Check("raises", True, f"returned {short(outcome.value)} ({case.raises} is optional)"))
+            else:
                 checks.append(Check("raises", False, f"expected {case.raises}, returned {short(outcome.value)}"))
             return checks  # raises and expected are exclusive; evaluators judge outputs only
         if outcome.kind == "raised":
@@ -183,7 +191,7 @@ class Verifier:
         try:
             ok = re.search(pattern, text, 0 if case_sensitive else re.IGNORECASE) is not None
         except re.error as exc:
-            return Check(name, False, f"invalid regex {pattern!r}: {exc}")
+            return Check(name, False, f"{INVALID_REGEX} {pattern!r}: {exc}")
         return Check(name, ok, "" if ok else f"{short(text)} does not match {pattern!r}")
 
     # --- one function -------------------------------------------------------------------
@@ -230,9 +238,9 @@ class Verifier:
                 for name, expr in exprs:
                     assert expr is not None
                     row = (
-                        canonical(case.input_value),
-                        outcome.value,
-                        canonical(case.expected) if case.has_expected else None,
+                        _for_sandbox(canonical(case.input_value)),
+                        _for_sandbox(outcome.value),
+                        _for_sandbox(canonical(case.expected)) if case.has_expected else None,
                         (outcome.duration_ms or 0.0) / 1000.0,
                         None,
                     )
@@ -249,6 +257,8 @@ class Verifier:
                     p.checks.append(Check(name, True))
                 elif r is False:
                     p.checks.append(Check(name, False, f"assertion failed: {expr}"))
+                elif r.startswith(SPEC_ERRORS):
+                    p.checks.append(Check(name, False, f"{r} [assertion {expr!r}]"))
                 else:
                     p.checks.append(Check(name, False, f"assertion {expr!r} raised {r}"))
             results[p.case.id] = self._case_result(p)
@@ -261,7 +271,12 @@ class Verifier:
         failed = [c for c in checks if c.passed is False]
         expected = _expected(case)
         drift_checks = {"expected", "raises", "match", "exception"}
-        if not checks or all(c.passed is None for c in checks):
+        spec_errors = [c for c in failed if c.message.startswith(SPEC_ERRORS)]
+        if spec_errors:
+            # The spec itself is wrong (bad type, bad regex, an assertion the sandbox refused):
+            # an error to fix, not a drift of the function.
+            status, message = CASE_ERROR, spec_errors[0].message
+        elif not checks or all(c.passed is None for c in checks):
             status = CASE_SKIPPED if checks else CASE_EMPTY
             message = "the case asserts nothing (add expected, raises or an evaluator)" if not checks else checks[0].message
         elif not failed:
@@ -299,6 +314,22 @@ class Verifier:
                 for err in self.worker.end_file(spec.rel):
                     result.problems.append(Problem(spec.rel, None, f"fixture teardown failed: {err}"))
         return result
+
+
+INVALID_REGEX = "invalid regex"
+# Check messages that mean the spec cannot be judged as written: the case is an error.
+SPEC_ERRORS = (SANDBOX_ERROR, "assertion is not a Python expression", "cannot check type", INVALID_REGEX)
+
+
+def _for_sandbox(value: Any) -> Any:
+    """Canonical values as assertions expect them: bytes as bytes, not their tagged form."""
+    if isinstance(value, dict):
+        if len(value) == 1 and BYTES_TAG in value:
+            return base64.b64decode(value[BYTES_TAG])
+        return {k: _for_sandbox(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_for_sandbox(v) for v in value]
+    return value
 
 
 def _expected(case: CaseSpec) -> Any:
