@@ -15,7 +15,9 @@ from typing import Any
 from codemode.worker.runtime import BYTES_TAG, UNREPRESENTABLE_TAG
 
 
-def values_equal(expected: Any, observed: Any, rel_tol: float = 1e-9, abs_tol: float = 1e-12) -> bool:
+def values_equal(
+    expected: Any, observed: Any, rel_tol: float = 1e-9, abs_tol: float = 1e-12
+) -> bool:
     if isinstance(expected, bool) or isinstance(observed, bool):
         return type(expected) is type(observed) and expected == observed
     if isinstance(expected, (int, float)) and isinstance(observed, (int, float)):
@@ -106,8 +108,12 @@ def text_diff(expected: Any, observed: Any, limit: int = 12) -> str:
     if isinstance(expected, str) and isinstance(observed, str):
         a, b = expected.splitlines(), observed.splitlines()
     else:
-        a = json.dumps(expected, indent=1, ensure_ascii=False, default=repr, sort_keys=False).splitlines()
-        b = json.dumps(observed, indent=1, ensure_ascii=False, default=repr, sort_keys=False).splitlines()
+        a = json.dumps(
+            expected, indent=1, ensure_ascii=False, default=repr, sort_keys=False
+        ).splitlines()
+        b = json.dumps(
+            observed, indent=1, ensure_ascii=False, default=repr, sort_keys=False
+        ).splitlines()
     lines = list(difflib.unified_diff(a, b, "expected", "observed", lineterm="", n=1))
     if len(lines) > limit:
         lines = [*lines[:limit], f"… {len(lines) - limit} more diff lines"]
@@ -117,7 +123,11 @@ def text_diff(expected: Any, observed: Any, limit: int = 12) -> str:
 def describe(expected: Any, observed: Any, rel_tol: float = 1e-9) -> str:
     """The short diff shown under a drifted case."""
     diffs = differences(expected, observed, rel_tol)
-    if isinstance(expected, str) and isinstance(observed, str) and ("\n" in expected or "\n" in observed):
+    if (
+        isinstance(expected, str)
+        and isinstance(observed, str)
+        and ("\n" in expected or "\n" in observed)
+    ):
         return text_diff(expected, observed)
     if len(diffs) == 1 and diffs[0].startswith("output:"):
         return ""  # the expected → observed line already says it all

@@ -26,9 +26,29 @@ __results
 
 # What an assertion meets when it reaches outside the sandbox: files, imports, the host's
 # builtins. These are the spec's problem (an error), not the function's (a failure).
-_DENIED_TYPES = ("PermissionError", "OSError", "FileNotFoundError", "ImportError", "ModuleNotFoundError")
-_DENIED_NAMES = ("__import__", "__builtins__", "compile", "globals", "locals", "vars", "open",
-                 "input", "breakpoint", "help", "exit", "quit", "__loader__", "__spec__")
+_DENIED_TYPES = (
+    "PermissionError",
+    "OSError",
+    "FileNotFoundError",
+    "ImportError",
+    "ModuleNotFoundError",
+)
+_DENIED_NAMES = (
+    "__import__",
+    "__builtins__",
+    "compile",
+    "globals",
+    "locals",
+    "vars",
+    "open",
+    "input",
+    "breakpoint",
+    "help",
+    "exit",
+    "quit",
+    "__loader__",
+    "__spec__",
+)
 SANDBOX_ERROR = "sandbox error: "
 
 

@@ -49,7 +49,9 @@ def in_shard(function_id: str, shard: tuple[int, int] | None) -> bool:
     return zlib.crc32(function_id.encode()) % n == k - 1
 
 
-def _wire_case(case: CaseSpec, evaluators: tuple[EvaluatorSpec, ...], trace: bool) -> dict[str, Any]:
+def _wire_case(
+    case: CaseSpec, evaluators: tuple[EvaluatorSpec, ...], trace: bool
+) -> dict[str, Any]:
     types = []
     if case.type:
         types.append({"expr": case.type, "strict": case.strict_type})
@@ -94,7 +96,9 @@ class _Pending:
 
 
 class Verifier:
-    def __init__(self, config: Config, worker: Worker, sandbox: AssertionSandbox | None = None) -> None:
+    def __init__(
+        self, config: Config, worker: Worker, sandbox: AssertionSandbox | None = None
+    ) -> None:
         self.config = config
         self.worker = worker
         self.sandbox = sandbox or AssertionSandbox()
@@ -108,22 +112,44 @@ class Verifier:
         if case.raises:
             if outcome.kind == "raised":
                 ok = _raises_ok(case.raises, exc)
-                msg = "" if ok else f"expected {case.raises}, raised {exc.get('type')}: {exc.get('message', '')}"
+                msg = (
+                    ""
+                    if ok
+                    else f"expected {case.raises}, raised {exc.get('type')}: {exc.get('message', '')}"
+                )
                 checks.append(Check("raises", ok, msg))
                 if ok and case.match:
                     try:
                         m = re.search(case.match, exc.get("message", ""))
                     except re.error as err:  # the loader rejects these; never crash the run
-                        checks.append(Check("match", False, f"{INVALID_REGEX} {case.match!r}: {err}"))
+                        checks.append(
+                            Check("match", False, f"{INVALID_REGEX} {case.match!r}: {err}")
+                        )
                     else:
                         checks.append(
-                            Check("match", bool(m), "" if m else f"message {exc.get('message', '')!r} does not match {case.match!r}")
+                            Check(
+                                "match",
+                                bool(m),
+                                ""
+                                if m
+                                else f"message {exc.get('message', '')!r} does not match {case.match!r}",
+                            )
                         )
             elif case.raises_optional:
                 # `raises: X?` allows a normal return: the case held (no other exception).
-                checks.append(Check("raises", True, f"returned {short(outcome.value)} ({case.raises} is optional)"))
+                checks.append(
+                    Check(
+                        "raises",
+                        True,
+                        f"returned {short(outcome.value)} ({case.raises} is optional)",
+                    )
+                )
             else:
-                checks.append(Check("raises", False, f"expected {case.raises}, returned {short(outcome.value)}"))
+                checks.append(
+                    Check(
+                        "raises", False, f"expected {case.raises}, returned {short(outcome.value)}"
+                    )
+                )
             return checks  # raises and expected are exclusive; evaluators judge outputs only
         if outcome.kind == "raised":
             msg = f"raised {exc.get('type')}: {exc.get('message', '')}"
@@ -135,35 +161,65 @@ class Verifier:
         if case.has_expected:
             exp = canonical(case.expected)
             if not has_faithful_form(value):
-                checks.append(Check("expected", False, f"the output has no faithful form to compare ({render(value)})"))
+                checks.append(
+                    Check(
+                        "expected",
+                        False,
+                        f"the output has no faithful form to compare ({render(value)})",
+                    )
+                )
             else:
                 ok = values_equal(exp, value, self.rel_tol)
-                checks.append(Check("expected", ok, "" if ok else f"expected {short(exp)}, observed {short(value)}"))
+                checks.append(
+                    Check(
+                        "expected",
+                        ok,
+                        "" if ok else f"expected {short(exp)}, observed {short(value)}",
+                    )
+                )
         type_results = iter(outcome.types)
         if case.type:
-            err = next(type_results, None)
-            checks.append(Check("type", err is None, err or ""))
+            type_err = next(type_results, None)
+            checks.append(Check("type", type_err is None, type_err or ""))
         if case.has_contains:
             checks.append(self._contains(canonical(case.contains), value))
         if case.pattern is not None:
             checks.append(self._pattern(case.pattern, case.case_sensitive, value))
         if case.duration_ms is not None and outcome.duration_ms is not None:
             ok = outcome.duration_ms <= case.duration_ms
-            checks.append(Check("duration", ok, "" if ok else f"took {outcome.duration_ms:.1f} ms > {case.duration_ms:g} ms"))
+            checks.append(
+                Check(
+                    "duration",
+                    ok,
+                    "" if ok else f"took {outcome.duration_ms:.1f} ms > {case.duration_ms:g} ms",
+                )
+            )
         for ev in func.evaluators:
             if ev.kind == "type":
-                err = next(type_results, None)
-                checks.append(Check(ev.name, err is None, err or ""))
+                type_err = next(type_results, None)
+                checks.append(Check(ev.name, type_err is None, type_err or ""))
             elif ev.kind == "pattern":
-                checks.append(self._pattern(ev.params["pattern"], ev.params.get("case_sensitive", True), value, ev.name))
+                checks.append(
+                    self._pattern(
+                        ev.params["pattern"], ev.params.get("case_sensitive", True), value, ev.name
+                    )
+                )
             elif ev.kind == "duration" and outcome.duration_ms is not None:
                 limit = float(ev.params["duration"]) * 1000.0
                 ok = outcome.duration_ms <= limit
-                checks.append(Check(ev.name, ok, "" if ok else f"took {outcome.duration_ms:.1f} ms > {limit:g} ms"))
+                checks.append(
+                    Check(
+                        ev.name,
+                        ok,
+                        "" if ok else f"took {outcome.duration_ms:.1f} ms > {limit:g} ms",
+                    )
+                )
             elif ev.kind == "contains_input":
                 checks.append(self._contains_input(ev, case, value))
             elif ev.kind == "rubric":
-                checks.append(Check(ev.name, None, "LLM judge skipped: `check` never calls a model"))
+                checks.append(
+                    Check(ev.name, None, "LLM judge skipped: `check` never calls a model")
+                )
         return checks
 
     def _contains(self, needle: Any, value: Any, name: str = "contains") -> Check:
@@ -181,7 +237,11 @@ class Verifier:
         needle = canonical(case.input_value)
         if ev.params.get("as_strings"):
             needle, value = render(needle).strip('"'), render(value).strip('"')
-        if not ev.params.get("case_sensitive", True) and isinstance(needle, str) and isinstance(value, str):
+        if (
+            not ev.params.get("case_sensitive", True)
+            and isinstance(needle, str)
+            and isinstance(value, str)
+        ):
             needle, value = needle.lower(), value.lower()
         return self._contains(needle, value, ev.name)
 
@@ -196,7 +256,9 @@ class Verifier:
 
     # --- one function -------------------------------------------------------------------
 
-    def verify_function(self, spec: SpecFile, func: FunctionSpec, trace: bool = False) -> tuple[FunctionResult, set[int]]:
+    def verify_function(
+        self, spec: SpecFile, func: FunctionSpec, trace: bool = False
+    ) -> tuple[FunctionResult, set[int]]:
         if func.error:
             return FunctionResult(func.id, "error", spec.rel, func.line, message=func.error), set()
         runnable = [c for c in func.cases if c.error is None]
@@ -219,13 +281,23 @@ class Verifier:
         results: dict[str, CaseResult] = {}
         for case in func.cases:
             if case.error:
-                results[case.id] = CaseResult(case.id, CASE_ERROR, case.line, message=case.error, generated=case.generated)
+                results[case.id] = CaseResult(
+                    case.id, CASE_ERROR, case.line, message=case.error, generated=case.generated
+                )
                 continue
-            outcome = outcomes.get(case.id) or Outcome(case.id, "error", message="no result from the worker")
+            outcome = outcomes.get(case.id) or Outcome(
+                case.id, "error", message="no result from the worker"
+            )
             if outcome.kind == "error":
                 results[case.id] = CaseResult(
-                    case.id, CASE_ERROR, case.line, case.has_expected, _expected(case), None,
-                    message=outcome.message, generated=case.generated,
+                    case.id,
+                    CASE_ERROR,
+                    case.line,
+                    case.has_expected,
+                    _expected(case),
+                    None,
+                    message=outcome.message,
+                    generated=case.generated,
                 )
                 continue
             if outcome.lines:
@@ -234,7 +306,11 @@ class Verifier:
             slots: list[tuple[str, int]] = []
             if outcome.kind == "returned":
                 exprs = [("assertion", case.assertion)] if case.assertion else []
-                exprs += [(ev.name, ev.params["assertion"]) for ev in func.evaluators if ev.kind == "assertion"]
+                exprs += [
+                    (ev.name, ev.params["assertion"])
+                    for ev in func.evaluators
+                    if ev.kind == "assertion"
+                ]
                 for name, expr in exprs:
                     assert expr is not None
                     row = (
@@ -278,7 +354,11 @@ class Verifier:
             status, message = CASE_ERROR, spec_errors[0].message
         elif not checks or all(c.passed is None for c in checks):
             status = CASE_SKIPPED if checks else CASE_EMPTY
-            message = "the case asserts nothing (add expected, raises or an evaluator)" if not checks else checks[0].message
+            message = (
+                "the case asserts nothing (add expected, raises or an evaluator)"
+                if not checks
+                else checks[0].message
+            )
         elif not failed:
             status, message = CASE_PASSED, ""
         else:
@@ -288,12 +368,24 @@ class Verifier:
         if status == CASE_DRIFTED and case.has_expected and outcome.kind == "returned":
             diff = describe(canonical(case.expected), outcome.value, self.rel_tol)
         return CaseResult(
-            case.id, status, case.line, case.has_expected or bool(case.raises), expected, observed,
-            message, diff, outcome.duration_ms, tuple(checks), case.generated,
+            case.id,
+            status,
+            case.line,
+            case.has_expected or bool(case.raises),
+            expected,
+            observed,
+            message,
+            diff,
+            outcome.duration_ms,
+            tuple(checks),
+            case.generated,
         )
 
     def verify(
-        self, specs: Iterable[SpecFile], only: set[str] | None = None, trace: bool = False,
+        self,
+        specs: Iterable[SpecFile],
+        only: set[str] | None = None,
+        trace: bool = False,
         shard: tuple[int, int] | None = None,
     ) -> VerifyResult:
         result = VerifyResult()
@@ -312,13 +404,20 @@ class Verifier:
                 ran = True
             if ran and any(f.scope == "file" for f in spec.fixtures.values()):
                 for err in self.worker.end_file(spec.rel):
-                    result.problems.append(Problem(spec.rel, None, f"fixture teardown failed: {err}"))
+                    result.problems.append(
+                        Problem(spec.rel, None, f"fixture teardown failed: {err}")
+                    )
         return result
 
 
 INVALID_REGEX = "invalid regex"
 # Check messages that mean the spec cannot be judged as written: the case is an error.
-SPEC_ERRORS = (SANDBOX_ERROR, "assertion is not a Python expression", "cannot check type", INVALID_REGEX)
+SPEC_ERRORS = (
+    SANDBOX_ERROR,
+    "assertion is not a Python expression",
+    "cannot check type",
+    INVALID_REGEX,
+)
 
 
 def _for_sandbox(value: Any) -> Any:
@@ -334,7 +433,10 @@ def _for_sandbox(value: Any) -> Any:
 
 def _expected(case: CaseSpec) -> Any:
     if case.raises:
-        return {"raises": case.raises + ("?" if case.raises_optional else ""), **({"match": case.match} if case.match else {})}
+        return {
+            "raises": case.raises + ("?" if case.raises_optional else ""),
+            **({"match": case.match} if case.match else {}),
+        }
     return canonical(case.expected) if case.has_expected else None
 
 

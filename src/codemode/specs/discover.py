@@ -7,7 +7,17 @@ from pathlib import Path
 from codemode.config import Config
 from codemode.errors import FatalError
 
-_SKIP_DIRS = {".git", ".venv", "venv", "node_modules", ".tox", ".nox", "__pycache__", "build", "dist"}
+_SKIP_DIRS = {
+    ".git",
+    ".venv",
+    "venv",
+    "node_modules",
+    ".tox",
+    ".nox",
+    "__pycache__",
+    "build",
+    "dist",
+}
 
 
 def _skipped(path: Path, root: Path) -> bool:
@@ -18,7 +28,9 @@ def _skipped(path: Path, root: Path) -> bool:
     return any(p in _SKIP_DIRS or (p.startswith(".") and p not in (".", "..")) for p in parts[:-1])
 
 
-def find_spec_files(config: Config, paths: tuple[str, ...] = (), root: Path | None = None) -> list[Path]:
+def find_spec_files(
+    config: Config, paths: tuple[str, ...] = (), root: Path | None = None
+) -> list[Path]:
     """Spec files under ``root`` (default: the config's root), sorted, without duplicates."""
     base = root or config.root
     found: dict[Path, None] = {}
@@ -35,7 +47,9 @@ def find_spec_files(config: Config, paths: tuple[str, ...] = (), root: Path | No
             elif path.is_file():
                 found[path] = None
             else:
-                raise FatalError(f"{p}: no such file or directory; pass spec files or folders that exist")
+                raise FatalError(
+                    f"{p}: no such file or directory; pass spec files or folders that exist"
+                )
         return list(found)
     for pattern in config.specs:
         for f in sorted(base.glob(pattern)):

@@ -72,7 +72,9 @@ def _construct(loader: Any, node: yaml.Node) -> Any:
     return loader.construct_object(node, deep=True)
 
 
-def _format_validation(exc: ValidationError, lines: dict[str, int | None], default: int | None) -> tuple[int | None, str]:
+def _format_validation(
+    exc: ValidationError, lines: dict[str, int | None], default: int | None
+) -> tuple[int | None, str]:
     """First pydantic error as (line, one-line message naming the key)."""
     err = exc.errors()[0]
     loc = [str(p) for p in err["loc"]]
@@ -105,17 +107,23 @@ def _expression_problems(
             try:
                 re.compile(regex)
             except re.error as exc:
-                yield key, (
-                    f"invalid regex in {key!r}: {exc} in {regex!r}; escape special characters "
-                    "with a backslash (e.g. '\\[' for a literal '[') and single-quote the YAML string"
+                yield (
+                    key,
+                    (
+                        f"invalid regex in {key!r}: {exc} in {regex!r}; escape special characters "
+                        "with a backslash (e.g. '\\[' for a literal '[') and single-quote the YAML string"
+                    ),
                 )
     if type_expr is not None:
         try:
             ast.parse(type_expr.strip(), mode="eval")
         except SyntaxError as exc:
-            yield "type", (
-                f"invalid type expression {type_expr!r} ({exc.msg}); write a Python type such as "
-                "'int', 'list[str]' or 'dict[str, int] | None'"
+            yield (
+                "type",
+                (
+                    f"invalid type expression {type_expr!r} ({exc.msg}); write a Python type such as "
+                    "'int', 'list[str]' or 'dict[str, int] | None'"
+                ),
             )
 
 
@@ -125,7 +133,9 @@ def _parse_case(
     line = _line(item)
     default_id = f"case_{index + 1}"
     if not isinstance(item, yaml.MappingNode):
-        return CaseSpec(id=default_id, line=line, error="a dataset item must be a mapping `- case: {...}`")
+        return CaseSpec(
+            id=default_id, line=line, error="a dataset item must be a mapping `- case: {...}`"
+        )
     outer = {_key_str(k): (k, v) for k, v in _pairs(item)}
     extra = [k for k in outer if k != "case"]
     if "case" not in outer or extra:
@@ -150,8 +160,7 @@ def _parse_case(
     except ValidationError as exc:
         err_line, msg = _format_validation(exc, key_lines, line)
         if msg.startswith("unknown key"):
-            bad = exc.errors()[0]["loc"][0]
-            msg += _hint_unknown(str(bad), _model_fields(model.CaseModel))
+            msg += _hint_unknown(str(exc.errors()[0]["loc"][0]), _model_fields(model.CaseModel))
         return CaseSpec(id=case_id, line=err_line, error=msg)
     if case_id in seen_ids:
         return CaseSpec(
@@ -203,7 +212,9 @@ def _parse_case(
     )
 
 
-def _parse_evaluators(loader: Any, node: yaml.Node) -> tuple[list[EvaluatorSpec], str | None, int | None]:
+def _parse_evaluators(
+    loader: Any, node: yaml.Node
+) -> tuple[list[EvaluatorSpec], str | None, int | None]:
     if not isinstance(node, yaml.MappingNode):
         return [], "`evals:` must be a mapping of name -> evaluator", _line(node)
     out: list[EvaluatorSpec] = []
@@ -248,23 +259,35 @@ def _parse_function(
     for name, (k, _) in children.items():
         if name not in _FUNCTION_KEYS:
             return FunctionSpec(
-                id=fid, line=_line(k), error=f"unknown key {name!r}" + _hint_unknown(name, _FUNCTION_KEYS)
+                id=fid,
+                line=_line(k),
+                error=f"unknown key {name!r}" + _hint_unknown(name, _FUNCTION_KEYS),
             )
     if "dataset" not in children:
-        return FunctionSpec(id=fid, line=line, error="missing `dataset:` (a list of `- case: {...}`)")
+        return FunctionSpec(
+            id=fid, line=line, error="missing `dataset:` (a list of `- case: {...}`)"
+        )
     fixtures: tuple[str, ...] = ()
     if "fixture" in children:
         fx = _construct(loader, children["fixture"][1])
         if isinstance(fx, str):
             fx = [fx]
         if not isinstance(fx, list) or not all(isinstance(x, str) for x in fx):
-            return FunctionSpec(id=fid, line=_line(children["fixture"][0]), error="`fixture:` must be a list of fixture names")
+            return FunctionSpec(
+                id=fid,
+                line=_line(children["fixture"][0]),
+                error="`fixture:` must be a list of fixture names",
+            )
         fixtures = tuple(fx)
     serializer = None
     if "serializer" in children:
         s = _construct(loader, children["serializer"][1])
         if not isinstance(s, str):
-            return FunctionSpec(id=fid, line=_line(children["serializer"][0]), error="`serializer:` must be the name of an entry under top-level `serializers:`")
+            return FunctionSpec(
+                id=fid,
+                line=_line(children["serializer"][0]),
+                error="`serializer:` must be the name of an entry under top-level `serializers:`",
+            )
         serializer = s
     evaluators: list[EvaluatorSpec] = []
     if "evals" in children:
@@ -273,9 +296,13 @@ def _parse_function(
             return FunctionSpec(id=fid, line=err_line, error=err)
     ds_key, ds = children["dataset"]
     if not isinstance(ds, yaml.SequenceNode):
-        return FunctionSpec(id=fid, line=_line(ds_key), error="`dataset:` must be a list of `- case: {...}`")
+        return FunctionSpec(
+            id=fid, line=_line(ds_key), error="`dataset:` must be a list of `- case: {...}`"
+        )
     if not ds.value:
-        return FunctionSpec(id=fid, line=_line(ds_key), error="`dataset:` is empty; add at least one case")
+        return FunctionSpec(
+            id=fid, line=_line(ds_key), error="`dataset:` is empty; add at least one case"
+        )
     seen: dict[str, int | None] = {}
     generated = set(meta.generated)
     cases = tuple(_parse_case(loader, item, i, seen, generated) for i, item in enumerate(ds.value))
@@ -299,7 +326,9 @@ def _parse_reserved(
     if "fixtures" in top:
         k, v = top["fixtures"]
         if not isinstance(v, yaml.MappingNode):
-            problems.append(SpecProblem(_line(k), "`fixtures:` must be a mapping of name -> {setup: ...}"))
+            problems.append(
+                SpecProblem(_line(k), "`fixtures:` must be a mapping of name -> {setup: ...}")
+            )
         else:
             for fk, fv in _pairs(v):
                 name = _key_str(fk) or "?"
@@ -316,7 +345,9 @@ def _parse_reserved(
     if "serializers" in top:
         k, v = top["serializers"]
         if not isinstance(v, yaml.MappingNode):
-            problems.append(SpecProblem(_line(k), "`serializers:` must be a mapping of name -> {schema: ...}"))
+            problems.append(
+                SpecProblem(_line(k), "`serializers:` must be a mapping of name -> {schema: ...}")
+            )
         else:
             for sk, sv in _pairs(v):
                 name = _key_str(sk) or "?"
@@ -335,9 +366,12 @@ def _parse_reserved(
             _, msg = _format_validation(exc, {}, None)
             problems.append(SpecProblem(_line(k), f"codemode metadata: {msg}"))
         else:
-            for fid, fm in cm.functions.items():
+            for fid, meta in cm.functions.items():
                 metas[fid] = FunctionMetaSpec(
-                    fm.fingerprint, tuple(fm.generated), fm.explored_by, tuple(fm.nondeterministic)
+                    meta.fingerprint,
+                    tuple(meta.generated),
+                    meta.explored_by,
+                    tuple(meta.nondeterministic),
                 )
     return fixtures, serializers, metas
 
@@ -348,7 +382,8 @@ def _decode(raw: bytes) -> tuple[str | None, SpecProblem | None]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return None, SpecProblem(
-            line, f"not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); re-save the file as UTF-8"
+            line,
+            f"not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); re-save the file as UTF-8",
         )
 
 
@@ -369,7 +404,9 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
         return SpecFile(path, rel, problems=(SpecProblem(1, "the file is empty"),))
     if not isinstance(root, yaml.MappingNode):
         return SpecFile(
-            path, rel, problems=(SpecProblem(_line(root), "the top level must be a mapping of function ids"),)
+            path,
+            rel,
+            problems=(SpecProblem(_line(root), "the top level must be a mapping of function ids"),),
         )
     _duplicate_keys(root, problems)
     loader = _Loader("")
@@ -387,11 +424,20 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
             if name in model.RESERVED_KEYS:
                 continue
             meta = metas.get(name, FunctionMetaSpec())
-            functions.append(_check_refs(_parse_function(loader, name, k, v, meta), fixtures, serializers))
+            functions.append(
+                _check_refs(_parse_function(loader, name, k, v, meta), fixtures, serializers)
+            )
     except yaml.YAMLError as exc:  # a bad tag such as !!python/object
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        return SpecFile(path, rel, problems=(*problems, SpecProblem(line, f"invalid YAML: {getattr(exc, 'problem', exc)}")))
+        return SpecFile(
+            path,
+            rel,
+            problems=(
+                *problems,
+                SpecProblem(line, f"invalid YAML: {getattr(exc, 'problem', exc)}"),
+            ),
+        )
     finally:
         loader.dispose()
     return SpecFile(path, rel, tuple(functions), fixtures, serializers, tuple(problems))
@@ -406,12 +452,16 @@ def _check_refs(
         if name not in fixtures:
             known = ", ".join(fixtures) or "none defined"
             return FunctionSpec(
-                id=f.id, line=f.line, error=f"unknown fixture {name!r}; define it under top-level `fixtures:` (defined: {known})"
+                id=f.id,
+                line=f.line,
+                error=f"unknown fixture {name!r}; define it under top-level `fixtures:` (defined: {known})",
             )
     if f.serializer and f.serializer not in serializers:
         known = ", ".join(serializers) or "none defined"
         return FunctionSpec(
-            id=f.id, line=f.line, error=f"unknown serializer {f.serializer!r}; define it under top-level `serializers:` (defined: {known})"
+            id=f.id,
+            line=f.line,
+            error=f"unknown serializer {f.serializer!r}; define it under top-level `serializers:` (defined: {known})",
         )
     return f
 

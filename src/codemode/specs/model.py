@@ -110,11 +110,15 @@ class FunctionBlock(_Strict):
 
 
 class FixtureModel(_Strict):
-    setup: str | None = Field(None, description="Import path of a setup callable (generator = teardown).")
+    setup: str | None = Field(
+        None, description="Import path of a setup callable (generator = teardown)."
+    )
     cls: str | None = Field(None, description="Import path of a class to instantiate.")
     args: list[Any] = Field(default_factory=list)
     kwargs: dict[str, Any] = Field(default_factory=dict)
-    teardown: str | None = Field(None, description="Import path, or 'Class.method' on the instance.")
+    teardown: str | None = Field(
+        None, description="Import path, or 'Class.method' on the instance."
+    )
     scope: FixtureScope = "case"
 
     @model_validator(mode="after")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -101,14 +101,14 @@ def interpreter_hint(
     return INTERPRETER_HINT if in_pre_commit_env(env, prefix) else None
 
 
-def with_interpreter_hint(
-    message: str, config: Config, env: Mapping[str, str] | None = None
-) -> str:
-    """``message``, plus the hint when it reports a missing module and the hint applies.
+def missing_module_hint(
+    config: Config, messages: Iterable[str], env: Mapping[str, str] | None = None
+) -> str | None:
+    """The interpreter hint, once per run, when some error message reports a missing module.
 
-    The one call error reporting needs, on each import error from the worker.
+    Give it every error message of a run (case and function messages from the worker); the
+    caller adds the result to the report once, not to each of twenty failing cases.
     """
-    if "ModuleNotFoundError" not in message and "No module named" not in message:
-        return message
-    hint = interpreter_hint(config, env)
-    return f"{message}; {hint}" if hint else message
+    if not any("ModuleNotFoundError" in m or "No module named" in m for m in messages):
+        return None
+    return interpreter_hint(config, env)

@@ -22,15 +22,15 @@ import importlib
 import inspect
 import io
 import json
-import math
 import os
 import re
 import sys
 import time
 import traceback
 import uuid
+from collections.abc import Callable
 from pathlib import PurePath
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any
 
 # --------------------------------------------------------------------------------------
 # Canonical data: YAML-safe values that compare by meaning, never by memory address.
@@ -45,7 +45,7 @@ _ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
 _MAX_DEPTH = 60
 
 
-def canonical(value: Any, _depth: int = 0, _path: Optional[set] = None) -> Any:
+def canonical(value: Any, _depth: int = 0, _path: set[int] | None = None) -> Any:
     """The canonical data form of ``value`` (see DESIGN.md, "Canonical data")."""
     if value is None or isinstance(value, (bool, str)):
         return value
@@ -83,7 +83,7 @@ def canonical(value: Any, _depth: int = 0, _path: Optional[set] = None) -> Any:
         _path.discard(vid)
 
 
-def _canonical_container(value: Any, depth: int, path: set) -> Any:
+def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
     d = depth + 1
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # NamedTuple: its data
         return {k: canonical(v, d, path) for k, v in zip(value._fields, value)}
@@ -95,7 +95,9 @@ def _canonical_container(value: Any, depth: int, path: set) -> Any:
     if isinstance(value, dict):
         return _canonical_dict(value, d, path)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: canonical(getattr(value, f.name), d, path) for f in dataclasses.fields(value)}
+        return {
+            f.name: canonical(getattr(value, f.name), d, path) for f in dataclasses.fields(value)
+        }
     dump = getattr(value, "model_dump", None)
     if callable(dump) and hasattr(type(value), "model_fields"):  # pydantic v2 model
         return canonical(dump(), d, path)
@@ -105,9 +107,9 @@ def _canonical_container(value: Any, depth: int, path: set) -> Any:
         and not isinstance(value, type)
         and not callable(value)
         and not inspect.ismodule(value)
-        and cls.__repr__ is object.__repr__
+        and cls.__repr__ is object.__repr__  # type: ignore[comparison-overlap]
     ):
-        out: Dict[str, Any] = {OBJECT_TAG: _qualname(cls)}
+        out: dict[str, Any] = {OBJECT_TAG: _qualname(cls)}
         for k, v in vars(value).items():
             if not k.startswith("_"):
                 out[k] = canonical(v, d, path)
@@ -118,8 +120,8 @@ def _canonical_container(value: Any, depth: int, path: set) -> Any:
     return {UNREPRESENTABLE_TAG: _qualname(cls)}
 
 
-def _canonical_dict(value: Dict[Any, Any], d: int, path: set) -> Dict[Any, Any]:
-    out: Dict[Any, Any] = {}
+def _canonical_dict(value: dict[Any, Any], d: int, path: set[int]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
     for k, v in value.items():
         if isinstance(k, enum.Enum):
             k = k.value
@@ -130,7 +132,7 @@ def _canonical_dict(value: Dict[Any, Any], d: int, path: set) -> Dict[Any, Any]:
     return out
 
 
-def _safe_repr(value: Any) -> Optional[str]:
+def _safe_repr(value: Any) -> str | None:
     try:
         text = repr(value)
     except Exception:
@@ -144,7 +146,7 @@ def _qualname(cls: type) -> str:
     return name if mod == "builtins" else f"{mod}.{name}"
 
 
-def _sort_key(v: Any) -> Tuple[str, str]:
+def _sort_key(v: Any) -> tuple[str, str]:
     return (type(v).__name__, json.dumps(v, sort_keys=True, default=str))
 
 
@@ -183,7 +185,7 @@ def _encode(value: Any) -> Any:
     return value
 
 
-_DECODERS: Dict[str, Callable[[Any], Any]] = {
+_DECODERS: dict[str, Callable[[Any], Any]] = {
     "datetime": _dt.datetime.fromisoformat,
     "date": _dt.date.fromisoformat,
     "time": _dt.time.fromisoformat,
@@ -192,7 +194,7 @@ _DECODERS: Dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _decode_hook(obj: Dict[str, Any]) -> Any:
+def _decode_hook(obj: dict[str, Any]) -> Any:
     if _TYPE_TAG in obj and len(obj) == 2 and obj[_TYPE_TAG] in _DECODERS:
         return _DECODERS[obj[_TYPE_TAG]](obj["v"])
     if _MAP_TAG in obj and len(obj) == 1:
@@ -239,7 +241,7 @@ class _Any:
     pass
 
 
-def _resolve_type(node: Any, namespace: Dict[str, Any]) -> Any:
+def _resolve_type(node: Any, namespace: dict[str, Any]) -> Any:
     import ast
     import typing
 
@@ -284,7 +286,10 @@ def _resolve_type(node: Any, namespace: Dict[str, Any]) -> Any:
             return _Any
         return obj
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return ("union", [_resolve_type(node.left, namespace), _resolve_type(node.right, namespace)])
+        return (
+            "union",
+            [_resolve_type(node.left, namespace), _resolve_type(node.right, namespace)],
+        )
     if isinstance(node, ast.Subscript):
         base = _resolve_type(node.value, namespace)
         sl = node.slice
@@ -292,7 +297,9 @@ def _resolve_type(node: Any, namespace: Dict[str, Any]) -> Any:
         if base is typing.Literal:
             return ("literal", [e.value for e in elts if isinstance(e, ast.Constant)])
         args = [
-            "..." if isinstance(e, ast.Constant) and e.value is Ellipsis else _resolve_type(e, namespace)
+            "..."
+            if isinstance(e, ast.Constant) and e.value is Ellipsis
+            else _resolve_type(e, namespace)
             for e in elts
         ]
         return ("generic", base, args)
@@ -302,10 +309,8 @@ def _resolve_type(node: Any, namespace: Dict[str, Any]) -> Any:
 
 
 def _origin(t: Any) -> Any:
-    import typing
 
-    aliases = {typing.List: list, typing.Dict: dict, typing.Set: set, typing.Tuple: tuple,
-               typing.FrozenSet: frozenset, typing.Type: type}
+    aliases = {list: list, dict: dict, set: set, tuple: tuple, frozenset: frozenset, type: type}
     if t in aliases:
         return aliases[t]
     return getattr(t, "__origin__", None) or t
@@ -330,14 +335,21 @@ def type_matches(value: Any, t: Any, strict: bool = False) -> bool:
         origin = _origin(base)
         if not type_matches(value, origin, strict):
             return False
-        if origin in (list, set, frozenset) or (isinstance(origin, type) and issubclass(origin, (list, set, frozenset))):
+        if origin in (list, set, frozenset) or (
+            isinstance(origin, type) and issubclass(origin, (list, set, frozenset))
+        ):
             return all(type_matches(v, args[0], strict) for v in value)
         if origin is tuple:
             if len(args) == 2 and args[1] == "...":
                 return all(type_matches(v, args[0], strict) for v in value)
-            return len(value) == len(args) and all(type_matches(v, a, strict) for v, a in zip(value, args))
+            return len(value) == len(args) and all(
+                type_matches(v, a, strict) for v, a in zip(value, args)
+            )
         if origin is dict or (isinstance(origin, type) and issubclass(origin, dict)):
-            return all(type_matches(k, args[0], strict) and type_matches(v, args[1], strict) for k, v in value.items())
+            return all(
+                type_matches(k, args[0], strict) and type_matches(v, args[1], strict)
+                for k, v in value.items()
+            )
         return True
     if t is typing.Any:
         return True
@@ -351,7 +363,7 @@ def type_matches(value: Any, t: Any, strict: bool = False) -> bool:
     return isinstance(value, t)
 
 
-def check_type(value: Any, expr: str, strict: bool, namespace: Dict[str, Any]) -> Optional[str]:
+def check_type(value: Any, expr: str, strict: bool, namespace: dict[str, Any]) -> str | None:
     """None if ``value`` is of type ``expr``; otherwise a one-line reason."""
     import ast
 
@@ -378,10 +390,10 @@ class TargetError(Exception):
         self.kind = kind
 
 
-def import_path(path: str) -> Tuple[Any, Any, Any]:
+def import_path(path: str) -> tuple[Any, Any, Any]:
     """Resolve ``pkg.mod.Class.method`` to (object, owner, module) by the longest importable prefix."""
     parts = path.split(".")
-    last_error: Optional[BaseException] = None
+    last_error: BaseException | None = None
     for i in range(len(parts) - 1, 0, -1):
         mod_name = ".".join(parts[:i])
         try:
@@ -397,7 +409,12 @@ def import_path(path: str) -> Tuple[Any, Any, Any]:
         owner: Any = None
         for j, attr in enumerate(parts[i:]):
             try:
-                owner, obj = obj, inspect.getattr_static(obj, attr) if isinstance(obj, type) else getattr(obj, attr)
+                owner, obj = (
+                    obj,
+                    inspect.getattr_static(obj, attr)
+                    if isinstance(obj, type)
+                    else getattr(obj, attr),
+                )
             except AttributeError:
                 where = ".".join(parts[: i + j])
                 raise TargetError(
@@ -425,16 +442,16 @@ class Fixtures:
     """Fixture values by scope: case (per case), eval (per function block), file (per spec file)."""
 
     def __init__(self) -> None:
-        self.file_values: Dict[Tuple[str, str], Any] = {}
-        self.file_teardowns: Dict[str, List[Callable[[], None]]] = {}
+        self.file_values: dict[tuple[str, str], Any] = {}
+        self.file_teardowns: dict[str, list[Callable[[], None]]] = {}
 
-    def setup(self, spec: Dict[str, Any]) -> Tuple[Any, Optional[Callable[[], None]]]:
+    def setup(self, spec: dict[str, Any]) -> tuple[Any, Callable[[], None] | None]:
         if spec.get("cls"):
             value = import_object(spec["cls"])(*spec.get("args", []), **spec.get("kwargs", {}))
         else:
             fn = import_object(spec["setup"])
             value = fn(*spec.get("args", []), **spec.get("kwargs", {}))
-        teardown: Optional[Callable[[], None]] = None
+        teardown: Callable[[], None] | None = None
         if inspect.isgenerator(value):
             gen = value
             value = next(gen)
@@ -459,7 +476,7 @@ class Fixtures:
 
         return value, teardown
 
-    def end_file(self, key: str) -> List[str]:
+    def end_file(self, key: str) -> list[str]:
         errors = []
         for td in reversed(self.file_teardowns.pop(key, [])):
             try:
@@ -471,7 +488,7 @@ class Fixtures:
         return errors
 
 
-def apply_serializer(case: Dict[str, Any], serializer: Optional[Dict[str, Any]]) -> Tuple[list, dict]:
+def apply_serializer(case: dict[str, Any], serializer: dict[str, Any] | None) -> tuple[list[Any], dict[str, Any]]:
     """vowel's rules: schema (one type or per-parameter types) or a serializer function."""
     args, kwargs = list(case.get("args", [])), dict(case.get("kwargs", {}))
     if not serializer:
@@ -532,7 +549,7 @@ class CappedIO(io.StringIO):
         return len(s)
 
 
-def _line_tracer(code_filter: Callable[[Any], bool], lines: set) -> Callable[..., Any]:
+def _line_tracer(code_filter: Callable[[Any], bool], lines: set[int]) -> Callable[..., Any]:
     def local(frame: Any, event: str, arg: Any) -> Any:
         if event == "line":
             lines.add(frame.f_lineno)
@@ -552,14 +569,21 @@ class Runner:
         self.proto = proto
         self.fixtures = Fixtures()
 
-    def send(self, msg: Dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any]) -> None:
         self.proto.write(dumps(msg) + "\n")
         self.proto.flush()
 
-    def handle(self, req: Dict[str, Any]) -> None:
+    def handle(self, req: dict[str, Any]) -> None:
         op = req.get("op")
         if op == "hello":
-            self.send({"ok": True, "pid": os.getpid(), "python": sys.version.split()[0], "executable": sys.executable})
+            self.send(
+                {
+                    "ok": True,
+                    "pid": os.getpid(),
+                    "python": sys.version.split()[0],
+                    "executable": sys.executable,
+                }
+            )
         elif op == "run":
             self.run(req)
         elif op == "end_file":
@@ -570,7 +594,7 @@ class Runner:
         else:
             self.send({"fatal": "protocol", "message": f"unknown op {op!r}"})
 
-    def run(self, req: Dict[str, Any]) -> None:
+    def run(self, req: dict[str, Any]) -> None:
         target = req["target"]
         try:
             obj, owner, module = import_path(target)
@@ -579,11 +603,23 @@ class Runner:
             return
         file_key = req.get("file_key", "")
         fixture_specs = {f["name"]: f for f in req.get("fixtures", [])}
-        eval_values: Dict[str, Any] = {}
-        eval_teardowns: List[Callable[[], None]] = []
+        eval_values: dict[str, Any] = {}
+        eval_teardowns: list[Callable[[], None]] = []
         try:
             for case in req["cases"]:
-                self.send(self.run_case(obj, owner, module, case, req, fixture_specs, eval_values, eval_teardowns, file_key))
+                self.send(
+                    self.run_case(
+                        obj,
+                        owner,
+                        module,
+                        case,
+                        req,
+                        fixture_specs,
+                        eval_values,
+                        eval_teardowns,
+                        file_key,
+                    )
+                )
         finally:
             for td in reversed(eval_teardowns):
                 try:
@@ -593,10 +629,15 @@ class Runner:
         self.send({"done": True})
 
     def _fixture_values(
-        self, names: List[str], specs: Dict[str, Dict[str, Any]], eval_values: Dict[str, Any],
-        eval_teardowns: List[Callable[[], None]], case_teardowns: List[Callable[[], None]], file_key: str,
-    ) -> Dict[str, Any]:
-        values: Dict[str, Any] = {}
+        self,
+        names: list[str],
+        specs: dict[str, dict[str, Any]],
+        eval_values: dict[str, Any],
+        eval_teardowns: list[Callable[[], None]],
+        case_teardowns: list[Callable[[], None]],
+        file_key: str,
+    ) -> dict[str, Any]:
+        values: dict[str, Any] = {}
         for name in names:
             spec = specs[name]
             scope = spec.get("scope", "case")
@@ -621,18 +662,29 @@ class Runner:
         return values
 
     def run_case(
-        self, obj: Any, owner: Any, module: Any, case: Dict[str, Any], req: Dict[str, Any],
-        fixture_specs: Dict[str, Dict[str, Any]], eval_values: Dict[str, Any],
-        eval_teardowns: List[Callable[[], None]], file_key: str,
-    ) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"case": case.get("id")}
-        case_teardowns: List[Callable[[], None]] = []
+        self,
+        obj: Any,
+        owner: Any,
+        module: Any,
+        case: dict[str, Any],
+        req: dict[str, Any],
+        fixture_specs: dict[str, dict[str, Any]],
+        eval_values: dict[str, Any],
+        eval_teardowns: list[Callable[[], None]],
+        file_key: str,
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {"case": case.get("id")}
+        case_teardowns: list[Callable[[], None]] = []
         captured = CappedIO()
         try:
             try:
                 fx = self._fixture_values(
-                    list(req.get("fixture_names", [])), fixture_specs, eval_values, eval_teardowns,
-                    case_teardowns, file_key,
+                    list(req.get("fixture_names", [])),
+                    fixture_specs,
+                    eval_values,
+                    eval_teardowns,
+                    case_teardowns,
+                    file_key,
                 )
                 func, fx = _bind(obj, owner, fx)
                 args, kwargs = apply_serializer(case, req.get("serializer"))
@@ -642,17 +694,28 @@ class Runner:
             except BaseException as exc:
                 if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                     raise
-                out.update(outcome="error", message="fixture or serializer failed: " + _exc_line(exc))
+                out.update(
+                    outcome="error", message="fixture or serializer failed: " + _exc_line(exc)
+                )
                 return out
             kwargs.update(fx)
-            lines: set = set()
+            lines: set[int] = set()
             code = getattr(getattr(func, "__func__", func), "__code__", None)
             tracing = bool(case.get("trace")) and code is not None
-            if tracing:
+            if tracing and code is not None:
                 fname = code.co_filename
                 first = code.co_firstlineno
-                last = max((ln for _, _, ln in code.co_lines() if ln), default=first) if hasattr(code, "co_lines") else first
-                sys.settrace(_line_tracer(lambda c: c.co_filename == fname and first <= c.co_firstlineno <= last, lines))
+                last = (
+                    max((ln for _, _, ln in code.co_lines() if ln), default=first)
+                    if hasattr(code, "co_lines")
+                    else first
+                )
+                sys.settrace(
+                    _line_tracer(
+                        lambda c: c.co_filename == fname and first <= c.co_firstlineno <= last,
+                        lines,
+                    )
+                )
             old_stdout = sys.stdout
             sys.stdout = captured
             t0 = time.perf_counter()
@@ -668,7 +731,9 @@ class Runner:
                 types = case.get("types") or []
                 if types:
                     ns = vars(module) if module is not None else {}
-                    out["types"] = [check_type(result, t["expr"], bool(t.get("strict")), ns) for t in types]
+                    out["types"] = [
+                        check_type(result, t["expr"], bool(t.get("strict")), ns) for t in types
+                    ]
             except SystemExit as exc:
                 elapsed = time.perf_counter() - t0
                 out.update(outcome="raised", exc=_exc_info(exc))
@@ -684,7 +749,9 @@ class Runner:
                 out["lines"] = sorted(lines)
             text = captured.getvalue()
             if text:
-                out["stdout"] = text + (f"\n… {captured.dropped} more characters" if captured.dropped else "")
+                out["stdout"] = text + (
+                    f"\n… {captured.dropped} more characters" if captured.dropped else ""
+                )
             return out
         finally:
             for td in reversed(case_teardowns):
@@ -698,7 +765,7 @@ async def _await(aw: Any) -> Any:
     return await aw
 
 
-def _bind(obj: Any, owner: Any, fx: Dict[str, Any]) -> Tuple[Callable[..., Any], Dict[str, Any]]:
+def _bind(obj: Any, owner: Any, fx: dict[str, Any]) -> tuple[Callable[..., Any], dict[str, Any]]:
     """A method id (``mod.Class.method``) runs on an instance: a fixture's, or ``Class()``."""
     if isinstance(owner, type):
         if isinstance(obj, staticmethod):
@@ -732,7 +799,7 @@ def _bind(obj: Any, owner: Any, fx: Dict[str, Any]) -> Tuple[Callable[..., Any],
     return obj, fx
 
 
-def _exc_info(exc: BaseException) -> Dict[str, Any]:
+def _exc_info(exc: BaseException) -> dict[str, Any]:
     cls = type(exc)
     mro = [c for c in cls.__mro__ if c not in (object,)]
     message = str(exc)
@@ -747,7 +814,7 @@ def _exc_info(exc: BaseException) -> Dict[str, Any]:
     }
 
 
-def _setup_paths(root: str, extra: List[str]) -> None:
+def _setup_paths(root: str, extra: list[str]) -> None:
     # sys.path[0] is this script's folder; user modules must win over anything there.
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
@@ -767,7 +834,7 @@ def _limit_memory(mb: int) -> None:
         pass  # not on this platform: the parent's timeout still bounds the damage
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     import argparse
 
     p = argparse.ArgumentParser()
