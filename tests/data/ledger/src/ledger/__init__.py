@@ -1,0 +1,1 @@
+"""A small bookkeeping library: the target of codemode's own verification tests."""
