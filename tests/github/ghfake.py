@@ -1,4 +1,6 @@
-"""A loopback GitHub REST API: the endpoints PyGithub calls for the sticky comment, nothing else.
+"""Test helpers: a loopback GitHub REST API, sample reports, real git projects, Actions envs.
+
+The API implements the endpoints PyGithub calls for the sticky comment, nothing else.
 
 The server keeps issue comments in memory, records every request, and can be told to answer
 the next N requests matching a method and path with an error status (403, 500...).
@@ -12,13 +14,10 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from codemode.report import CaseResult, Cost, FunctionResult, Problem, Report, SpecEdit, SpecReview
 
@@ -184,16 +183,13 @@ def _handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture
-def fake_github() -> Iterator[FakeGitHub]:
-    state = FakeGitHub()
+def serve(state: FakeGitHub) -> ThreadingHTTPServer:
+    """Start the loopback server for ``state`` in a daemon thread; shut it down when done."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
     state.url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
-    yield state
-    server.shutdown()
-    server.server_close()
+    return server
 
 
 def run_codemode(

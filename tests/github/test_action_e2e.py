@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import (
+from ghfake import (
     FakeGitHub,
     actions_env,
     git,
@@ -154,7 +154,7 @@ def test_pull_request_scope_is_the_pr_range(
 
 
 def _report_file(tmp_path: Path, pr: object) -> Path:
-    from conftest import sample_report
+    from ghfake import sample_report
 
     from codemode.cli.comment_cmd import write_report
 
@@ -164,7 +164,7 @@ def _report_file(tmp_path: Path, pr: object) -> Path:
 
 
 def test_workflow_run_comment_from_a_fork_report(tmp_path: Path, fake_github: FakeGitHub) -> None:
-    from conftest import HEAD_SHA
+    from ghfake import HEAD_SHA
 
     report = _report_file(tmp_path, 7)
     event = payload("workflow_run_fork", tmp_path, HEAD_SHA=HEAD_SHA)
@@ -205,7 +205,7 @@ def test_a_pr_number_that_is_not_a_number_is_ignored(
 
 
 def test_merge_shards_then_comment(tmp_path: Path, fake_github: FakeGitHub) -> None:
-    from conftest import sample_report
+    from ghfake import sample_report
 
     from codemode.cli.comment_cmd import write_report
     from codemode.report import Report

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from conftest import HEAD_SHA, REPO, FakeGitHub
+from ghfake import HEAD_SHA, REPO, FakeGitHub
 
 from codemode.github import marker, upsert_comment
 

