@@ -1,0 +1,254 @@
+"""How long does the ``codemode-check`` pre-commit hook make a commit wait? (issue 5, acceptance 2)
+
+Builds a small project (a package of a few modules, one function with a 20-case spec), installs
+the hook from a committed copy of this checkout, and times in one run, on the same staged files:
+
+- ``no-op``: the staged change touches no spec'd function (an unspec'd module is edited);
+- ``one-function``: the staged change modifies the spec'd function (its 20 cases are verified);
+
+each of them both ways: through ``pre-commit run <hook>`` (what a commit pays) and by calling the
+hook's entry directly from its pre-commit virtualenv (what the tool itself costs), beside
+pre-commit-hooks' ``check-ast`` installed by pre-commit as a ``language: python`` hook.
+
+Targets: the no-op at most 2x ``check-ast``; the one-function case under 0.5 s.
+Run: ``python benchmarks/hook_latency.py [--repeat 7] [--keep DIR]``. The hook environments are
+cached in ``benchmarks/.work/pre-commit-home`` (pip from the package index on the first run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+WORK = REPO_ROOT / "benchmarks" / ".work"
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "NO_COLOR": "1",
+}
+
+PRICING = '''\
+"""Money."""
+
+from __future__ import annotations
+
+
+def apply_discount(price: float, rate: float) -> float:
+    """Price after a fractional discount."""
+    if price < 0:
+        raise ValueError("negative price")
+    return round(price * (1 - rate), 2)
+'''
+# Same behaviour, different code: the hook verifies all 20 cases and passes.
+PRICING_EDITED = PRICING.replace(
+    "    return round(price * (1 - rate), 2)",
+    "    discounted = price * (1 - rate)\n    return round(discounted, 2)",
+)
+TEXT = '''\
+"""Text helpers nobody wrote specs for."""
+
+
+def slug(title: str) -> str:
+    return "-".join(title.lower().split())
+
+
+def shout(text: str) -> str:
+    return text.upper() + "!"
+'''
+TEXT_EDITED = TEXT.replace('text.upper() + "!"', 'text.upper() + "!!"')
+CASES = [(float(10 * n), 0.2, round(10 * n * 0.8, 2)) for n in range(1, 20)]
+SPEC = (
+    "shop.pricing.apply_discount:\n  dataset:\n"
+    + "".join(
+        f"    - case: {{id: c{i:02d}, inputs: [{p}, {r}], expected: {e}}}\n"
+        for i, (p, r, e) in enumerate(CASES)
+    )
+    + '    - case: {id: negative, inputs: [-1.0, 0.1], raises: ValueError, match: "negative"}\n'
+)
+PYPROJECT = """\
+[project]
+name = "shop"
+version = "0"
+
+[tool.codemode]
+specs = ["specs/**/*.yml"]
+source_roots = ["src"]
+"""
+
+
+def sh(cmd: Sequence[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def must(cmd: Sequence[str], cwd: Path, env: dict[str, str]) -> str:
+    proc = sh(cmd, cwd, env)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    return proc.stdout
+
+
+def make_hook_repo(dest: Path, env: dict[str, str]) -> str:
+    """A committed copy of this checkout's packaging files and src/: what pre-commit installs."""
+    for name in ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"):
+        if (REPO_ROOT / name).exists():
+            shutil.copy2(REPO_ROOT / name, dest / name)
+    shutil.copytree(
+        REPO_ROOT / "src", dest / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+    )
+    must(["git", "init", "-q"], dest, env)
+    must(["git", "add", "."], dest, env)
+    must(["git", "commit", "-q", "--no-verify", "-m", "snapshot"], dest, env)
+    return must(["git", "rev-parse", "HEAD"], dest, env).strip()
+
+
+def make_project(root: Path, hook_repo: Path, sha: str, env: dict[str, str]) -> None:
+    files = {
+        "pyproject.toml": PYPROJECT,
+        "src/shop/__init__.py": "",
+        "src/shop/pricing.py": PRICING,
+        "src/shop/text.py": TEXT,
+        "specs/pricing.yml": SPEC,
+        ".pre-commit-config.yaml": f"""\
+repos:
+  - repo: {hook_repo}
+    rev: {sha}
+    hooks:
+      - id: codemode-check
+  - repo: local
+    hooks:
+      # pre-commit-hooks' check-ast, installed by pre-commit the same way (pip, private venv)
+      - id: check-ast
+        name: check python ast
+        entry: check-ast
+        language: python
+        types: [python]
+        additional_dependencies: [pre-commit-hooks]
+""",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    must(["git", "init", "-q"], root, env)
+    must(["git", "add", "."], root, env)
+    must(["git", "commit", "-q", "--no-verify", "-m", "initial"], root, env)
+    must([sys.executable, "-m", "pre_commit", "install-hooks"], root, env)
+
+
+def hook_bin(home: Path, name: str) -> Path:
+    """The executable ``name`` inside the pre-commit env that provides it."""
+    found = sorted(home.glob(f"repo*/py_env-*/bin/{name}"), key=lambda p: p.stat().st_mtime)
+    if not found:
+        raise SystemExit(f"no {name} in any hook env under {home}")
+    return found[-1]
+
+
+def timed(cmd: Sequence[str], cwd: Path, env: dict[str, str], repeat: int, want: int) -> float:
+    """Median wall time of ``cmd`` over ``repeat`` runs, after one warm-up run."""
+    times = []
+    for i in range(repeat + 1):
+        t0 = time.perf_counter()
+        proc = sh(cmd, cwd, env)
+        elapsed = time.perf_counter() - t0
+        if proc.returncode != want:
+            raise SystemExit(
+                f"{' '.join(cmd)}: exit {proc.returncode}, expected {want}\n{proc.stdout}{proc.stderr}"
+            )
+        if i:
+            times.append(elapsed)
+    return statistics.median(times)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7, help="timed runs per measurement")
+    parser.add_argument("--keep", type=Path, help="build the project here and keep it")
+    args = parser.parse_args(argv)
+
+    WORK.mkdir(parents=True, exist_ok=True)
+    home = WORK / "pre-commit-home"
+    base = Path(tempfile.mkdtemp(prefix="hook-latency-", dir=WORK))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "CODEMODE_"))}
+    env.pop("VIRTUAL_ENV", None)
+    env.update(GIT_ENV, PRE_COMMIT_HOME=str(home))
+    try:
+        hook_repo = base / "hook-repo"
+        hook_repo.mkdir()
+        sha = make_hook_repo(hook_repo, env)
+        project = args.keep or base / "project"
+        project.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        make_project(project, hook_repo, sha, env)
+        print(f"project ready, hook envs installed in {time.perf_counter() - t0:.1f} s")
+        codemode, check_ast = hook_bin(home, "codemode"), hook_bin(home, "check-ast")
+
+        rows: list[tuple[str, float, float, float, float]] = []
+        scenarios = {
+            "no-op": ("src/shop/text.py", TEXT_EDITED),
+            "one-function": ("src/shop/pricing.py", PRICING_EDITED),
+        }
+        for name, (rel, text) in scenarios.items():
+            must(["git", "reset", "-q", "--hard"], project, env)
+            (project / rel).write_text(text)
+            must(["git", "add", rel], project, env)
+            staged = must(["git", "diff", "--cached", "--name-only"], project, env).split()
+            py = [f for f in staged if f.endswith(".py")]
+            run = [sys.executable, "-m", "pre_commit", "run"]
+            rows.append(
+                (
+                    name,
+                    timed([*run, "codemode-check"], project, env, args.repeat, 0),
+                    timed([*run, "check-ast"], project, env, args.repeat, 0),
+                    timed([str(codemode), "check", "--staged"], project, env, args.repeat, 0),
+                    timed([str(check_ast), *py], project, env, args.repeat, 0),
+                )
+            )
+        report(rows, args.repeat)
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+def report(rows: list[tuple[str, float, float, float, float]], repeat: int) -> None:
+    print(f"\nmedian of {repeat} runs (wall clock, s)")
+    print(f"{'staged change':<14} {'way':<16} {'codemode':>9} {'check-ast':>10} {'ratio':>7}")
+    for name, pc_cm, pc_ast, d_cm, d_ast in rows:
+        print(
+            f"{name:<14} {'pre-commit run':<16} {pc_cm:>9.3f} {pc_ast:>10.3f} {pc_cm / pc_ast:>6.2f}x"
+        )
+        print(f"{'':<14} {'entry directly':<16} {d_cm:>9.3f} {d_ast:>10.3f} {d_cm / d_ast:>6.2f}x")
+    by = {r[0]: r for r in rows}
+    noop, one = by["no-op"], by["one-function"]
+    print("\ntargets")
+    for label, ok in (
+        (
+            f"no-op <= 2x check-ast via pre-commit run: {noop[1] / noop[2]:.2f}x",
+            noop[1] <= 2 * noop[2],
+        ),
+        (
+            f"no-op <= 2x check-ast, entries directly: {noop[3] / noop[4]:.2f}x",
+            noop[3] <= 2 * noop[4],
+        ),
+        (f"one-function < 0.5 s, entry directly: {one[3]:.3f} s", one[3] < 0.5),
+        (f"one-function < 0.5 s via pre-commit run: {one[1]:.3f} s", one[1] < 0.5),
+    ):
+        print(f"  [{'met' if ok else 'MISSED'}] {label}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
