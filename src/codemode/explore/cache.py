@@ -1,0 +1,52 @@
+"""Cache of model answers, keyed by function fingerprint, model and prompt version.
+
+An unchanged function costs no request: its cached snippets are replayed against the real
+code (the sandbox is deterministic) and the cached choice picks the same calls. The cache
+lives in the git dir (never committed, shared by worktrees' runs) or ``.codemode-cache/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from codemode.explore.prompts import PROMPT_VERSION
+
+
+def cache_dir(root: Path) -> Path:
+    git = root / ".git"
+    if git.is_dir():
+        return git / "codemode-cache"
+    if git.is_file():  # a worktree: .git is a file naming the real git dir
+        text = git.read_text(encoding="utf-8", errors="replace").strip()
+        if text.startswith("gitdir:"):
+            return Path(text.split(":", 1)[1].strip()) / "codemode-cache"
+    return root / ".codemode-cache"
+
+
+def cache_key(function_id: str, fingerprint: str | None, model: str, rounds: int) -> str:
+    raw = json.dumps([function_id, fingerprint, model, PROMPT_VERSION, rounds])
+    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+class AnswerCache:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        path = self.directory / f"{key}.json"
+        try:
+            data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / f"{key}.json"
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(value), encoding="utf-8")
+        os.replace(tmp, path)

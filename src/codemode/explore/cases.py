@@ -1,0 +1,136 @@
+"""From recorded calls to on-disk cases: expectations copied from the record, ids made safe.
+
+Whoever chooses (the model or the offline explorer), the expected value, the ``raises``
+class and the ``match`` text of a case come from here, from what the worker observed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from codemode.explore.record import CallRecord
+from codemode.explore.target import TargetInfo, bind_keywords
+from codemode.specs.write import yaml_safe
+from codemode.worker.runtime import has_faithful_form
+
+_ID_BAD = re.compile(r"[^a-z0-9_]+")
+
+
+def safe_id(text: str) -> str:
+    out = _ID_BAD.sub("_", text.strip().lower()).strip("_")
+    return (out or "case")[:60]
+
+
+def unique_id(base: str, taken: set[str]) -> str:
+    cand, n = base, 2
+    while cand in taken:
+        cand, n = f"{base}_{n}", n + 1
+    taken.add(cand)
+    return cand
+
+
+def inputs_of(rec: CallRecord, info: TargetInfo | None) -> list[Any] | dict[str, Any] | None:
+    """The ``inputs`` of a case for this call: a list, or a dict when keywords were used."""
+    if not rec.kwargs:
+        return list(rec.args)
+    if not rec.args:
+        return dict(rec.kwargs)
+    if info is None:
+        return None
+    return bind_keywords(info, list(rec.args), dict(rec.kwargs))
+
+
+def usable(rec: CallRecord, info: TargetInfo | None) -> bool:
+    """Whether the call can become a case that replays faithfully from YAML."""
+    if rec.kind not in ("returned", "raised"):
+        return False
+    inputs = inputs_of(rec, info)
+    if inputs is None or not yaml_safe(inputs):
+        return False
+    if rec.kind == "returned":
+        return has_faithful_form(rec.value) and yaml_safe(rec.value)
+    return True
+
+
+def case_from_record(rec: CallRecord, case_id: str, info: TargetInfo | None) -> dict[str, Any]:
+    case: dict[str, Any] = {"id": case_id, "inputs": inputs_of(rec, info)}
+    if rec.kind == "returned":
+        case["expected"] = rec.value
+    else:
+        exc = rec.exc or {}
+        case["raises"] = str(exc.get("type", "Exception"))
+        message = str(exc.get("message", ""))
+        # The message is matched as a regex: escaped, and only when short enough to read.
+        if message and len(message) <= 80 and "\n" not in message:
+            case["match"] = re.escape(message).replace("\\ ", " ")
+    return case
+
+
+def describe_call(rec: CallRecord, name: str, limit: int = 160) -> str:
+    """``#3 f(100.0, 0.1) -> 90.0``: one line per recorded call for the phase-2 prompt."""
+    from codemode.compare import render
+
+    parts = [render(a) for a in rec.args] + [f"{k}={render(v)}" for k, v in rec.kwargs.items()]
+    call = f"{name}({', '.join(parts)})"
+    if len(call) > limit:
+        call = call[: limit - 3] + "..."
+    if rec.kind == "returned":
+        out = render(rec.value)
+        out = out if len(out) <= limit else out[: limit - 3] + "..."
+        return f"#{rec.n} {call} -> {out}"
+    if rec.kind == "raised":
+        exc = rec.exc or {}
+        return f"#{rec.n} {call} raises {exc.get('type')}: {str(exc.get('message', ''))[:100]}"
+    return f"#{rec.n} {call} failed: {rec.message[:100]}"
+
+
+def auto_id(rec: CallRecord, info: TargetInfo | None) -> str:
+    if rec.kind == "raised":
+        exc_type = str((rec.exc or {}).get("type", "error"))
+        return "raises_" + safe_id(re.sub(r"(?<!^)(?=[A-Z])", "_", exc_type))
+    names = [p.name for p in info.params] if info else []
+    values = list(rec.args) + list(rec.kwargs.values())
+    keys = names[: len(rec.args)] + list(rec.kwargs)
+    for key, v in zip(keys, values):
+        if isinstance(v, (str, list, dict)) and not v:
+            return f"empty_{safe_id(key)}"
+    for key, v in zip(keys, values):
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0:
+            return f"negative_{safe_id(key)}"
+    for key, v in zip(keys, values):
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0:
+            return f"zero_{safe_id(key)}"
+    return "returns_" + safe_id(type(rec.value).__name__ if rec.value is not None else "none")
+
+
+def representative(records: Sequence[CallRecord], info: TargetInfo | None, limit: int = 60) -> list[CallRecord]:
+    """The calls worth showing: each that reached new lines or a new outcome, then the rest."""
+    seen_lines: set[int] = set()
+    seen_out: set[tuple[str, str]] = set()
+    first: list[CallRecord] = []
+    rest: list[CallRecord] = []
+    for r in records:
+        if not usable(r, info):
+            continue
+        new = not set(r.lines) <= seen_lines or r.outcome_key not in seen_out
+        seen_lines |= set(r.lines)
+        seen_out.add(r.outcome_key)
+        (first if new else rest).append(r)
+    picked = first[:limit] + rest[: max(0, limit - len(first))]
+    return sorted(picked, key=lambda r: r.n)
+
+
+def build_cases(
+    chosen: Iterable[tuple[CallRecord, str]], info: TargetInfo | None, taken: set[str]
+) -> list[dict[str, Any]]:
+    """Cases for the chosen (record, wanted id) pairs; unusable records are skipped."""
+    out: list[dict[str, Any]] = []
+    seen_calls: set[int] = set()
+    for rec, wanted in chosen:
+        if rec.n in seen_calls or not usable(rec, info):
+            continue
+        seen_calls.add(rec.n)
+        out.append(case_from_record(rec, unique_id(safe_id(wanted), taken), info))
+    return out

@@ -1,0 +1,207 @@
+"""Exploring one function with a model: plan, run, (cover), choose. At most 3 requests.
+
+1. Plan: the model sees the source, its module context and the current spec, and returns
+   snippets; they run in Monty with the target delegated to the worker.
+2. Coverage round (``rounds`` times, default 1): only when lines stay unreached or snippets
+   failed; the model sees which lines (marked) and the one-line errors.
+3. Choose: the model sees the numbered record and names calls. Expected values come from
+   the record; anything else the answer says about outputs is ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from codemode.explore import prompts
+from codemode.explore.budget import Budget
+from codemode.explore.cases import build_cases, describe_call, representative, usable
+from codemode.explore.llm import ask
+from codemode.explore.offline import select
+from codemode.explore.record import CallRecord, Recorder
+from codemode.explore.sandbox import SnippetResult, SnippetRunner
+from codemode.explore.target import TargetInfo
+
+
+@dataclass
+class Exploration:
+    cases: list[dict[str, Any]] = field(default_factory=list)
+    evaluators: dict[str, dict[str, Any]] = field(default_factory=dict)
+    requests: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    sandbox_errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    answers: dict[str, Any] = field(default_factory=dict)  # what the cache keeps
+    cached: bool = False
+
+
+def _context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[int]) -> str:
+    parts = [f"Function `{info.id}` ({info.rel}:{info.lineno}). Call it as `{info.name}(...)`."]
+    if info.is_method:
+        parts.append("It is a method: the instance is supplied for you; pass only the other arguments.")
+    if info.context:
+        ctx = info.context if len(info.context) <= 1500 else info.context[:1500] + "\n..."
+        parts.append(f"Module context:\n{ctx}")
+    parts.append(f"Source:\n{info.numbered()}")
+    if changed_lines:
+        parts.append("Changed lines: " + ", ".join(str(n) for n in changed_lines[:30]))
+    if spec_summary:
+        parts.append(f"Current spec cases:\n{spec_summary}")
+    return "\n\n".join(parts)
+
+
+def _coverage_prompt(info: TargetInfo, unreached: set[int], errors: list[str], records: Sequence[CallRecord]) -> str:
+    outcomes: dict[str, int] = {}
+    for r in records:
+        key = r.kind if r.kind != "raised" else f"raised {(r.exc or {}).get('type')}"
+        outcomes[key] = outcomes.get(key, 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items()))
+    parts = [
+        f"Function `{info.id}`; call it as `{info.name}(...)`.",
+        f"Source (>> = not reached yet):\n{info.numbered(unreached)}",
+        f"Calls so far: {len(records)} ({summary or 'none'}).",
+    ]
+    if errors:
+        parts.append("Snippet errors:\n" + "\n".join(errors[:8]))
+    return "\n\n".join(parts)
+
+
+def _spec_prompt(info: TargetInfo, shown: Sequence[CallRecord], taken: set[str]) -> str:
+    lines = [describe_call(r, info.name) for r in shown]
+    parts = [f"Function `{info.id}`: {info.signature}", "Recorded calls:\n" + "\n".join(lines)]
+    if taken:
+        parts.append("Ids already used by hand-written cases: " + ", ".join(sorted(taken)))
+    return "\n\n".join(parts)
+
+
+async def _run(runner: SnippetRunner, codes: list[str], recorder: Recorder, names: list[str]) -> list[SnippetResult]:
+    return await asyncio.to_thread(runner.run, codes, recorder, names)
+
+
+def _errors(results: Sequence[SnippetResult], offset: int = 0) -> list[str]:
+    return [f"snippet {r.index + offset}: {r.error}" for r in results if r.error]
+
+
+async def explore_with_model(
+    info: TargetInfo,
+    recorder: Recorder,
+    runner: SnippetRunner,
+    model: Any,
+    budget: Budget,
+    *,
+    rounds: int = 1,
+    spec_summary: str = "",
+    changed_lines: Sequence[int] = (),
+    taken_ids: set[str] | None = None,
+    cached: dict[str, Any] | None = None,
+    retry_delay: float | None = None,
+) -> Exploration:
+    """Explore ``info``; ``cached`` answers (from an unchanged function) replace the requests."""
+    ex = Exploration(cached=cached is not None)
+    names = [info.name, "target"]
+    taken = set(taken_ids or ())
+    plans: list[list[str]] = []
+
+    async def answer(instructions: str, prompt: str, out: type[Any], key: str, index: int | None = None) -> Any:
+        if cached is not None:
+            value = cached[key] if index is None else cached[key][index]
+            return out.model_validate(value) if isinstance(value, dict) else value
+        a = await ask(model, instructions, prompt, out, budget, base_delay=retry_delay)
+        ex.requests += a.requests
+        ex.input_tokens += a.input_tokens
+        ex.output_tokens += a.output_tokens
+        return a.output
+
+    plan = await answer(prompts.PLAN_INSTRUCTIONS, _context_prompt(info, spec_summary, changed_lines), prompts.Plan, "plan")
+    codes = [s.code for s in plan.snippets]
+    plans.append(codes)
+    recorder.round = 1
+    results = await _run(runner, codes, recorder, names)
+    errors = _errors(results)
+    ex.sandbox_errors += errors
+    body = info.body_lines()
+    n_rounds = len(cached.get("coverage", [])) if cached is not None else rounds
+    for r in range(n_rounds):
+        unreached = body - recorder.lines()
+        if cached is None and not unreached and not errors:
+            break
+        more = await answer(
+            prompts.COVERAGE_INSTRUCTIONS,
+            _coverage_prompt(info, unreached, errors, recorder.records),
+            prompts.Plan,
+            "coverage",
+            r,
+        )
+        codes = [s.code for s in more.snippets]
+        plans.append(codes)
+        recorder.round = 2 + r
+        offset = sum(len(p) for p in plans[:-1])
+        results = await _run(runner, codes, recorder, names)
+        errors = _errors(results, offset)
+        ex.sandbox_errors += errors
+    unreached = body - recorder.lines()
+    if unreached:
+        ex.notes.append(f"lines never reached: {', '.join(str(n) for n in sorted(unreached)[:12])}")
+    usable_records = [r for r in recorder.records if usable(r, info)]
+    if not usable_records:
+        ex.notes.append("no call of the target could become a case")
+        ex.answers = {"plan": _dump_plan(plans[0]), "coverage": [_dump_plan(p) for p in plans[1:]]}
+        return ex
+    shown = representative(recorder.records, info)
+    choice = await answer(prompts.SPEC_INSTRUCTIONS, _spec_prompt(info, shown, taken), prompts.SpecChoice, "choice")
+    by_n = {r.n: r for r in recorder.records}
+    chosen = [(by_n[c.call], c.id) for c in choice.cases if c.call in by_n]
+    ignored = [c.call for c in choice.cases if c.call not in by_n]
+    if ignored:
+        ex.notes.append(f"the model named calls that do not exist: {ignored[:5]}")
+    ex.cases = build_cases(chosen, info, taken)
+    if not ex.cases:
+        ex.notes.append("the model chose no usable call; the offline selection was used instead")
+        ex.cases = build_cases(select(recorder.records, info), info, taken)
+    ex.evaluators = await asyncio.to_thread(validate_evaluators, recorder, info, choice.evaluators)
+    ex.answers = {
+        "plan": _dump_plan(plans[0]),
+        "coverage": [_dump_plan(p) for p in plans[1:]],
+        "choice": choice.model_dump(),
+    }
+    return ex
+
+
+def _dump_plan(codes: list[str]) -> dict[str, Any]:
+    return {"snippets": [{"purpose": "", "code": c} for c in codes]}
+
+
+def validate_evaluators(recorder: Recorder, info: TargetInfo, proposals: Sequence[Any]) -> dict[str, dict[str, Any]]:
+    """Global evaluators that hold on every recorded call that returned; the rest are dropped."""
+    from codemode.explore.cases import inputs_of, safe_id
+
+    returned = [r for r in recorder.records if r.kind == "returned" and usable(r, info)]
+    kept: dict[str, dict[str, Any]] = {}
+    if not returned:
+        return kept
+    for p in proposals:
+        name = safe_id(p.name).title().replace("_", "") or "Check"
+        if p.type and not p.assertion:
+            wire = [
+                {"id": str(r.n), "args": list(r.args), "kwargs": r.kwargs, "form": "inputs_list",
+                 "input": list(r.args), "types": [{"expr": p.type, "strict": False}], "trace": False}
+                for r in returned
+            ]
+            outcomes = list(recorder.worker.run(recorder.target, wire, fixtures=recorder.fixtures,
+                                                fixture_names=recorder.fixture_names, file_key=recorder.file_key))
+            if outcomes and all(o.kind == "returned" and o.types == [None] for o in outcomes):
+                kept[name] = {"type": p.type}
+        elif p.assertion and not p.type:
+            from codemode.sandbox import AssertionSandbox
+
+            sandbox = AssertionSandbox()
+            try:
+                rows = [(inputs_of(r, info), r.value, None, 0.0, None) for r in returned]
+                if all(v is True for v in sandbox.evaluate(p.assertion, rows)):
+                    kept[name] = {"assertion": p.assertion}
+            finally:
+                sandbox.close()
+    return kept

@@ -1,0 +1,119 @@
+"""Every call of the target, run in the worker and recorded: arguments and canonical outcome.
+
+The record is the only source of expected values: phase 2 names calls by number and the
+spec gets the record's value. Identical calls are answered from the record (a snippet
+that loops over the same input costs one worker call), and calls planned ahead are sent
+to the worker in one batch.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from codemode.worker import runtime
+from codemode.worker.pool import Worker
+
+MAX_CALLS = 5000  # per function: a runaway snippet stops here, the records so far stay
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    n: int  # 1-based, as shown to the model
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    kind: str  # returned | raised | error
+    value: Any = None
+    exc: dict[str, Any] | None = None
+    message: str = ""
+    lines: tuple[int, ...] = ()
+    round: int = 0
+
+    @property
+    def outcome_key(self) -> tuple[str, str]:
+        if self.kind == "raised":
+            return ("raised", str((self.exc or {}).get("type")))
+        if self.kind == "returned":
+            return ("returned", type(self.value).__name__)
+        return ("error", "")
+
+
+class TooManyCalls(RuntimeError):
+    pass
+
+
+@dataclass
+class Recorder:
+    worker: Worker
+    target: str
+    fixtures: list[dict[str, Any]] = field(default_factory=list)
+    fixture_names: list[str] = field(default_factory=list)
+    file_key: str = ""
+    records: list[CallRecord] = field(default_factory=list)
+    round: int = 0
+    worker_calls: int = 0
+    _memo: dict[str, CallRecord] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @staticmethod
+    def _key(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
+        return runtime.dumps([list(args), kwargs])
+
+    def call(self, args: Sequence[Any], kwargs: dict[str, Any]) -> CallRecord:
+        return self.call_many([(tuple(args), dict(kwargs))])[0]
+
+    def call_many(self, calls: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> list[CallRecord]:
+        """Run the calls not seen before in one worker batch; records in the order asked."""
+        with self._lock:
+            keys = [self._key(a, k) for a, k in calls]
+            fresh: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+            for key, call in zip(keys, calls):
+                if key not in self._memo and key not in fresh:
+                    fresh[key] = call
+            if len(self.records) + len(fresh) > MAX_CALLS:
+                raise TooManyCalls(f"more than {MAX_CALLS} calls of the target; stopped")
+            if fresh:
+                wire = [
+                    {
+                        "id": key,
+                        "args": list(a),
+                        "kwargs": k,
+                        "form": "inputs_list",
+                        "input": list(a),
+                        "types": [],
+                        "trace": True,
+                    }
+                    for key, (a, k) in fresh.items()
+                ]
+                self.worker_calls += len(wire)
+                outcomes = {
+                    o.case: o
+                    for o in self.worker.run(
+                        self.target,
+                        wire,
+                        fixtures=self.fixtures,
+                        fixture_names=self.fixture_names,
+                        file_key=self.file_key,
+                    )
+                }
+                for key, (a, k) in fresh.items():
+                    o = outcomes.get(key)
+                    rec = CallRecord(
+                        n=len(self.records) + 1,
+                        args=tuple(a),
+                        kwargs=dict(k),
+                        kind=o.kind if o else "error",
+                        value=o.value if o else None,
+                        exc=o.exc if o else None,
+                        message=(o.message if o else "no result from the worker"),
+                        lines=tuple(o.lines or ()) if o else (),
+                        round=self.round,
+                    )
+                    self.records.append(rec)
+                    self._memo[key] = rec
+            return [self._memo[key] for key in keys]
+
+    def lines(self) -> set[int]:
+        return {ln for r in self.records for ln in r.lines}

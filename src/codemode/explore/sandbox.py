@@ -1,0 +1,179 @@
+"""Run model-written snippets in Monty; the target is the only door out, and it leads to the worker.
+
+A snippet gets no files, environment, network, imports of host modules or real sleeps
+(Monty's policy: sleeps return at once, the clock is frozen, ``random`` is seeded, so a
+replayed snippet makes the same calls). Every call of the target is a host function that
+asks the worker, records the call, and hands back canonical data (a value Monty cannot
+hold, such as a custom object, arrives as its data form). Errors become one line for the
+model; a crashed or timed-out sandbox is replaced and the next snippet runs.
+
+The pool is Monty's synchronous one, driven from a thread: with ``AsyncMonty`` a coroutine
+host function reaches the snippet as a future it would have to ``await``, which model-
+written code does not do, and a synchronous host function would block the event loop.
+"""
+
+from __future__ import annotations
+
+import builtins
+import datetime as dt
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from codemode.explore.record import Recorder, TooManyCalls
+
+_DATA = (type(None), bool, int, float, str, bytes)
+_FROZEN_NOW = dt.datetime(2024, 1, 15, 12, 0, 0)
+
+
+@dataclass(frozen=True)
+class SnippetResult:
+    index: int
+    calls: tuple[int, ...]  # record numbers, in call order
+    error: str | None = None  # one line for the model, None when the snippet ran through
+
+
+class _Refused(TypeError):
+    pass
+
+
+def _check_data(value: Any, where: str, depth: int = 0) -> None:
+    if depth > 20:
+        raise _Refused(f"{where} is nested too deeply")
+    if isinstance(value, _DATA) or isinstance(value, (dt.date, dt.time)):
+        return
+    if isinstance(value, (list, tuple, set, frozenset)):
+        for v in value:
+            _check_data(v, where, depth + 1)
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_data(k, where, depth + 1)
+            _check_data(v, where, depth + 1)
+        return
+    raise _Refused(f"{where} is a {type(value).__name__}: only data values can be passed to the target")
+
+
+def _exception(exc: dict[str, Any]) -> BaseException:
+    """The nearest builtin exception class, so ``except ValueError`` in a snippet works."""
+    name = str(exc.get("type", "Exception"))
+    message = str(exc.get("message", ""))
+    for cand in exc.get("mro", []):
+        cls = getattr(builtins, str(cand), None)
+        if (
+            isinstance(cls, type)
+            and issubclass(cls, Exception)
+            and cls is not BaseException
+        ):
+            text = message if cand == name else f"{name}: {message}"
+            try:
+                return cls(text)
+            except TypeError:  # e.g. UnicodeDecodeError wants five arguments
+                continue
+    return Exception(f"{name}: {message}")
+
+
+def _first_line(text: str, limit: int = 300) -> str:
+    lines = [ln for ln in str(text).strip().splitlines() if ln.strip()]
+    line = lines[-1].strip() if lines else ""
+    return line[:limit]
+
+
+class SnippetRunner:
+    """A Monty pool for one run; ``run`` executes a batch of snippets against one recorder."""
+
+    def __init__(
+        self,
+        *,
+        feed_seconds: float = 2.0,
+        memory_mb: int = 64,
+        max_calls_per_snippet: int = 500,
+        request_timeout: float = 20.0,
+        processes: int = 1,
+    ) -> None:
+        self.feed_seconds = feed_seconds
+        self.memory_mb = memory_mb
+        self.max_calls = max_calls_per_snippet
+        self.request_timeout = request_timeout
+        self.processes = processes
+        self._pool: Any = None
+        self._lock = threading.Lock()
+        self.sandbox_seconds = 0.0
+
+    def __enter__(self) -> SnippetRunner:
+        from pydantic_monty import Monty
+
+        self._pool = Monty(
+            min_processes=1, max_processes=self.processes, request_timeout=self.request_timeout
+        )
+        self._pool.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.__exit__(None, None, None)
+            self._pool = None
+
+    def _checkout(self) -> Any:
+        from pydantic_monty import ResourceLimits
+
+        limits = ResourceLimits(
+            max_feed_duration_secs=self.feed_seconds,
+            max_memory=self.memory_mb * 1024 * 1024,
+            max_recursion_depth=200,
+            # every host call is a suspension: this bounds the calls one snippet makes
+            max_suspensions=self.max_calls,
+        )
+        policy = {"sleep": "zero", "datetime": _FROZEN_NOW, "random_start": {"seed": 0}}
+        return self._pool.checkout(limits=limits, os_policy=policy)
+
+    def run(self, snippets: Sequence[str], recorder: Recorder, names: Sequence[str]) -> list[SnippetResult]:
+        from pydantic_monty import MontyCrashedError, MontyError, MontyRuntimeError, MontySyntaxError
+
+        results: list[SnippetResult] = []
+        started = time.perf_counter()
+        for index, code in enumerate(snippets, 1):
+            calls: list[int] = []
+
+            def target(*args: Any, **kwargs: Any) -> Any:
+                for i, a in enumerate(args):
+                    _check_data(a, f"argument {i + 1}")
+                for k, v in kwargs.items():
+                    _check_data(v, f"argument {k!r}")
+                rec = recorder.call(args, kwargs)
+                calls.append(rec.n)
+                if rec.kind == "returned":
+                    return rec.value
+                if rec.kind == "raised":
+                    raise _exception(rec.exc or {})
+                raise RuntimeError(f"the call could not run: {rec.message}")
+
+            lookup = {name: target for name in names}
+            error: str | None = None
+            try:
+                # A fresh session per snippet: a timeout leaves the old heap in no known state,
+                # and the suspension budget counts per checkout.
+                with self._checkout() as session:
+                    session.feed_run(code, external_lookup=lookup, print_callback=lambda *_: None)
+            except MontySyntaxError as exc:
+                error = _first_line(exc.display("type-msg"))
+            except MontyRuntimeError as exc:
+                where = ""
+                frames = exc.traceback()
+                if frames:
+                    where = f" (line {frames[-1].line})"
+                error = _first_line(exc.display("type-msg")) + where
+            except MontyCrashedError as exc:
+                why = "timed out" if exc.timed_out else "crashed"
+                error = f"the sandbox {why} and was restarted: {_first_line(str(exc))}"
+            except MontyError as exc:
+                error = f"{type(exc).__name__}: {_first_line(str(exc))}"
+            except TooManyCalls as exc:
+                error = str(exc)
+            except (TypeError, ValueError) as exc:  # the trailing value could not leave the sandbox
+                error = f"{type(exc).__name__}: {_first_line(str(exc))}"
+            results.append(SnippetResult(index, tuple(calls), error))
+        self.sandbox_seconds += time.perf_counter() - started
+        return results
