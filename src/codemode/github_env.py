@@ -160,21 +160,28 @@ def ensure_base(root: Path, base: str, head: str | None = None) -> list[str]:
     Returns notes on what was fetched; raises FatalError naming ``fetch-depth: 0`` when the
     history cannot be had.
     """
-    head_rev = head if head and _has_commit(root, head) else "HEAD"
-    if _has_commit(root, base) and _has_merge_base(root, base, head_rev):
+    head = head or "HEAD"
+
+    def ready() -> bool:
+        return _has_commit(root, base) and _has_merge_base(root, base, head)
+
+    if ready():
         return []
-    wanted = [base] + ([head] if head and head_rev == head else [])
+    # Deepen both sides: a depth-1 checkout has the head but none of its parents, so the
+    # merge base is out of reach until the head's history is fetched too.
+    head_sha = _git(root, "rev-parse", "--verify", "--quiet", f"{head}^{{commit}}").stdout.strip()
+    wanted = [base, head_sha or head]
     for depth in FETCH_DEPTHS:
         _git(root, "fetch", "--no-tags", f"--depth={depth}", "origin", *wanted)
-        if _has_commit(root, base) and _has_merge_base(root, base, head_rev):
+        if ready():
             return [f"fetched {base[:12]} with --depth={depth} (shallow checkout)"]
     shallow = _git(root, "rev-parse", "--is-shallow-repository").stdout.strip() == "true"
     if shallow:
         _git(root, "fetch", "--no-tags", "--unshallow", "origin")
-        if _has_commit(root, base) and _has_merge_base(root, base, head_rev):
+        if ready():
             return [f"fetched the full history to reach {base[:12]}"]
     raise FatalError(
-        f"the base commit {base[:12]} (or its merge base with {head_rev[:12]}) is not in this "
+        f"the base commit {base[:12]} (or its merge base with {head[:12]}) is not in this "
         "checkout and could not be fetched from origin; set `fetch-depth: 0` on "
         "actions/checkout, or pass the `base` input"
     )

@@ -27,6 +27,12 @@ from codemode.github import marker
 needs_check = pytest.mark.skipif(
     importlib.util.find_spec("codemode.check") is None, reason="codemode.check not built yet"
 )
+# The PR-range scope also needs the diff stage (codemode.diff).
+needs_diff = pytest.mark.skipif(
+    importlib.util.find_spec("codemode.check") is None
+    or importlib.util.find_spec("codemode.diff") is None,
+    reason="codemode.check / codemode.diff not built yet",
+)
 
 
 @pytest.fixture
@@ -135,10 +141,7 @@ def test_fork_pull_request_gets_no_comment_but_a_report(
     assert report["github"]["pr"] == 7
 
 
-@needs_check
-@pytest.mark.skipif(
-    importlib.util.find_spec("codemode.diff") is None, reason="codemode.diff not built yet"
-)
+@needs_diff
 def test_pull_request_scope_is_the_pr_range(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
@@ -244,3 +247,27 @@ def _base_env() -> dict[str, str]:
 def test_git_helper_is_hermetic(tmp_path: Path) -> None:
     base, head = make_project(tmp_path / "p")
     assert git(tmp_path / "p", "log", "--format=%an", "-1") == "Test" and base != head
+
+
+@needs_diff
+def test_shallow_checkout_gets_the_base_fetched(
+    project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    origin, base, head = project
+    git(origin, "config", "uploadpack.allowAnySHA1InWant", "true")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth=1", "-b", "feature", f"file://{origin}", str(clone))
+    done = run_codemode(["action"], clone, _pr_env(tmp_path, fake_github, base, head))
+    assert done.returncode == 1, done.stderr
+    report = json.loads((clone / "codemode-report.json").read_text())
+    assert any("--depth=50" in n for n in report["notes"])
+    assert [f["status"] for f in report["functions"]] == ["drifted"]
+
+
+def test_unreachable_base_asks_for_fetch_depth_0(
+    project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root, _, head = project
+    done = run_codemode(["action"], root, _pr_env(tmp_path, fake_github, "d" * 40, head))
+    assert done.returncode == 2
+    assert "fetch-depth: 0" in done.stderr

@@ -117,10 +117,20 @@ def test_shallow_checkout_gets_the_base_fetched(
     git(tmp_path, "clone", "-q", "--depth=1", "-b", "feature", f"file://{repo}", str(clone))
     base = shas[3]
     assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
-    notes = ensure_base(clone, base, shas[-1])
+    notes = ensure_base(clone, base)  # HEAD: the checkout, as the action calls it
     assert notes and "--depth=50" in notes[0]
     assert git(clone, "merge-base", base, "HEAD") == base
     assert ensure_base(clone, base, shas[-1]) == []  # already there: no fetch
+
+
+def test_shallow_checkout_gets_a_named_head_fetched(
+    origin: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    repo, shas = origin
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth=1", "-b", "main", f"file://{repo}", str(clone))
+    assert ensure_base(clone, shas[2], shas[-1])
+    assert git(clone, "merge-base", shas[2], shas[-1]) == shas[2]
 
 
 def test_unreachable_base_names_fetch_depth(origin: tuple[Path, list[str]], tmp_path: Path) -> None:
