@@ -243,8 +243,13 @@ class Worker:
             except ValueError:
                 name = str(-code)
             why = f"the worker process was killed by {name}"
+            if name in ("SIGSEGV", "SIGBUS", "SIGILL", "SIGABRT", "SIGFPE"):
+                why += " (a crash in native code: ctypes or a C extension); it was restarted"
         elif code is not None:
-            why = f"the worker process exited with code {code}"
+            why = (
+                f"the worker process exited with code {code} (the function ended the process, "
+                "e.g. os._exit); it was restarted"
+            )
         else:
             why = "the worker process stopped answering"
         tail = self.stderr_tail()
@@ -335,8 +340,9 @@ class Worker:
                     yield Outcome(
                         case=case_id,
                         kind="error",
-                        message=f"timed out after {self.timeout:g} s "
-                        "(the worker was killed and restarted)",
+                        message=f"timed out after {self.timeout:g} s; the worker was killed and "
+                        "restarted (if the call is slow on purpose, raise --timeout or `timeout` "
+                        "under [tool.codemode])",
                     )
                     done += 1
                     restart = True
@@ -355,7 +361,8 @@ class Worker:
                     outcome = Outcome(
                         case=case_id,
                         kind="error",
-                        message=f"exceeded the memory limit of {self.memory_mb} MB (MemoryError)",
+                        message=f"exceeded the memory limit of {self.memory_mb} MB (MemoryError); "
+                        "raise `memory_limit_mb` under [tool.codemode] if it needs more",
                         duration_ms=outcome.duration_ms,
                     )
                     yield outcome

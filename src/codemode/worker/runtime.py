@@ -402,9 +402,9 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
             if exc.name and (mod_name == exc.name or mod_name.startswith(exc.name + ".")):
                 last_error = exc
                 continue  # this prefix is not a module; try a shorter one
-            raise TargetError("import", _exc_line(exc)) from exc
+            raise TargetError("import", _import_failed(mod_name, exc)) from exc
         except BaseException as exc:  # SyntaxError, an error at import time, SystemExit...
-            raise TargetError("import", _exc_line(exc)) from exc
+            raise TargetError("import", _import_failed(mod_name, exc)) from exc
         obj: Any = module
         owner: Any = None
         for j, attr in enumerate(parts[i:]):
@@ -417,12 +417,25 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
                 )
             except AttributeError:
                 where = ".".join(parts[: i + j])
+                what = "no module or attribute" if inspect.ismodule(obj) else "no attribute"
                 raise TargetError(
-                    "missing", f"{where} has no attribute {attr!r} (renamed or removed?)"
+                    "missing",
+                    f"{where} has {what} {attr!r}: renamed or removed? Point the spec at the "
+                    "function's new name, or delete the block",
                 ) from None
         return obj, owner, module
     msg = _exc_line(last_error) if last_error else f"cannot import {path!r}"
     raise TargetError("import", msg)
+
+
+def _import_failed(module: str, exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    user = [f for f in tb if not f.filename.startswith("<") and f.filename != __file__]
+    where = f" at {user[-1].filename}:{user[-1].lineno}" if user else ""
+    return (
+        f"cannot import {module}: {_exc_line(exc)}{where}; the module fails when imported, "
+        "fix it (or what it needs at import time) and run again"
+    )
 
 
 def _exc_line(exc: BaseException) -> str:
