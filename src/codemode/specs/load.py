@@ -91,6 +91,13 @@ def _model_fields(cls: type[BaseModel]) -> list[str]:
     return [f.alias or name for name, f in cls.model_fields.items()]
 
 
+def _did_you_mean(key: str, known: Iterable[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def _hint_unknown(key: str, known: Iterable[str]) -> str:
     import difflib
 
@@ -422,6 +429,19 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
         functions: list[FunctionSpec] = []
         for name, (k, v) in top.items():
             if name in model.RESERVED_KEYS:
+                continue
+            if "." not in name:
+                # A function id is an import path (module.function); a bare word is most
+                # likely a misspelt reserved key such as `fixture:` for `fixtures:`.
+                problems.append(
+                    SpecProblem(
+                        _line(k),
+                        f"unknown top-level key {name!r}"
+                        + _did_you_mean(name, model.RESERVED_KEYS)
+                        + "; top-level keys are codemode, fixtures, serializers and "
+                        "function import paths such as pkg.module.function",
+                    )
+                )
                 continue
             meta = metas.get(name, FunctionMetaSpec())
             functions.append(
