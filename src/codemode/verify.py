@@ -278,10 +278,12 @@ class Verifier:
         lines: set[int] = set()
         pending: list[_Pending] = []
         batches: dict[str, list[tuple[Any, ...]]] = {}
-        results: dict[str, CaseResult] = {}
+        # Keyed by the case object, not its id: a duplicate id (reported as that case's
+        # error) must not overwrite the verdict of the first case of that id.
+        results: dict[int, CaseResult] = {}
         for case in func.cases:
             if case.error:
-                results[case.id] = CaseResult(
+                results[id(case)] = CaseResult(
                     case.id, CASE_ERROR, case.line, message=case.error, generated=case.generated
                 )
                 continue
@@ -289,7 +291,7 @@ class Verifier:
                 case.id, "error", message="no result from the worker"
             )
             if outcome.kind == "error":
-                results[case.id] = CaseResult(
+                results[id(case)] = CaseResult(
                     case.id,
                     CASE_ERROR,
                     case.line,
@@ -337,8 +339,8 @@ class Verifier:
                     p.checks.append(Check(name, False, f"{r} [assertion {expr!r}]"))
                 else:
                     p.checks.append(Check(name, False, f"assertion {expr!r} raised {r}"))
-            results[p.case.id] = self._case_result(p)
-        cases = tuple(results[c.id] for c in func.cases)
+            results[id(p.case)] = self._case_result(p)
+        cases = tuple(results[id(c)] for c in func.cases)
         return FunctionResult(func.id, _function_status(cases), spec.rel, func.line, cases), lines
 
     def _case_result(self, p: _Pending) -> CaseResult:
