@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+
+def add(a: int, b: int) -> int:
+    return a + b

@@ -1,0 +1,3 @@
+def half(x):
+    return x /
+
