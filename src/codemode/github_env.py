@@ -140,9 +140,16 @@ def write_outputs(values: Mapping[str, str], env: Mapping[str, str] | None = Non
 # These few git calls are about the runner's checkout, not the analysis (that is codemode.git).
 
 
-def _git(root: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+def _git(
+    root: Path, *args: str, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["git", *args], cwd=root, capture_output=True, text=True, check=check, timeout=300
+        ["git", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **env} if env else None,
     )
 
 
@@ -206,14 +213,20 @@ def commit_and_push(
             "(actions/checkout with `ref: ${{ github.event.pull_request.head.ref }}`) "
             "to use `commit: true`"
         )
-    ident = ["-c", f"user.name={BOT_NAME}", "-c", f"user.email={BOT_EMAIL}"]
+    # The environment beats git config (GIT_AUTHOR_NAME over user.name): set both sides.
+    bot = {
+        "GIT_AUTHOR_NAME": BOT_NAME,
+        "GIT_AUTHOR_EMAIL": BOT_EMAIL,
+        "GIT_COMMITTER_NAME": BOT_NAME,
+        "GIT_COMMITTER_EMAIL": BOT_EMAIL,
+    }
     steps = (
         ("add", ["add", "--", *files]),
-        ("commit", [*ident, "commit", "--no-verify", "-m", message, "--", *files]),
+        ("commit", ["commit", "--no-verify", "-m", message, "--", *files]),
         ("push", ["push", "origin", f"HEAD:refs/heads/{branch}"]),
     )
     for label, args in steps:
-        done = _git(root, *args)
+        done = _git(root, *args, env=bot)
         if done.returncode != 0:
             detail = (done.stderr or done.stdout).strip()
             raise FatalError(f"git {label} failed: {detail}")

@@ -271,3 +271,62 @@ def test_unreachable_base_asks_for_fetch_depth_0(
     done = run_codemode(["action"], root, _pr_env(tmp_path, fake_github, "d" * 40, head))
     assert done.returncode == 2
     assert "fetch-depth: 0" in done.stderr
+
+
+# --- regen mode (skips until the lead's codemode.regen exists) ---------------------------------
+
+needs_regen = pytest.mark.skipif(
+    importlib.util.find_spec("codemode.regen") is None, reason="codemode.regen not built yet"
+)
+NEW_FUNCTION = "\n\ndef triple(x):\n    return x * 3\n"
+
+
+def _regen_project(tmp_path: Path) -> tuple[Path, Path, str, str]:
+    """origin (bare) <- clone on the PR branch, whose head adds a function without a spec."""
+    work = tmp_path / "work"
+    base, _ = make_project(work)
+    with (work / "src" / "calc" / "ops.py").open("a") as f:
+        f.write(NEW_FUNCTION)
+    git(work, "commit", "-qam", "add triple")
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "clone", "-q", "--bare", str(work), str(origin))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-b", "feature", str(origin), str(clone))
+    return origin, clone, base, git(clone, "rev-parse", "HEAD")
+
+
+@needs_regen
+def test_regen_commit_pushes_to_a_same_repository_pr(
+    tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    origin, clone, base, head = _regen_project(tmp_path)
+    env = _pr_env(tmp_path, fake_github, base, head, mode="regen", commit="true", fail_on="none")
+    done = run_codemode(["action"], clone, env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((clone / "codemode-report.json").read_text())
+    applied = [e["file"] for e in report["edits"] if e["applied"]]
+    assert applied, report
+    assert git(origin, "log", "-1", "--format=%an", "feature") == "github-actions[bot]"
+    assert git(origin, "rev-parse", "feature") != head
+    assert "Spec edits committed" in str(_ours(fake_github)[0]["body"])
+
+
+@needs_regen
+def test_regen_never_commits_for_a_fork(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    origin, clone, base, head = _regen_project(tmp_path)
+    env = _pr_env(
+        tmp_path,
+        fake_github,
+        base,
+        head,
+        name="pull_request_fork",
+        mode="regen",
+        commit="true",
+        fail_on="none",
+    )
+    done = run_codemode(["action"], clone, env)
+    assert done.returncode == 0, done.stderr
+    assert git(origin, "rev-parse", "feature") == head
+    report = json.loads((clone / "codemode-report.json").read_text())
+    assert not any(e["applied"] for e in report["edits"])
+    assert any("commit: true ignored" in n for n in report["notes"])
