@@ -1,0 +1,90 @@
+"""Decide, before anything heavy is imported, that a staged change cannot affect any spec.
+
+The pre-commit hook runs on every commit that stages a ``.py`` or ``.yml`` file, and most YAML
+in a repository is not a spec (CI workflows, ``.pre-commit-config.yaml``, docker-compose, mkdocs).
+For those commits the full check (diff analysis, spec parsing with pydantic, a worker process)
+would only find that nothing changed. This module answers from ``git diff --cached`` alone: when
+no staged path is Python source, a spec file or the project's configuration, no function changed
+and no spec changed, so the verdict is "0 functions", exit 0.
+
+It is deliberately conservative: anything it is unsure of (a ``.py`` file anywhere, a path that
+matches a spec glob, git failing) means "run the full check".
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+# Files whose change can alter what the full check would do even if no spec or source changed.
+_CONFIG_FILES = frozenset({"pyproject.toml"})
+
+
+@lru_cache(maxsize=64)
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """``pathlib``-style glob as a regex on posix paths: ``**/`` spans zero or more folders."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def could_affect_specs(paths: Iterable[str], spec_globs: Sequence[str]) -> bool:
+    """True when any of ``paths`` (posix, relative to the project root) may change a verdict."""
+    for path in paths:
+        name = PurePosixPath(path).name
+        if name.endswith(".py") or name in _CONFIG_FILES:
+            return True
+        if any(glob_regex(g.removeprefix("./")).match(path) for g in spec_globs):
+            return True
+    return False
+
+
+def staged_paths(root: Path) -> list[str] | None:
+    """Staged paths relative to ``root`` (both sides of a rename), or None when git cannot say."""
+    try:
+        proc = subprocess.run(
+            # --relative: paths relative to root, and changes outside root are left out, as the
+            # full check leaves them out (source roots and spec globs are relative to root).
+            [
+                "git",
+                "-c",
+                "core.quotePath=false",
+                "diff",
+                "--cached",
+                "--name-only",
+                "--no-renames",
+                "--relative",
+                "-z",
+            ],
+            cwd=root,
+            capture_output=True,
+        )
+    except OSError:
+        return None
+    if proc.returncode != 0:
+        return None  # no commits yet, not a repository: let the full check say what is wrong
+    return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def nothing_staged_to_check(root: Path, spec_globs: Sequence[str]) -> bool:
+    """True when the staged change certainly affects no spec (see the module docstring)."""
+    paths = staged_paths(root)
+    return paths is not None and not could_affect_specs(paths, spec_globs)

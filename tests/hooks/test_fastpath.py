@@ -1,0 +1,71 @@
+"""The hook's fast path: only a change that certainly affects no spec skips the full check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hookkit import Project
+
+from codemode.config import DEFAULT_SPEC_GLOBS
+from codemode.fastpath import could_affect_specs, glob_regex, nothing_staged_to_check
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "want"),
+    [
+        ("specs/**/*.yml", "specs/a.yml", True),
+        ("specs/**/*.yml", "specs/x/y/a.yml", True),
+        ("specs/**/*.yml", "other/specs/a.yml", False),
+        ("**/*.evals.yml", "a.evals.yml", True),
+        ("**/*.evals.yml", "pkg/sub/a.evals.yml", True),
+        ("**/*.evals.yml", "pkg/a.yml", False),
+        ("specs/*.yml", "specs/x/a.yml", False),
+        ("spec?.yml", "specs.yml", True),
+    ],
+)
+def test_glob_regex_agrees_with_pathlib_glob(
+    tmp_path: Path, pattern: str, path: str, want: bool
+) -> None:
+    (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / path).write_text("")
+    globbed = {p.relative_to(tmp_path).as_posix() for p in tmp_path.glob(pattern)}
+    assert (path in globbed) is want
+    assert bool(glob_regex(pattern).match(path)) is want
+
+
+@pytest.mark.parametrize(
+    ("paths", "want"),
+    [
+        ([".github/workflows/ci.yml", ".pre-commit-config.yaml", "mkdocs.yml"], False),
+        ([], False),
+        (["docs/index.md", "tests/x.py"], True),  # any Python file: the full check decides
+        (["specs/pricing.yml"], True),
+        (["pkg/thing.evals.yaml"], True),
+        (["pyproject.toml"], True),  # the configuration itself
+    ],
+)
+def test_what_could_affect_specs(paths: list[str], want: bool) -> None:
+    assert could_affect_specs(paths, DEFAULT_SPEC_GLOBS) is want
+
+
+def test_decides_from_the_index_not_the_work_tree(tmp_path: Path, hook_env: dict[str, str]) -> None:
+    p = Project(tmp_path / "r", hook_env)
+    p.root.mkdir()
+    p.git("init", "-q")
+    p.write("src/m.py", "x = 1\n")
+    p.git("add", ".")
+    p.git("commit", "-q", "--no-verify", "-m", "init")
+    globs = ("specs/**/*.yml",)
+
+    p.write(".github/workflows/ci.yml", "on: push\n")
+    p.git("add", ".github")
+    p.write("src/m.py", "x = 2\n")  # unstaged: not part of the change
+    assert nothing_staged_to_check(p.root, globs)
+
+    p.git("add", "src/m.py")
+    assert not nothing_staged_to_check(p.root, globs)
+
+
+def test_not_a_repository_means_run_the_full_check(tmp_path: Path) -> None:
+    assert not nothing_staged_to_check(tmp_path, ("specs/**/*.yml",))
