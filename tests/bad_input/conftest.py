@@ -67,10 +67,18 @@ class Run:
 def check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
     """``check(bad_yaml)`` writes specs/bad.yml (bad item + the good function) and runs."""
 
-    def run(bad: str | bytes, *, good_inline: bool = True, extra: tuple[str, ...] = ()) -> Run:
+    def run(
+        bad: str | bytes,
+        *,
+        good_inline: bool = True,
+        extra: tuple[str, ...] = (),
+        setup: Callable[[Path], object] | None = None,
+    ) -> Run:
         root = tmp_path / "hazards"
         if not root.exists():
             shutil.copytree(HAZARDS, root, ignore=shutil.ignore_patterns("__pycache__"))
+        if setup is not None:
+            setup(root)
         spec = root / "specs" / "bad.yml"
         if isinstance(bad, bytes):
             spec.write_bytes(bad)
