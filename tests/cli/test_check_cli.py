@@ -151,18 +151,13 @@ def test_terminal_shows_a_short_diff_for_structures(
     )
     code, out, _ = run_main(["check", "--root", str(root), str(spec), "--color", "never"], capsys)
     assert code == 1
-    assert (
-        out.splitlines()[:4]
-        == [
-            "specs/drift.yml:4: ledger.money.split_bill[moved_cent]: drifted: "
-            'expected [{"person": "ann", "cents": 500}, {"person": "bob", "cents": 501}], '
-            'observed [{"person": "ann", "cents":…',
-            '    expected: [{"person": "ann", "cents": 500}, {"person": "bob", "cents": 501}]',
-            '    observed: [{"person": "ann", "cents": 501}, {"person": "bob", "cents": 500}]',
-            "    [0].cents: 500 → 501",
-        ]
-        or "[0].cents: 500 → 501" in out
-    )
+    assert out.splitlines()[:3] == [
+        "specs/drift.yml:3: ledger.money.split_bill[moved_cent]: drifted: "
+        'expected [{"person": "ann", "cents": 500}, {"person": "bob", "cents": 501}], '
+        'observed [{"person": "ann", "cents": 501}, {"person": "bob", "cents": 500}]',
+        "    [0].cents: 500 → 501",
+        "    [1].cents: 501 → 500",
+    ]
 
 
 def test_verbose_lists_passed_cases_and_quiet_hides_notes(
