@@ -136,8 +136,9 @@ async def ask(
             wait = min(RETRY_MAX_DELAY, retry_after if retry_after is not None else delay * 2**attempt)
             await asyncio.sleep(wait)
             continue
-        usage = result.usage
-        u = usage() if callable(usage) else usage
+        u = result.usage
+        if not hasattr(u, "requests"):  # a method before pydantic-ai made it a property
+            u = u()
         budget.settle(1, u.requests, u.input_tokens, u.output_tokens)
         return Answer(result.output, requests + u.requests, input_tokens + u.input_tokens, output_tokens + u.output_tokens)
     raise ModelFailed(f"the model failed ({last})")
