@@ -1,4 +1,4 @@
-"""Every function and method of a module, by dotted id, with a fingerprint and its references.
+"""Every function and method of a module, by dotted id, with a fingerprint.
 
 Ids are ``pkg.mod.Class.method`` (nested functions ``pkg.mod.outer.inner``, without
 ``<locals>``). Definitions that share an id (``@overload`` stubs and their implementation, a
@@ -7,28 +7,35 @@ combines them all. A fingerprint is the sha256 of the normalized AST with docstr
 the function's own name blanked, so comments, docstrings and formatting change nothing and a
 renamed-but-identical function keeps its fingerprint.
 
-Parsing is the expensive part of a diff (about 1-2 ms per module), so a ``SourceFile`` splits its
-text into top-level chunks with a line scan and parses a chunk only when asked: the chunks a hunk
-touches, the chunks that mention a changed name, the import chunks. A chunk that does not parse on
-its own (the line scan cut through a multi-line string, say) makes the whole file parse instead,
-which is always correct.
+Parsing is the expensive part of a diff (1-2 ms per module), so a ``SourceFile`` first makes an
+*outline* with one line scan over the text with strings and comments blanked out: where each
+def and class starts and ends, and the top-level chunks (a def or class with its decorators, or
+a run of other statements). A chunk is parsed only when asked: the chunks a hunk touches, the
+chunks that define imports and constants. A chunk that does not parse on its own makes the
+whole file parse instead, which is always correct. References to names (for impact) are found
+in the blanked text of the outline, without parsing.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import hashlib
 import io
+import itertools
 import re
 import tokenize
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-_DEF_KINDS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Comments and string literals; an f-string is kept (its {fields} hold code), see _blank.
+_BLANK = re.compile(
+    r"#[^\n]*|\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'"
+)
+# A def, class or decorator line (group 2 is "@" or the keyword), or any other line at column 0.
+_EVENT = re.compile(r"^(?:([ \t]*)(@|(?:async[ \t]+)?(def|class)[ \t]+(\w+))|(?=[^\s)\]}]))", re.M)
 # Lines at column 0 that continue the statement above rather than start a new one.
-_CONTINUATION = re.compile(r"(?:else|elif|except|finally)\b|[)\]}]")
-_DEF_HEAD = re.compile(r"(?:async[ \t]+)?def[ \t]|class[ \t]|@")
-_DEF_SCAN = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)", re.M)
+_CONTINUATION = re.compile(r"(?:else|elif|except|finally)\b")
 
 
 class SourceError(Exception):
@@ -39,11 +46,21 @@ class SourceError(Exception):
 class Function:
     id: str
     qualname: str
-    lineno: int
+    lineno: int  # the first decorator's line, else the def line
     end_lineno: int
-    fingerprint: str | None  # None: a skeleton from the line scan, its chunk not parsed yet
-    refs: frozenset[str] = frozenset()  # dotted names it reads or calls, as written
-    cls: str | None = None  # qualname of the class whose body defines it (for self./super())
+    fingerprint: str | None  # None: known from the outline only, its chunk not parsed
+    cls: str | None = None  # qualname of the class whose body defines it
+
+
+@dataclass(frozen=True, slots=True)
+class Def:
+    """A def or class found by the outline."""
+
+    qual: str
+    is_class: bool
+    start: int
+    end: int
+    cls: str | None  # the class whose body holds it
 
 
 @dataclass
@@ -63,6 +80,10 @@ class Chunk:
     end: int  # last line, inclusive
     is_def: bool  # a top-level def/class (with its decorators); else other statements
     info: ChunkInfo | None = None
+    name: str = ""  # the top-level def or class it defines
+    offset: int = 0  # of its first character in the text
+    end_offset: int = 0  # just past its last character
+    local: tuple[str, list[Def]] | None = None  # its outline: blanked text and defs
 
 
 def module_name(path: str, source_roots: Sequence[str]) -> str | None:
@@ -91,35 +112,179 @@ def module_name(path: str, source_roots: Sequence[str]) -> str | None:
 
 def decode_source(data: bytes) -> str:
     """Decode as Python does: a BOM or a PEP 263 coding cookie, else UTF-8."""
+    if b"\0" in data:
+        raise SourceError("1: binary content (NUL bytes)")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         return data.decode(encoding)
     except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
-        raise SourceError(f"cannot decode: {exc}") from exc
+        raise SourceError(f"1: cannot decode: {exc}") from exc
 
 
-def _split(lines: Sequence[str]) -> list[Chunk]:
+def _blank(match: re.Match[str]) -> str:
+    text = match.group()
+    if text[0] == "#":
+        return ""
+    start = match.start()
+    prefix = match.string[max(0, start - 2) : start].lower()
+    if "f" in prefix and not match.string[max(0, start - 3) : start - 2].isidentifier():
+        return text  # an f-string: its fields are code
+    return '""' + "\n" * text.count("\n")
+
+
+def outline(text: str, first_line: int = 1) -> tuple[str, list[Def], list[Chunk]]:
+    """Blanked text, the defs and classes, and the top-level chunks.
+
+    Regex scans over the text with strings and comments blanked: def and class lines give
+    the defs, lines at column 0 close them and delimit the chunks. A def ends where the next
+    def, decorator or class at its indentation or less begins (statements between methods
+    count as the method above: an over-approximation that only impact analysis sees).
+    """
+    blanked = _BLANK.sub(_blank, text)
+    n_lines = blanked.count("\n") + 1
+    events: list[tuple[int, int, int, str, str, str]] = []  # line, offset, indent, kind, name, code
+    line, pos = first_line, 0
+    n_lines += first_line - 1
+    for m in _EVENT.finditer(blanked):
+        line += blanked.count("\n", pos, m.start())
+        pos = m.start()
+        indent_text = m.group(1) or ""
+        indent = len(indent_text.expandtabs()) if "\t" in indent_text else len(indent_text)
+        if m.group(2) is None:
+            nl = blanked.find("\n", pos)
+            code = blanked[pos : nl if nl >= 0 else len(blanked)].strip()
+            if code:
+                events.append((line, pos, 0, "", "", code))
+        elif m.group(2) == "@":
+            events.append((line, pos, indent, "@", "", "@"))
+        else:
+            events.append((line, pos, indent, m.group(3), m.group(4), ""))
+    defs: list[Def] = []
     chunks: list[Chunk] = []
+    stack: list[tuple[int, str, bool, int, str | None]] = []  # indent, qual, is_class, start, cls
+    decorator = 0
     decorators_only = False
-    for n, line in enumerate(lines, 1):
-        if not line or line[0] in " \t\r\n#\f" or _CONTINUATION.match(line):
+
+    def close(line: int, offset: int, indent: int) -> None:
+        if stack and stack[-1][0] >= indent:
+            upto = _last_code(blanked, line, offset, first_line)
+            while stack and stack[-1][0] >= indent:
+                _, qual, is_class, start, cls = stack.pop()
+                defs.append(Def(qual, is_class, start, max(start, upto), cls))
+
+    for line, offset, indent, kind, name, code in events:
+        if kind == "" and _CONTINUATION.match(code):
             continue
-        is_def = bool(_DEF_HEAD.match(line))
-        if is_def and decorators_only:
-            decorators_only = line.startswith("@")
-            continue  # the def under its decorators
-        if not is_def and chunks and not chunks[-1].is_def:
-            continue  # consecutive plain statements share a chunk
-        if chunks:
-            chunks[-1].end = n - 1
-        chunks.append(Chunk(n, n, is_def))
-        decorators_only = line.startswith("@")
+        close(line, offset, indent)
+        if kind == "@":
+            decorator = decorator or line
+        elif kind:
+            parent = stack[-1] if stack else None
+            qual = f"{parent[1]}.{name}" if parent else name
+            cls = parent[1] if parent and parent[2] else None
+            stack.append((indent, qual, kind == "class", decorator or line, cls))
+            decorator = 0
+        else:
+            decorator = 0
+        if indent == 0:
+            is_def = kind != ""
+            if is_def and decorators_only:
+                pass  # the def under its decorators
+            elif not is_def and chunks and not chunks[-1].is_def:
+                pass  # consecutive plain statements share a chunk
+            else:
+                if chunks:
+                    chunks[-1].end = line - 1
+                chunks.append(Chunk(line, line, is_def))
+            decorators_only = kind == "@"
+    close(n_lines + 1, len(blanked) + 1, 0)
     if chunks:
-        chunks[-1].end = len(lines)
+        chunks[-1].end = n_lines
+        chunks[0].start = first_line  # leading comments and blank lines
     else:
-        chunks.append(Chunk(1, max(1, len(lines)), False))
-    if chunks[0].start > 1:  # leading comments and blank lines
-        chunks[0].start = 1
+        chunks.append(Chunk(first_line, n_lines, False))
+    defs.sort(key=lambda d: d.start)
+    return blanked, defs, chunks
+
+
+def _last_code(blanked: str, line: int, offset: int, first_line: int) -> int:
+    """The last line before ``line`` (which starts at ``offset``) that holds code."""
+    end = offset - 1  # the newline that ends the line before
+    line -= 1
+    while line > first_line and end > 0:
+        start = blanked.rfind("\n", 0, end) + 1
+        if blanked[start:end].strip():
+            return line
+        end = start - 1
+        line -= 1
+    return max(first_line, line)
+
+
+# The newline before a line that starts at column 0 (a literal first char scans fast).
+_TOP = re.compile(r"\n(?=[^\s#)\]}])")
+_TOP_DEF = re.compile(r"(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|@")
+
+
+def _string_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of triple-quoted strings, the only literals that can hold a line at column 0."""
+    marks: list[tuple[int, str]] = []
+    for quote in ('"""', "'''"):  # str.find: many times faster than a regex here
+        i = text.find(quote)
+        while i >= 0:
+            marks.append((i, quote))
+            i = text.find(quote, i + 3)
+    marks.sort()
+    spans: list[tuple[int, int]] = []
+    opened: tuple[int, str] | None = None
+    for i, quote in marks:
+        if opened is None:
+            opened = (i, quote)
+        elif quote == opened[1] and i >= opened[0] + 3:
+            spans.append((opened[0], i + 3))
+            opened = None
+    if opened is not None:
+        spans.append((opened[0], len(text)))
+    return spans
+
+
+def split_chunks(text: str) -> list[Chunk]:
+    """Top-level chunks from the lines at column 0 outside triple-quoted strings."""
+    spans = _string_spans(text) if ('"""' in text or "'''" in text) else []
+    chunks: list[Chunk] = []
+    line, pos, span = 1, 0, 0
+    decorators_only = False
+    tops = [0] if text[:1] not in ("", " ", "\t", "\n", "#", "\r") else []
+    tops += [m.end() for m in _TOP.finditer(text)]
+    for start in tops:
+        while span < len(spans) and spans[span][1] <= start:
+            span += 1
+        if span < len(spans) and spans[span][0] < start:
+            continue  # inside a string
+        line += text.count("\n", pos, start)
+        pos = start
+        if _CONTINUATION.match(text, start):
+            continue
+        d = _TOP_DEF.match(text, start)
+        is_def = d is not None
+        if is_def and decorators_only:
+            if d and d.group(1):
+                chunks[-1].name = d.group(1)
+        elif not is_def and chunks and not chunks[-1].is_def:
+            pass  # consecutive plain statements share a chunk
+        else:
+            if chunks:
+                chunks[-1].end = line - 1
+            chunks.append(Chunk(line, line, is_def, None, d.group(1) or "" if d else "", start))
+        decorators_only = d is not None and not d.group(1)
+    n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    if chunks:
+        chunks[-1].end = max(chunks[-1].start, n_lines)
+        chunks[0].start, chunks[0].offset = 1, 0  # leading comments and blank lines
+    else:
+        chunks.append(Chunk(1, max(1, n_lines), False))
+    for before, after in itertools.pairwise(chunks):
+        before.end_offset = after.offset
+    chunks[-1].end_offset = len(text)
     return chunks
 
 
@@ -130,20 +295,19 @@ class SourceFile:
         self.path = path
         self.module = module
         self.is_package = path.endswith("__init__.py")
-        self.lines = text.splitlines(keepends=True)
-        self.chunks = _split(self.lines)
-        self._whole = False
+        self.text = text
+        self.chunks = split_chunks(text)
+        self._functions: dict[str, Function] | None = None
+        self._parsed: dict[str, Function] | None = None
 
     @classmethod
     def from_bytes(cls, path: str, module: str, data: bytes) -> SourceFile:
-        if b"\0" in data:
-            raise SourceError("binary content (NUL bytes)")
         return cls(path, module, decode_source(data))
 
     # -- parsing on demand ------------------------------------------------------------------
     def parse_lines(self, lines: Iterable[int]) -> None:
         """Parse every chunk that holds one of ``lines`` (and the chunks without defs)."""
-        wanted = set(lines)
+        wanted = sorted(set(lines))
         self.parse_chunks(
             c for c in self.chunks if not c.is_def or any(c.start <= n <= c.end for n in wanted)
         )
@@ -155,64 +319,76 @@ class SourceFile:
         for chunk in list(chunks):
             if chunk.info is not None:
                 continue
-            source = "\n" * (chunk.start - 1) + "".join(self.lines[chunk.start - 1 : chunk.end])
+            source = "\n" * (chunk.start - 1) + self.text[chunk.offset : chunk.end_offset]
             try:
                 tree = ast.parse(source)
             except (SyntaxError, ValueError):
                 self._parse_whole()  # raises SourceError if the file itself is broken
                 return
             chunk.info = _extract(tree, self.module, self.is_package)
+            self._functions = self._parsed = None
 
     def _parse_whole(self) -> None:
-        if self._whole:
-            return
         try:
-            tree = ast.parse("".join(self.lines))
+            tree = ast.parse(self.text)
         except SyntaxError as exc:
             raise SourceError(f"{exc.lineno or 1}: syntax error: {exc.msg}") from exc
-        except ValueError as exc:  # e.g. NUL bytes
+        except ValueError as exc:
             raise SourceError(f"1: {exc}") from exc
-        self._whole = True
-        self.chunks = [Chunk(1, max(1, len(self.lines)), False, _extract(tree, self.module, self.is_package))]
+        info = _extract(tree, self.module, self.is_package)
+        n_lines = self.text.count("\n") + 1
+        self.chunks = [Chunk(1, n_lines, False, info, "", 0, len(self.text))]
+        self._functions = self._parsed = None
 
-    def chunks_mentioning(self, names: Iterable[str]) -> list[Chunk]:
-        names = [n for n in names if n]
-        if not names:
-            return []
-        pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
-        return [
-            c
-            for c in self.chunks
-            if c.info is None and pattern.search("".join(self.lines[c.start - 1 : c.end]))
-        ]
+    def ensure(self, quals: Iterable[str]) -> None:
+        """Parse the chunks that define ``quals`` (every part of an overload set)."""
+        tops = {q.split(".")[0] for q in quals}
+        self.parse_chunks(c for c in self.chunks if c.info is None and c.name in tops)
 
     # -- what it defines ----------------------------------------------------------------------
     def infos(self) -> Iterator[ChunkInfo]:
         return (c.info for c in self.chunks if c.info is not None)
 
+    def parsed_functions(self) -> dict[str, Function]:
+        if self._parsed is None:
+            out: dict[str, Function] = {}
+            for info in self.infos():
+                for qual, fn in info.functions.items():
+                    out[qual] = _merge(out[qual], fn) if qual in out else fn
+            self._parsed = out
+        return self._parsed
+
     def functions(self) -> dict[str, Function]:
-        """Every function; those in unparsed chunks are skeletons (fingerprint None)."""
-        out: dict[str, Function] = {}
-        for chunk in self.chunks:
-            parts = chunk.info.functions if chunk.info else self._scan(chunk)
-            for qual, fn in parts.items():
-                out[qual] = _merge(out[qual], fn) if qual in out else fn
+        """Every function; those in unparsed chunks come from the outline (fingerprint None)."""
+        if self._functions is None:
+            out = self.parsed_functions()
+            for chunk in self.chunks:
+                if chunk.info is None and chunk.is_def:
+                    for d in self.local(chunk)[1]:
+                        if not d.is_class:
+                            fn = Function(
+                                f"{self.module}.{d.qual}", d.qual, d.start, d.end, None, d.cls
+                            )
+                            out[d.qual] = _merge(out[d.qual], fn) if d.qual in out else fn
+            self._functions = out
+        return self._functions
+
+    def top_names(self) -> set[str]:
+        """Names of the top-level defs and classes, parsed or not."""
+        out = {c.name for c in self.chunks if c.info is None and c.name}
+        for info in self.infos():
+            out.update(q for q in info.functions if "." not in q)
+            out.update(q for q in info.classes if "." not in q)
         return out
 
-    def _scan(self, chunk: Chunk) -> dict[str, Function]:
-        """Function qualnames of an unparsed chunk by indentation (no parse, no fingerprint)."""
-        text = "".join(self.lines[chunk.start - 1 : chunk.end])
-        out: dict[str, Function] = {}
-        stack: list[tuple[int, str]] = []
-        for m in _DEF_SCAN.finditer(text):
-            indent = len(m.group(1).expandtabs())
-            while stack and stack[-1][0] >= indent:
-                stack.pop()
-            qual = f"{stack[-1][1]}.{m.group(3)}" if stack else m.group(3)
-            stack.append((indent, qual))
-            if m.group(2) == "def" and qual not in out:
-                line = chunk.start + text.count("\n", 0, m.start())
-                out[qual] = Function(f"{self.module}.{qual}", qual, line, chunk.end, None)
+    def class_quals(self) -> set[str]:
+        """Every class qualname, parsed or outlined."""
+        out: set[str] = set()
+        for chunk in self.chunks:
+            if chunk.info is not None:
+                out.update(chunk.info.classes)
+            elif chunk.is_def:
+                out.update(d.qual for d in self.local(chunk)[1] if d.is_class)
         return out
 
     def imports(self) -> list[tuple[str, str]]:
@@ -231,12 +407,109 @@ class SourceFile:
     def classes(self) -> dict[str, tuple[str, ...]]:
         return {q: b for info in self.infos() for q, b in info.classes.items()}
 
-    def ensure(self, quals: Iterable[str]) -> None:
-        """Parse every chunk that defines one of ``quals`` (all parts of an overload set)."""
-        wanted = set(quals)
-        self.parse_chunks(
-            c for c in self.chunks if c.info is None and not wanted.isdisjoint(self._scan(c))
+    # -- references, for impact ---------------------------------------------------------------
+    def local(self, chunk: Chunk) -> tuple[str, list[Def]]:
+        """A chunk's outline: its text with strings and comments blanked, and its defs."""
+        if chunk.local is None:
+            blanked, defs, _ = outline(self.text[chunk.offset : chunk.end_offset], chunk.start)
+            chunk.local = (blanked, defs)
+        return chunk.local
+
+    def references(self, names: Iterable[str]) -> Iterator[tuple[int, str, list[Def]]]:
+        """(line, dotted name as written, enclosing defs outermost first) for each use of one
+        of ``names`` inside a function, outside strings and comments: ``helper``,
+        ``mod.helper``, ``self.helper``, ``super().helper``."""
+        names = sorted(n for n in names if n)
+        if not names:
+            return
+        starts = [c.offset for c in self.chunks]
+        hit: set[int] = set()
+        for name in names:  # str.find is far faster than a regex over the whole file
+            i = self.text.find(name)
+            while i >= 0:
+                hit.add(bisect.bisect_right(starts, i) - 1)
+                i = self.text.find(name, i + len(name))
+        for index in sorted(hit):
+            chunk = self.chunks[index]
+            if not chunk.is_def and chunk.info is None:
+                continue
+            blanked, defs = self.local(chunk)
+            found = [(i, dotted) for name in names for i, dotted in _uses(blanked, name)]
+            for i, dotted in sorted(found):
+                line = chunk.start + blanked.count("\n", 0, i)
+                enclosing = [d for d in defs if not d.is_class and d.start <= line <= d.end]
+                if enclosing:
+                    yield line, dotted, enclosing
+
+    def has_import_in(self, d: Def) -> bool:
+        chunk = self.chunk_at(d.start)
+        return chunk is not None and "import" in self.text[chunk.offset : chunk.end_offset]
+
+    def chunk_at(self, line: int) -> Chunk | None:
+        return next((c for c in self.chunks if c.start <= line <= c.end), None)
+
+    def function(self, qual: str) -> Function | None:
+        """One function, parsed or outlined, looking into one chunk at most."""
+        found = self.parsed_functions().get(qual)
+        if found is None:
+            chunk = self._unparsed_chunk(qual.split(".")[0])
+            for d in self.local(chunk)[1] if chunk else ():
+                if d.qual == qual and not d.is_class:
+                    fn = Function(f"{self.module}.{d.qual}", d.qual, d.start, d.end, None, d.cls)
+                    found = _merge(found, fn) if found else fn
+        return found
+
+    def defines(self, qual: str) -> bool:
+        """Whether a function ``qual`` exists, looking into one chunk at most."""
+        if qual in self.parsed_functions():
+            return True
+        chunk = self._unparsed_chunk(qual.split(".")[0])
+        return chunk is not None and any(
+            d.qual == qual and not d.is_class for d in self.local(chunk)[1]
         )
+
+    def is_class(self, qual: str) -> bool:
+        if any(qual in info.classes for info in self.infos()):
+            return True
+        chunk = self._unparsed_chunk(qual.split(".")[0])
+        return chunk is not None and any(
+            d.qual == qual and d.is_class for d in self.local(chunk)[1]
+        )
+
+    def is_top_level(self, name: str) -> bool:
+        """A module-level def, class or constant named ``name``."""
+        return name in self.top_names() or name in self.constants()
+
+    def _unparsed_chunk(self, top: str) -> Chunk | None:
+        return next((c for c in self.chunks if c.info is None and c.name == top), None)
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _uses(blanked: str, name: str) -> Iterator[tuple[int, str]]:
+    """Offsets and dotted spellings (``a.b.name``, ``super().name``) of ``name`` as a word."""
+    n = len(name)
+    i = blanked.find(name)
+    while i >= 0:
+        after = blanked[i + n : i + n + 1]
+        if (i == 0 or not _is_word(blanked[i - 1])) and not (after and _is_word(after)):
+            j = i
+            while j > 0 and blanked[j - 1] == ".":  # walk back over the dotted prefix
+                k = j - 1
+                while k > 0 and _is_word(blanked[k - 1]):
+                    k -= 1
+                if k == j - 1:
+                    if blanked[max(0, j - 8) : j - 1] != "super()":
+                        break
+                    k = j - 8
+                j = k
+            line_start = blanked.rfind("\n", 0, j) + 1
+            before = blanked[line_start:j].rstrip()
+            if j < i or not before.endswith(("def", "class")):  # not the definition itself
+                yield i, blanked[j:i] + name
+        i = blanked.find(name, i + n)
 
 
 def _combine(a: str, b: str) -> str:
@@ -245,14 +518,15 @@ def _combine(a: str, b: str) -> str:
 
 def _merge(a: Function, b: Function) -> Function:
     """Two definitions with one id (overloads, property accessors): one combined function."""
-    fp = None if a.fingerprint is None or b.fingerprint is None else _combine(a.fingerprint, b.fingerprint)
+    fp = None
+    if a.fingerprint is not None and b.fingerprint is not None:
+        fp = _combine(a.fingerprint, b.fingerprint)
     return Function(
         a.id,
         a.qualname,
         min(a.lineno, b.lineno),
         max(a.end_lineno, b.end_lineno),
         fp,
-        a.refs | b.refs,
         a.cls or b.cls,
     )
 
@@ -260,55 +534,26 @@ def _merge(a: Function, b: Function) -> Function:
 # -- extraction from a parsed chunk ------------------------------------------------------------
 
 
-def _strip_docstrings(tree: ast.AST) -> None:
-    for node in ast.walk(tree):
-        if isinstance(node, (*_DEF_KINDS, ast.ClassDef, ast.Module)):
-            body = node.body
-            if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                del body[0]
-
-
-def _fingerprint(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
-    name = node.name
-    node.name = ""  # a renamed but otherwise identical function keeps its fingerprint
-    try:
-        dump = ast.dump(node, annotate_fields=False, include_attributes=False)
-    finally:
-        node.name = name
-    return "sha256:" + hashlib.sha256(dump.encode()).hexdigest()
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return (
+        type(stmt) is ast.Expr
+        and type(stmt.value) is ast.Constant
+        and isinstance(stmt.value.value, str)
+    )
 
 
 def _dotted(node: ast.expr) -> str | None:
     parts: list[str] = []
-    while isinstance(node, ast.Attribute):
+    while type(node) is ast.Attribute:
         parts.append(node.attr)
         node = node.value
-    if isinstance(node, ast.Name):
+    if type(node) is ast.Name:
         parts.append(node.id)
-    elif (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
-    ):
+    elif type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "super":
         parts.append("super()")
     else:
         return None
     return ".".join(reversed(parts))
-
-
-def _refs(node: ast.AST) -> frozenset[str]:
-    out: set[str] = set()
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-            out.add(sub.id)
-        elif isinstance(sub, ast.Attribute):
-            dotted = _dotted(sub)
-            if dotted:
-                out.add(dotted)
-    return frozenset(out)
 
 
 def _package(module: str, is_package: bool, level: int) -> str:
@@ -320,10 +565,125 @@ def _package(module: str, is_package: bool, level: int) -> str:
     return ".".join(parts)
 
 
-def _extract(tree: ast.Module, module: str, is_package: bool) -> ChunkInfo:
-    _strip_docstrings(tree)
-    info = ChunkInfo()
-    for node in ast.walk(tree):  # imports anywhere: function-level lazy imports count too
+def _sha(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+# Fields that carry no behaviour: ``kind`` is the u-prefix of a string, ``ctx`` follows from
+# the position, type comments are comments. None and empty lists are left out so that a field
+# added by a later Python (``type_params`` in 3.12) does not change every fingerprint.
+_SKIP_FIELDS = frozenset({"ctx", "kind", "type_comment", "type_ignores"})
+_ASSIGNS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
+_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}  # node type -> (field, "field=")
+
+
+class _Extractor:
+    """One pass over a chunk's AST that serializes it (for fingerprints) and, on the way,
+    records functions, classes, imports and module-level constants."""
+
+    def __init__(self, module: str, is_package: bool) -> None:
+        self.module, self.is_package = module, is_package
+        self.out: list[str] = []
+        self.info = ChunkInfo()
+        self.scope: list[tuple[str, bool]] = []  # (qualname, is_class)
+
+    def run(self, tree: ast.Module) -> ChunkInfo:
+        for stmt in tree.body:
+            t = type(stmt)
+            if t is ast.Import or t is ast.ImportFrom:
+                self._import(stmt)  # type: ignore[arg-type]  # no fingerprint needs it
+            elif t is not ast.Expr:  # a bare expression at module level defines nothing
+                self.visit(stmt)
+        return self.info
+
+    def visit(self, node: ast.AST) -> None:
+        t = type(node)
+        if t is ast.Name:
+            self.out.append(f"Name {node.id}")  # type: ignore[attr-defined]
+        elif t is ast.Constant:
+            self.out.append(f"Constant {node.value!r}")  # type: ignore[attr-defined]
+        elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+            self._function(node)  # type: ignore[arg-type]
+        elif t is ast.ClassDef:
+            self._class(node)  # type: ignore[arg-type]
+        elif not self.scope and t in _ASSIGNS:
+            start = len(self.out)
+            self._generic(node)
+            self._constant(node, "".join(self.out[start:]))  # type: ignore[arg-type]
+        else:
+            if t is ast.Import or t is ast.ImportFrom:
+                self._import(node)  # type: ignore[arg-type]
+            self._generic(node)
+
+    def _generic(self, node: ast.AST, skip_first_stmt: bool = False) -> None:
+        append, visit = self.out.append, self.visit
+        t = type(node)
+        fields = _FIELDS.get(t)
+        if fields is None:
+            fields = _FIELDS[t] = tuple((n, n + "=") for n in t._fields if n not in _SKIP_FIELDS)
+        append(t.__name__ + "(")
+        for name, label in fields:
+            value = getattr(node, name, None)
+            if value is None:
+                continue
+            if type(value) is list:
+                if not value:
+                    continue
+                if skip_first_stmt and name == "body" and _is_docstring(value[0]):
+                    value = value[1:]
+                append(label)
+                append("[")
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        visit(item)
+                    else:
+                        append(repr(item))
+                    append(",")
+                append("]")
+            elif isinstance(value, ast.AST):
+                append(label)
+                visit(value)
+            else:
+                append(label)
+                append(repr(value))
+            append(",")
+        append(")")
+
+    def _qual(self, name: str) -> str:
+        return f"{self.scope[-1][0]}.{name}" if self.scope else name
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        qual = self._qual(node.name)
+        cls = self.scope[-1][0] if self.scope and self.scope[-1][1] else None
+        self.scope.append((qual, False))
+        start = len(self.out)
+        self._generic(node, skip_first_stmt=True)
+        # Blank this function's own name (out[start + 2], after "FunctionDef(" and "name="):
+        # a renamed but otherwise identical function keeps its fingerprint. An enclosing
+        # function's serialization keeps the name, since renaming an inner def changes it.
+        own = [*self.out[start : start + 2], "''", *self.out[start + 3 :]]
+        self.scope.pop()
+        start_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        fn = Function(
+            f"{self.module}.{qual}",
+            qual,
+            start_line,
+            node.end_lineno or node.lineno,
+            _sha("".join(own)),
+            cls,
+        )
+        prev = self.info.functions.get(qual)
+        self.info.functions[qual] = _merge(prev, fn) if prev else fn
+
+    def _class(self, node: ast.ClassDef) -> None:
+        qual = self._qual(node.name)
+        self.info.classes[qual] = tuple(d for b in node.bases if (d := _dotted(b)))
+        self.scope.append((qual, True))
+        self._generic(node, skip_first_stmt=True)
+        self.scope.pop()
+
+    def _import(self, node: ast.Import | ast.ImportFrom) -> None:
+        info = self.info
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -331,69 +691,30 @@ def _extract(tree: ast.Module, module: str, is_package: bool) -> ChunkInfo:
                 else:
                     top = alias.name.split(".")[0]
                     info.imports.append((top, top))
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                pkg = _package(module, is_package, node.level)
-                base = f"{pkg}.{base}" if pkg and base else pkg or base
-            for alias in node.names:
-                if alias.name == "*":
-                    info.stars.append(base)
-                else:
-                    target = f"{base}.{alias.name}" if base else alias.name
-                    info.imports.append((alias.asname or alias.name, target))
-    _walk(tree.body, "", None, module, info)
-    return info
+            return
+        base = node.module or ""
+        if node.level:
+            pkg = _package(self.module, self.is_package, node.level)
+            base = f"{pkg}.{base}" if pkg and base else pkg or base
+        for alias in node.names:
+            if alias.name == "*":
+                info.stars.append(base)
+            else:
+                target = f"{base}.{alias.name}" if base else alias.name
+                info.imports.append((alias.asname or alias.name, target))
+
+    def _constant(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, text: str) -> None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        fp = _sha(text)
+        for target in targets:
+            for sub in ast.walk(target):
+                if type(sub) is ast.Name:
+                    prev = self.info.constants.get(sub.id)  # type: ignore[attr-defined]
+                    self.info.constants[sub.id] = _combine(prev, fp) if prev else fp  # type: ignore[attr-defined]
 
 
-def _children(node: ast.stmt) -> Iterator[list[ast.stmt]]:
-    """Statement lists nested in a compound statement that is not a def or class."""
-    for attr in ("body", "orelse", "finalbody"):
-        value = getattr(node, attr, None)
-        if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-            yield value
-    for handler in getattr(node, "handlers", ()):
-        yield handler.body
-    for case in getattr(node, "cases", ()):
-        yield case.body
-
-
-def _walk(body: list[ast.stmt], prefix: str, cls: str | None, module: str, info: ChunkInfo) -> None:
-    for node in body:
-        if isinstance(node, _DEF_KINDS):
-            qual = f"{prefix}.{node.name}" if prefix else node.name
-            end = node.end_lineno or node.lineno
-            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            fn = Function(f"{module}.{qual}", qual, start, end, _fingerprint(node), _refs(node), cls)
-            prev = info.functions.get(qual)
-            info.functions[qual] = _merge(prev, fn) if prev else fn
-            _walk(node.body, qual, None, module, info)
-        elif isinstance(node, ast.ClassDef):
-            qual = f"{prefix}.{node.name}" if prefix else node.name
-            info.classes[qual] = tuple(d for b in node.bases if (d := _dotted(b)))
-            _walk(node.body, qual, qual, module, info)
-        else:
-            if not prefix:
-                _constant(node, info)
-            for stmts in _children(node):
-                _walk(stmts, prefix, cls, module, info)
-
-
-def _constant(node: ast.stmt, info: ChunkInfo) -> None:
-    if isinstance(node, ast.Assign):
-        targets: list[ast.expr] = node.targets
-        value: ast.AST | None = node.value
-    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
-        targets, value = [node.target], node
-    else:
-        return
-    names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-    if not names or value is None:
-        return
-    fp = "sha256:" + hashlib.sha256(ast.dump(value, include_attributes=False).encode()).hexdigest()
-    for name in names:
-        prev = info.constants.get(name)
-        info.constants[name] = _combine(prev, fp) if prev else fp
+def _extract(tree: ast.Module, module: str, is_package: bool) -> ChunkInfo:
+    return _Extractor(module, is_package).run(tree)
 
 
 def extract_all(path: str, module: str, data: bytes) -> SourceFile:

@@ -1,0 +1,248 @@
+"""How fast is ``codemode diff``? (issue 3, acceptance 3)
+
+Builds a repository of 2,000 modules with 20 functions each, commits, then a second commit that
+edits one function in each of 500 modules, and times in one run:
+
+- ``git diff --stat`` between the two commits (the floor: git alone),
+- a naive baseline: read every changed blob (both sides) and ``ast.parse`` it whole, two ways:
+  the GitPython way (``commit.diff`` + ``blob.data_stream``) and a fast way (``git cat-file --batch``),
+- ``codemode diff --base HEAD~1 --format json`` in a fresh process, cold (empty cache) and warm
+  (second run),
+- the staged path with a handful of staged files (what a pre-commit hook pays).
+
+Targets: cold <= 0.7x naive, warm <= 5x ``git diff --stat``, both under 1 s.
+Run: ``python benchmarks/diff_speed.py [--modules 2000] [--touch 500] [--keep DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+FUNCS_PER_MODULE = 20
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def module_text(i: int, n_modules: int, edited: bool = False) -> str:
+    """A realistic-ish module: imports of two siblings, a constant, 14 functions and a class
+    with 6 methods that call each other and the siblings' helpers."""
+    a, b = (i + 1) % n_modules, (i + 7) % n_modules
+    lines = [
+        f'"""Module {i}: generated for the diff benchmark."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "import math",
+        "",
+        f"from pkg import m{a:04d}",
+        f"from pkg.m{b:04d} import f{b:04d}_00 as other",
+        "",
+        f"LIMIT_{i:04d} = {i % 97 + 3}",
+        "",
+    ]
+    for k in range(14):
+        name = f"f{i:04d}_{k:02d}"
+        body_edit = "    total += 1  # edited\n" if edited and k == 3 else ""
+        call = f"f{i:04d}_{k - 1:02d}(x)" if k else f"m{a:04d}.f{a:04d}_05(x)"
+        lines.append(
+            f"def {name}(x: int, y: int = 2) -> int:\n"
+            f'    """Return something about {name}; docstrings are not part of the fingerprint."""\n'
+            f"    total = x * y + {k}\n"
+            f"{body_edit}"
+            f"    for j in range(y):\n"
+            f"        total += math.isqrt(abs(total) + j)  # a comment\n"
+            f"    if total > LIMIT_{i:04d}:\n"
+            f"        total -= {call}\n"
+            f"    return total + other(y)\n"
+        )
+    lines.append(f"class Thing{i:04d}:")
+    lines.append('    """A class with six methods."""\n')
+    lines.append("    def __init__(self, value: int) -> None:\n        self.value = value\n")
+    for k in range(15, 20):
+        lines.append(
+            f"    def meth_{k:02d}(self, x: int) -> int:\n"
+            f"        if x < 0:\n"
+            f"            raise ValueError('negative')\n"
+            f"        return self.value + f{i:04d}_{k - 10:02d}(x)\n"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    return subprocess.run(
+        ["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def make_repo(root: Path, n_modules: int, n_touch: int) -> None:
+    pkg = root / "src" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    for i in range(n_modules):
+        (pkg / f"m{i:04d}.py").write_text(module_text(i, n_modules))
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    step = max(1, n_modules // n_touch)
+    for i in range(0, step * n_touch, step):
+        (pkg / f"m{i:04d}.py").write_text(module_text(i, n_modules, edited=True))
+    git(root, "commit", "-q", "-am", "touch")
+
+
+def timed(fn: Callable[[], object], repeat: int = 1) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def naive_gitpython(root: Path) -> int:
+    import git as gitpython  # the straightforward GitPython way
+
+    repo = gitpython.Repo(root)
+    head = repo.head.commit
+    n = 0
+    for d in head.parents[0].diff(head):
+        for blob in (d.a_blob, d.b_blob):
+            if blob is not None and blob.path.endswith(".py"):
+                ast.parse(blob.data_stream.read())
+                n += 1
+    return n
+
+
+def naive_catfile(root: Path) -> int:
+    """Read every changed blob with one ``git cat-file --batch`` and parse it whole."""
+    raw = git(root, "diff", "--raw", "-z", "--no-abbrev", "HEAD~1", "HEAD").split("\0")
+    shas = []
+    for i in range(0, len(raw) - 1, 2):
+        meta, path = raw[i], raw[i + 1]
+        if path.endswith(".py"):
+            _, _, old, new, _ = meta.split(" ")
+            shas += [s for s in (old, new) if set(s) != {"0"}]
+    out = subprocess.run(
+        ["git", "cat-file", "--batch"],
+        cwd=root,
+        input="\n".join(shas).encode() + b"\n",
+        capture_output=True,
+        check=True,
+    ).stdout
+    pos = n = 0
+    while pos < len(out):
+        nl = out.index(b"\n", pos)
+        size = int(out[pos:nl].split()[2])
+        ast.parse(out[nl + 1 : nl + 1 + size])
+        pos = nl + 1 + size + 1
+        n += 1
+    return n
+
+
+def run_cli(root: Path, args: Sequence[str]) -> float:
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "codemode", "diff", *args, "--root", str(root)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_ENV},
+    )
+    elapsed = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"codemode diff failed: {proc.stderr}")
+    return elapsed
+
+
+def peak_child_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--modules", type=int, default=2000)
+    parser.add_argument("--touch", type=int, default=500)
+    parser.add_argument("--keep", type=Path, help="build the repository here and keep it")
+    opts = parser.parse_args(argv)
+
+    root = opts.keep or Path(tempfile.mkdtemp(prefix="codemode-bench-"))
+    try:
+        if not (root / ".git").exists():
+            root.mkdir(parents=True, exist_ok=True)
+            t0 = time.perf_counter()
+            make_repo(root, opts.modules, opts.touch)
+            print(
+                f"repo: {opts.modules} modules x {FUNCS_PER_MODULE} functions, "
+                f"{opts.touch} touched; built in {time.perf_counter() - t0:.1f} s"
+            )
+        cache = Path(git(root, "rev-parse", "--absolute-git-dir").strip()) / "codemode-cache"
+
+        t_stat = timed(lambda: git(root, "diff", "--stat", "HEAD~1", "HEAD"), repeat=5)
+        t_naive_gp = timed(lambda: naive_gitpython(root), repeat=3)
+        t_naive = timed(lambda: naive_catfile(root), repeat=3)
+
+        args = ["--base", "HEAD~1", "--format", "json"]
+        colds, warms = [], []
+        for _ in range(3):
+            shutil.rmtree(cache, ignore_errors=True)
+            colds.append(run_cli(root, args))
+            warms.append(run_cli(root, args))
+        t_cold, t_warm = min(colds), min(warms)
+        peak = peak_child_rss_mb()
+
+        # The pre-commit path: a handful of staged files in a big repo, warm and cold.
+        for i in range(5):
+            p = root / "src" / "pkg" / f"m{i * 3 + 1:04d}.py"
+            p.write_text(p.read_text().replace("total = x * y + 2", "total = x * y + 22"))
+        git(root, "add", "src/pkg")
+        shutil.rmtree(cache, ignore_errors=True)
+        t_staged_cold = run_cli(root, ["--staged"])
+        t_staged_warm = min(run_cli(root, ["--staged"]) for _ in range(3))
+        git(root, "reset", "-q", "--hard")
+
+        t_import = timed(lambda: subprocess.run([sys.executable, "-c", "pass"]), repeat=5)
+        naive = min(t_naive, t_naive_gp)
+        print(f"git diff --stat:               {t_stat * 1000:8.1f} ms")
+        print(f"naive (GitPython blobs+parse): {t_naive_gp * 1000:8.1f} ms")
+        print(f"naive (cat-file --batch+parse):{t_naive * 1000:8.1f} ms")
+        print(
+            f"codemode diff cold:            {t_cold * 1000:8.1f} ms  "
+            f"= {t_cold / naive:.2f}x the faster naive (target <= 0.7x)"
+        )
+        print(
+            f"codemode diff warm:            {t_warm * 1000:8.1f} ms  "
+            f"= {t_warm / t_stat:.2f}x git diff --stat (target <= 5x)"
+        )
+        print(f"  (python -c pass alone:       {t_import * 1000:8.1f} ms)")
+        print(
+            f"codemode diff --staged, 5 files: cold {t_staged_cold * 1000:.1f} ms, "
+            f"warm {t_staged_warm * 1000:.1f} ms"
+        )
+        print(f"peak RSS of a child process:   {peak:8.1f} MB")
+        ok = t_cold <= 0.7 * naive and t_warm <= 5 * t_stat and max(t_cold, t_warm) < 1.0
+        print("targets met" if ok else "targets NOT met")
+        return 0
+    finally:
+        if not opts.keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,373 @@
+"""The functions a change touched: added, modified, removed, renamed, and those impacted.
+
+``analyze(config, scope)`` compares the two sides of a scope (see ``codemode.git.resolve``)
+function by function. Only the chunks of a file that a hunk touches are parsed on each side;
+the rest of a modified file is text-identical on both sides and so unchanged. Functions whose
+behaviour may change through a changed callee, base-class method or constant come from
+``codemode.impact``. Problems (a syntax error, an undecodable file) are collected, one line each,
+and the rest of the analysis goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Set
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from types import MappingProxyType
+
+from codemode import git
+from codemode.config import Config
+from codemode.functions import Function, SourceError, SourceFile, module_name
+from codemode.impact import ModuleFile, Project, head_ids, impacted
+from codemode.scope import Scope
+
+STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
+
+
+@dataclass(frozen=True)
+class ChangedFunction:
+    id: str  # "pkg.mod.Class.method"
+    path: str  # repo-relative posix path at head (at base for removed)
+    status: str  # one of STATUSES
+    renamed_from: str | None = None
+    impacted_by: tuple[str, ...] = ()  # changed ids whose change reaches this one
+    via: tuple[str, ...] = ()  # the linking path: changed id, ..., this id
+    lineno: int | None = None  # at head
+    end_lineno: int | None = None
+    changed_lines: tuple[int, ...] = ()  # head-side lines inside the function the change touched
+    fingerprint: str | None = None  # at head ("sha256:...")
+
+
+class HeadIds(Set[str]):
+    """Every function id at head, computed on first use: it needs a look at every module,
+    which a run that never asks (no spec names a removed function) should not pay for."""
+
+    def __init__(self, compute: Callable[[], frozenset[str]]) -> None:
+        self._compute: Callable[[], frozenset[str]] | None = compute
+        self._ids: frozenset[str] = frozenset()
+
+    def _get(self) -> frozenset[str]:
+        if self._compute is not None:
+            self._ids, self._compute = self._compute(), None
+        return self._ids
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._get()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return "HeadIds(...)" if self._compute else f"HeadIds({len(self._ids)} ids)"
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    functions: tuple[ChangedFunction, ...]  # changed + impacted (+ unchanged for --all), by id
+    head_ids: Set[str]  # every function id at head (for orphan detection); a lazy HeadIds
+    problems: tuple[str, ...] = ()  # one line each
+    renames: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # old -> new
+    # every file the change touched, any kind (spec files too): repo-relative, at head
+    # (at base for a deletion); empty for --all
+    changed_files: tuple[str, ...] = ()
+
+
+@dataclass
+class _Side:
+    """One side of one changed file."""
+
+    path: str
+    src: SourceFile
+    touched: set[int] | None  # None: everything
+
+
+def source_roots(config: Config, repo: Path) -> tuple[str, ...]:
+    """Source roots as repo-relative prefixes (the config's root may be a subdirectory)."""
+    try:
+        prefix = PurePosixPath(config.root.resolve().relative_to(repo.resolve()).as_posix())
+    except ValueError:
+        prefix = PurePosixPath(".")
+    out = []
+    for r in config.source_roots:
+        joined = (prefix / r).as_posix()
+        out.append("." if joined in ("", ".") else joined.removeprefix("./"))
+    return tuple(out)
+
+
+def _touched(ranges: Iterable[tuple[int, int]]) -> set[int]:
+    lines: set[int] = set()
+    for start, count in ranges:
+        # a pure deletion (count 0) sits between line ``start`` and the next one
+        lines.update(range(start, start + count) if count else (start, start + 1))
+    return lines
+
+
+def analyze(config: Config, scope: Scope) -> DiffResult:
+    repo = git.repo_root(config.root)
+    sides = git.resolve(repo, scope)
+    roots = source_roots(config, repo)
+    return _Analysis(config, repo, sides, roots, everything=scope.kind in ("all", "paths")).run()
+
+
+class _Analysis:
+    def __init__(
+        self, config: Config, repo: Path, sides: git.Sides, roots: tuple[str, ...], everything: bool
+    ) -> None:
+        self.config, self.repo, self.sides, self.roots = config, repo, sides, roots
+        self.everything = everything
+        self.problems: list[str] = []
+        self.notes: set[str] = set()
+
+    def module(self, path: str) -> str | None:
+        module = module_name(path, self.roots)
+        if module is None and path not in self.notes:
+            self.notes.add(path)
+            self.problems.append(f"{path}: outside the source roots or not importable (skipped)")
+        return module
+
+    def run(self) -> DiffResult:
+        changes, hunks = git.diff(self.repo, self.sides)
+        changed_files = {c.new_path or c.old_path or "" for c in changes} - {""}
+        changes = [
+            c
+            for c in changes
+            if (c.new_path or c.old_path or "").endswith(".py")
+            or (c.old_path or "").endswith(".py")
+        ]
+        project = self._project()
+        old_sides, new_sides = self._changed_sides(changes, hunks, project)
+        old_fns, new_fns = self._functions(old_sides), self._functions(new_sides)
+        results = self._statuses(old_fns, new_fns, old_sides, new_sides)
+        renames = {r.renamed_from: r.id for r in results.values() if r.renamed_from}
+        changed = {i for i, r in results.items() if r.status in ("added", "modified", "removed")}
+        changed |= self._changed_constants(old_sides, new_sides)
+        project.removed = frozenset(i for i, r in results.items() if r.status == "removed")
+        for fid, imp in impacted(project, changed, self.config.impact_depth).items():
+            if fid in results:
+                continue
+            fn, path = self._head_function(project, fid)
+            results[fid] = ChangedFunction(
+                fid,
+                path,
+                "impacted",
+                impacted_by=imp.roots,
+                via=imp.via,
+                lineno=fn.lineno if fn else None,
+                end_lineno=fn.end_lineno if fn else None,
+                fingerprint=fn.fingerprint if fn else None,
+            )
+        if self.everything:
+            self._add_unchanged(project, results)
+        self.problems.extend(p for p in project.problems if p not in self.problems)
+        return DiffResult(
+            functions=tuple(results[k] for k in sorted(results)),
+            head_ids=HeadIds(lambda: head_ids(project)),
+            changed_files=tuple(sorted(changed_files)),
+            problems=tuple(self.problems),
+            renames=MappingProxyType(renames),
+        )
+
+    # -- reading ------------------------------------------------------------------------------
+    def _project(self) -> Project:
+        modules: dict[str, ModuleFile] = {}
+        entries = git.list_files(self.repo, self.sides)
+        for entry, data in git.read_entries(self.repo, entries):
+            module = module_name(entry.path, self.roots)  # noted only if the diff touches it
+            if module is not None and module not in modules:
+                modules[module] = ModuleFile(entry.path, module, data)
+        return Project(modules)
+
+    def _load(self, path: str, module: str, data: bytes, touched: set[int] | None) -> _Side | None:
+        try:
+            src = SourceFile.from_bytes(path, module, data)
+            if touched is None:
+                src.parse_all()
+            else:
+                src.parse_lines(touched)
+                # the other parts of an overload set or property live in chunks of their own
+                src.ensure({c.name for c in src.chunks if c.info is not None and c.name})
+        except SourceError as exc:
+            self.problems.append(f"{path}:{exc} (skipped)")
+            return None
+        return _Side(path, src, touched)
+
+    def _changed_sides(
+        self, changes: list[git.FileChange], hunks: dict[str, git.Hunks], project: Project
+    ) -> tuple[list[_Side], list[_Side]]:
+        old_blobs = dict(
+            git.cat_blobs(
+                self.repo,
+                [c.old_sha for c in changes if c.old_sha and c.old_mode in git.REGULAR_MODES],
+            )
+        )
+        olds: list[_Side] = []
+        news: list[_Side] = []
+        for change in changes:
+            old_ok = change.old_path is not None and change.old_mode in git.REGULAR_MODES
+            new_ok = change.new_path is not None and change.new_mode in git.REGULAR_MODES
+            old_mod = self.module(change.old_path) if old_ok and change.old_path else None
+            new_mod = self.module(change.new_path) if new_ok and change.new_path else None
+            whole = old_mod != new_mod  # added, deleted, or moved to another module
+            h = hunks.get(change.new_path or change.old_path or "")
+            if h is None and change.old_sha and change.old_sha == change.new_sha:
+                continue  # a mode change only
+            if h is None:
+                whole = True  # binary, or a rename with no hunks: compare everything
+            if old_mod and change.old_path and change.old_sha in old_blobs:
+                side = self._load(
+                    change.old_path,
+                    old_mod,
+                    old_blobs[change.old_sha],
+                    None if whole else _touched(h.old if h else ()),
+                )
+                if side:
+                    olds.append(side)
+            if new_mod and change.new_path:
+                mf = project.modules.get(new_mod)
+                if mf is None or mf.path != change.new_path:
+                    continue  # e.g. deleted from the work tree
+                side = self._load(
+                    change.new_path,
+                    new_mod,
+                    mf.data,
+                    None if whole else _touched(h.new if h else ()),
+                )
+                if side:
+                    mf.source = side.src  # impact analysis reuses what was parsed
+                    news.append(side)
+                else:
+                    mf.problem = "unreadable"
+        return olds, news
+
+    # -- comparing ----------------------------------------------------------------------------
+    def _functions(self, sides: list[_Side]) -> dict[str, tuple[_Side, Function]]:
+        """The functions of the parsed chunks (the rest is identical on both sides)."""
+        out: dict[str, tuple[_Side, Function]] = {}
+        for side in sides:
+            for fn in side.src.parsed_functions().values():
+                out.setdefault(fn.id, (side, fn))
+        return out
+
+    def _complete(
+        self, fns: dict[str, tuple[_Side, Function]], sides: list[_Side], wanted: Iterable[str]
+    ) -> None:
+        """A function parsed on one side only: parse its chunk on the other side too, if it
+        is there (the hunks of the two sides can cut chunks differently)."""
+        by_module = {s.src.module: s for s in sides}
+        for fid in wanted:
+            if fid in fns and fns[fid][1].fingerprint is not None:
+                continue
+            module, _, _ = fid.rpartition(".")
+            while module and module not in by_module:
+                module = module.rpartition(".")[0]
+            side = by_module.get(module)
+            if side is None:
+                continue
+            qual = fid[len(module) + 1 :]
+            if side.src.function(qual) is None:
+                continue  # really added or removed
+            try:
+                side.src.ensure([qual])
+            except SourceError as exc:
+                self.problems.append(f"{side.path}:{exc} (skipped)")
+                continue
+            fn = side.src.parsed_functions().get(qual)
+            if fn is not None:
+                fns[fid] = (side, fn)
+
+    def _statuses(
+        self,
+        old: dict[str, tuple[_Side, Function]],
+        new: dict[str, tuple[_Side, Function]],
+        old_sides: list[_Side],
+        new_sides: list[_Side],
+    ) -> dict[str, ChangedFunction]:
+        self._complete(old, old_sides, list(new.keys() - old.keys()))
+        self._complete(new, new_sides, list(old.keys() - new.keys()))
+        both = old.keys() & new.keys()
+        results: dict[str, ChangedFunction] = {}
+        for i in both:
+            (_, a), (side, b) = old[i], new[i]
+            if a.fingerprint != b.fingerprint:
+                results[i] = self._head(b, side, "modified")
+        added = {i: new[i] for i in new.keys() - old.keys()}
+        removed = {i: old[i] for i in old.keys() - new.keys()}
+        by_fp: dict[str, list[str]] = {}
+        for i in sorted(removed):
+            fp = removed[i][1].fingerprint
+            if fp:
+                by_fp.setdefault(fp, []).append(i)
+        for i in sorted(added):
+            side, fn = added[i]
+            candidates = by_fp.get(fn.fingerprint or "", [])
+            if candidates:
+                # prefer the same name (a moved file) over the first of several identical bodies
+                same = [
+                    c for c in candidates if c.rsplit(".", 1)[-1] == fn.qualname.rsplit(".", 1)[-1]
+                ]
+                old_id = (same or candidates)[0]
+                candidates.remove(old_id)
+                del removed[old_id]
+                results[i] = self._head(fn, side, "renamed", renamed_from=old_id)
+            else:
+                results[i] = self._head(fn, side, "added")
+        for i, (side, _fn) in removed.items():
+            results[i] = ChangedFunction(i, side.path, "removed", fingerprint=None)
+        return results
+
+    def _head(
+        self, fn: Function, side: _Side, status: str, renamed_from: str | None = None
+    ) -> ChangedFunction:
+        span = range(fn.lineno, fn.end_lineno + 1)
+        if status == "added" or (side.touched is None and status == "modified"):
+            lines: tuple[int, ...] = tuple(span)
+        elif status == "modified":
+            lines = tuple(n for n in sorted(side.touched or ()) if n in span)
+        else:
+            lines = ()
+        return ChangedFunction(
+            fn.id,
+            side.path,
+            status,
+            renamed_from=renamed_from,
+            lineno=fn.lineno,
+            end_lineno=fn.end_lineno,
+            changed_lines=lines,
+            fingerprint=fn.fingerprint,
+        )
+
+    def _changed_constants(self, olds: list[_Side], news: list[_Side]) -> set[str]:
+        before = {f"{s.src.module}.{k}": v for s in olds for k, v in s.src.constants().items()}
+        after = {f"{s.src.module}.{k}": v for s in news for k, v in s.src.constants().items()}
+        return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+
+    def _head_function(self, project: Project, fid: str) -> tuple[Function | None, str]:
+        module, qual = project.split(fid)
+        mf = project.modules.get(module)
+        src = project.source(module) if mf else None
+        fn = src.function(qual) if src else None
+        return fn, mf.path if mf else ""
+
+    def _add_unchanged(self, project: Project, results: dict[str, ChangedFunction]) -> None:
+        for module, mf in sorted(project.modules.items()):
+            src = project.source(module)
+            if src is None:
+                continue
+            try:
+                src.parse_all()
+            except SourceError as exc:
+                self.problems.append(f"{mf.path}:{exc} (skipped)")
+                continue
+            for fn in src.functions().values():
+                if fn.id not in results:
+                    results[fn.id] = ChangedFunction(
+                        fn.id,
+                        mf.path,
+                        "unchanged",
+                        lineno=fn.lineno,
+                        end_lineno=fn.end_lineno,
+                        fingerprint=fn.fingerprint,
+                    )

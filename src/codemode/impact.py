@@ -1,0 +1,267 @@
+"""Which unchanged functions may behave differently because something they use changed.
+
+A static reverse-call graph, built only as far as it is needed. A function can reach a changed
+callee, base-class method or module-level constant only by writing its name, so each round
+first keeps the modules whose identifier set holds one of the changed names (a set lookup per
+module, no parsing), then finds the uses of those names in the module's outline (strings and
+comments blanked), and resolves each through the module's imports (``import x``, ``from x
+import y as z``, relative and star imports, re-exports from packages), ``self.``/``cls.``/
+``super()`` through the class's in-repo bases, and a class name to its constructor. Rounds
+repeat up to ``impact_depth``. A name that does not resolve to something in the repository is
+ignored: the result over-approximates only where a name is shadowed by a local variable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from codemode.functions import Def, SourceError, SourceFile, decode_source
+
+# Everything that is not part of an identifier becomes a space, so split() yields identifiers.
+_NON_WORD = bytes(
+    c if (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c == 95 or c > 127) else 32
+    for c in range(256)
+)
+_CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
+
+
+def identifiers(data: bytes) -> frozenset[bytes]:
+    return frozenset(data.translate(_NON_WORD).split())
+
+
+@dataclass
+class ModuleFile:
+    """One module at the head side: bytes until someone needs more."""
+
+    path: str
+    module: str
+    data: bytes
+    words: frozenset[bytes] | None = None
+    source: SourceFile | None = None
+    problem: str | None = None
+
+    def identifiers(self) -> frozenset[bytes]:
+        if self.words is None:
+            self.words = identifiers(self.data)
+        return self.words
+
+
+@dataclass
+class Project:
+    """The modules at the head side, keyed by dotted module name."""
+
+    modules: dict[str, ModuleFile]
+    removed: frozenset[str] = frozenset()  # ids gone at head; references to them still count
+    problems: list[str] = field(default_factory=list)
+
+    def source(self, module: str) -> SourceFile | None:
+        mf = self.modules.get(module)
+        if mf is None or mf.problem is not None:
+            return None
+        if mf.source is None:
+            try:
+                mf.source = SourceFile.from_bytes(mf.path, module, mf.data)
+                mf.source.parse_lines(())  # imports and constants, needed to resolve anything
+            except SourceError as exc:
+                mf.problem = f"{mf.path}:{exc} (skipped)"
+                self.problems.append(mf.problem)
+                return None
+        return mf.source
+
+    # -- resolution ---------------------------------------------------------------------------
+    def resolve(self, dotted: str, hops: int = 0) -> str | None:
+        """An absolute dotted name -> the id of the function, class or constant it names."""
+        if dotted in self.removed:
+            return dotted
+        if hops > 8:  # an import cycle of re-exports
+            return None
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module in self.modules:
+                return self._in_module(module, parts[cut:], hops)
+        return None
+
+    def _in_module(self, module: str, rest: list[str], hops: int) -> str | None:
+        src = self.source(module)
+        if src is None:
+            return None
+        qual = ".".join(rest)
+        if src.defines(qual):
+            return f"{module}.{qual}"
+        if src.is_class(rest[0]):
+            cls = f"{module}.{rest[0]}"
+            return cls if len(rest) == 1 else self.method(cls, rest[1])
+        if len(rest) == 1 and rest[0] in src.constants():
+            return f"{module}.{rest[0]}"
+        return self._through_imports(src, rest, hops)
+
+    def _through_imports(self, src: SourceFile, rest: list[str], hops: int) -> str | None:
+        tail = "." + ".".join(rest[1:]) if len(rest) > 1 else ""
+        for local, target in src.imports():
+            if local == rest[0]:
+                found = self.resolve(target + tail, hops + 1)
+                if found:
+                    return found
+        for star in src.stars():
+            found = self.resolve(f"{star}.{'.'.join(rest)}", hops + 1)
+            if found:
+                return found
+        return None
+
+    def resolve_in(self, module: str, cls: str | None, ref: str) -> str | None:
+        """A reference as written in ``module`` (inside a method of ``cls``) -> an id, or None."""
+        src = self.source(module)
+        if src is None:
+            return None
+        head, _, tail = ref.partition(".")
+        if head in ("self", "cls", "super()") and tail:
+            if not cls:
+                return None
+            return self.method(f"{module}.{cls}", tail.split(".")[0], skip_self=head == "super()")
+        local = f"{module}.{ref}"
+        if local in self.removed:
+            return local
+        if src.is_top_level(head):
+            return self._in_module(module, ref.split("."), 0)
+        return self._through_imports(src, ref.split("."), 0)
+
+    def method(self, cls_id: str, name: str, skip_self: bool = False, depth: int = 0) -> str | None:
+        """``name`` looked up on a class and its in-repo bases (depth-first, like a simple MRO)."""
+        if depth > 10:
+            return None
+        module, qual = self.split(cls_id)
+        src = self.source(module) if module else None
+        if src is None:
+            return None
+        if not skip_self:
+            method_id = f"{cls_id}.{name}"
+            if method_id in self.removed or src.defines(f"{qual}.{name}"):
+                return method_id
+        try:
+            src.ensure([qual])  # the bases are in the class statement
+        except SourceError:
+            return None
+        for base in src.classes().get(qual, ()):
+            base_head = base.split(".")[0]
+            if src.is_class(base_head):
+                base_id: str | None = f"{module}.{base}"
+            else:
+                base_id = self._through_imports(src, base.split("."), 0)
+            if base_id:
+                found = self.method(base_id, name, depth=depth + 1)
+                if found:
+                    return found
+        return None
+
+    def split(self, id_: str) -> tuple[str, str]:
+        """``pkg.mod.Class.meth`` -> (``pkg.mod``, ``Class.meth``): the longest module prefix."""
+        parts = id_.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module in self.modules:
+                return module, ".".join(parts[cut:])
+        return "", id_
+
+    def is_class(self, id_: str) -> bool:
+        module, qual = self.split(id_)
+        src = self.source(module) if module else None
+        return src is not None and src.is_class(qual)
+
+
+@dataclass(frozen=True)
+class Impact:
+    roots: tuple[str, ...]  # the changed ids at the start of the chains
+    via: tuple[str, ...]  # changed id, ..., this function
+
+
+def _names(ids: Iterable[str]) -> set[str]:
+    """Identifiers a user of ``ids`` must write: the last part, and a class for its constructor."""
+    out: set[str] = set()
+    for i in ids:
+        parts = i.split(".")
+        out.add(parts[-1])
+        if parts[-1] in _CONSTRUCTORS and len(parts) > 1:
+            out.add(parts[-2])
+    return out
+
+
+def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, Impact]:
+    """Function id -> how a change reaches it, for functions not themselves in ``changed``."""
+    changed = set(changed)
+    chains: dict[str, tuple[str, ...]] = {c: (c,) for c in changed}
+    roots: dict[str, set[str]] = {c: {c} for c in changed}
+    frontier = set(changed)
+    result: dict[str, Impact] = {}
+    for _ in range(max(0, depth)):
+        if not frontier:
+            break
+        hits = _callers(project, frontier, _names(frontier))
+        frontier = set()
+        for caller, callees in sorted(hits.items()):
+            if caller in chains:
+                continue
+            callee = min(callees, key=lambda c: (len(chains[c]), c))
+            chains[caller] = (*chains[callee], caller)
+            roots[caller] = set().union(*(roots[c] for c in callees))
+            result[caller] = Impact(tuple(sorted(roots[caller])), chains[caller])
+            frontier.add(caller)
+    return result
+
+
+def _callers(project: Project, targets: set[str], names: set[str]) -> dict[str, set[str]]:
+    wanted = {n.encode() for n in names}
+    hits: dict[str, set[str]] = {}
+    for module, mf in list(project.modules.items()):
+        present = mf.identifiers() & wanted
+        if not present:
+            continue
+        src = project.source(module)
+        if src is None:
+            continue
+        for _line, ref, defs in src.references(w.decode() for w in present):
+            cls = next((d.cls for d in reversed(defs) if d.cls), None)
+            for target in _targets(project, module, src, cls, ref, defs[0]):
+                if target in targets:
+                    for d in defs:
+                        fid = f"{module}.{d.qual}"
+                        if fid != target:
+                            hits.setdefault(fid, set()).add(target)
+    return hits
+
+
+def _targets(
+    project: Project, module: str, src: SourceFile, cls: str | None, ref: str, outer: Def
+) -> Iterator[str]:
+    found = project.resolve_in(module, cls, ref)
+    # an import inside the function (a lazy import) is only known once its chunk is parsed
+    if found is None and src.has_import_in(outer):
+        try:
+            src.ensure([outer.qual])
+        except SourceError:
+            return
+        found = project.resolve_in(module, cls, ref)
+    if found is None:
+        return
+    yield found
+    if project.is_class(found):  # a class reference also means its constructor
+        for ctor in _CONSTRUCTORS:
+            method = project.method(found, ctor)
+            if method:
+                yield method
+
+
+def head_ids(project: Project) -> frozenset[str]:
+    """Every function id at head: exact for parsed chunks, from the outline elsewhere."""
+    out: set[str] = set()
+    for module, mf in project.modules.items():
+        if mf.source is not None:
+            out.update(f.id for f in mf.source.functions().values())
+            continue
+        try:
+            text = decode_source(mf.data)
+        except SourceError:
+            continue
+        out.update(f.id for f in SourceFile(mf.path, module, text).functions().values())
+    return frozenset(out)
