@@ -42,7 +42,16 @@ def _client(token: str, base_url: str, backoff: float) -> Any:
     from github import Auth, Github
 
     return Github(
-        base_url=base_url, auth=Auth.Token(token), retry=_retry(backoff), timeout=30, lazy=True
+        base_url=base_url,
+        auth=Auth.Token(token),
+        retry=_retry(backoff),
+        timeout=30,
+        lazy=True,
+        per_page=100,
+        # PyGithub spaces requests (0.25 s, 1 s per write) for bulk scripts; a run makes a
+        # handful of requests and one write, so the spacing would only slow every job down.
+        seconds_between_requests=None,
+        seconds_between_writes=None,
     )
 
 
