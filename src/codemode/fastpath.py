@@ -15,9 +15,16 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from codemode.config import Config
+    from codemode.report import Report
+    from codemode.scope import Scope
 
 # Files whose change can alter what the full check would do even if no spec or source changed.
 _CONFIG_FILES = frozenset({"pyproject.toml"})
@@ -88,3 +95,22 @@ def nothing_staged_to_check(root: Path, spec_globs: Sequence[str]) -> bool:
     """True when the staged change certainly affects no spec (see the module docstring)."""
     paths = staged_paths(root)
     return paths is not None and not could_affect_specs(paths, spec_globs)
+
+
+NOTHING_TO_VERIFY = (
+    "the staged change has no Python, spec or pyproject.toml file: nothing to verify"
+)
+
+
+def quick_report(config: Config, scope: Scope) -> Report | None:
+    """The report of a ``--staged`` run that has nothing to verify, or None: run the full check.
+
+    ``check_cmd.run`` calls this before importing ``codemode.check`` (pydantic, yaml, the worker).
+    """
+    started = time.perf_counter()
+    if scope.kind != "staged" or not nothing_staged_to_check(config.root, config.specs):
+        return None
+    from codemode.report import Report
+
+    elapsed = time.perf_counter() - started
+    return Report(scope="staged", notes=(NOTHING_TO_VERIFY, f"elapsed {elapsed:.2f} s"))

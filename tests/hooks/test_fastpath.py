@@ -7,8 +7,16 @@ from pathlib import Path
 import pytest
 from hookkit import Project
 
-from codemode.config import DEFAULT_SPEC_GLOBS
-from codemode.fastpath import could_affect_specs, glob_regex, nothing_staged_to_check
+from codemode.config import DEFAULT_SPEC_GLOBS, load_config
+from codemode.fastpath import (
+    NOTHING_TO_VERIFY,
+    could_affect_specs,
+    glob_regex,
+    nothing_staged_to_check,
+    quick_report,
+)
+from codemode.render.terminal import render
+from codemode.scope import Scope
 
 
 @pytest.mark.parametrize(
@@ -69,3 +77,27 @@ def test_decides_from_the_index_not_the_work_tree(tmp_path: Path, hook_env: dict
 
 def test_not_a_repository_means_run_the_full_check(tmp_path: Path) -> None:
     assert not nothing_staged_to_check(tmp_path, ("specs/**/*.yml",))
+
+
+def test_quick_report_only_for_a_staged_change_with_nothing_to_verify(
+    tmp_path: Path, hook_env: dict[str, str]
+) -> None:
+    p = Project(tmp_path / "r", hook_env)
+    p.root.mkdir()
+    p.git("init", "-q")
+    p.write("pyproject.toml", "[tool.codemode]\nspecs = ['specs/**/*.yml']\n")
+    p.git("add", ".")
+    p.git("commit", "-q", "--no-verify", "-m", "init")
+    p.write(".pre-commit-config.yaml", "repos: []\n")
+    p.git("add", ".pre-commit-config.yaml")
+    config = load_config(p.root, env={})
+
+    report = quick_report(config, Scope("staged"))
+
+    assert report is not None
+    assert report.functions == () and not report.failing(config.fail_on)
+    assert NOTHING_TO_VERIFY in render(report)
+    assert quick_report(config, Scope("all")) is None
+    p.write("specs/a.yml", "m.f:\n  dataset: []\n")
+    p.git("add", "specs/a.yml")
+    assert quick_report(config, Scope("staged")) is None
