@@ -137,6 +137,7 @@ def test_fork_pull_request_gets_no_comment_but_a_report(
     assert done.returncode == 1
     assert fake_github.requests == []
     assert "from a fork" in done.stderr
+    assert "from a fork" in (tmp_path / "step_summary.md").read_text()
     report = json.loads((root / "codemode-report.json").read_text())
     assert report["github"]["pr"] == 7
 
@@ -330,3 +331,20 @@ def test_regen_never_commits_for_a_fork(tmp_path: Path, fake_github: FakeGitHub)
     report = json.loads((clone / "codemode-report.json").read_text())
     assert not any(e["applied"] for e in report["edits"])
     assert any("commit: true ignored" in n for n in report["notes"])
+
+
+@needs_diff
+def test_push_checks_before_to_after_without_a_comment(
+    project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root, base, head = project
+    event = payload("push", tmp_path, BEFORE_SHA=base, AFTER_SHA=head)
+    env = actions_env(tmp_path, fake_github, "push", event, python=sys.executable)
+    done = run_codemode(["action"], root, env)
+    assert done.returncode == 1, done.stderr
+    assert fake_github.requests == []
+    assert "calc.ops.double[big]" in done.stdout  # the text report, in the job log
+    outputs = read_outputs(tmp_path / "github_output.txt")
+    assert (outputs["drifted"], outputs["comment-url"]) == ("1", "")
+    report = json.loads((root / "codemode-report.json").read_text())
+    assert report["scope"].startswith(base) and report["github"]["pr"] is None

@@ -213,7 +213,17 @@ def run(args: argparse.Namespace) -> int:
         token=token,
         skip_reason=skip,
     )
+    _log(report, env)
     return deliver(report, target, config.fail_on, report_path=report_path, env=env)
+
+
+def _log(report: Report, env: Mapping[str, str]) -> None:
+    """The same text report as `codemode check`, for the job log (Actions logs show colour)."""
+    from codemode.render.terminal import render
+
+    color = env.get("GITHUB_ACTIONS") == "true" and not env.get("NO_COLOR")
+    sys.stdout.write(render(report, color=color))
+    sys.stdout.flush()
 
 
 def _commit(root: Path, report: Report, event: Event) -> list[str]:

@@ -157,6 +157,8 @@ def deliver(
             _warn(f"PR comment not posted: {result.message}", env)
     elif target.skip_reason:
         print(f"codemode: no PR comment: {target.skip_reason}", file=sys.stderr)
+        if target.pr:  # a PR that gets no comment (a fork, comment: false): say so
+            append_summary(f"> [!NOTE]\n> codemode: no PR comment: {target.skip_reason}\n", env)
     outputs = {**{k: str(v) for k, v in report.counts().items()}, "comment-url": url}
     outputs["report-path"] = str(report_path) if report_path else ""
     write_outputs(outputs, env)
