@@ -176,9 +176,23 @@ def _context(tree: ast.Module, fn_name: str) -> str:
     return "\n".join(out)
 
 
-def _literals(fn: ast.AST) -> tuple[Any, ...]:
+def _module_constants(tree: ast.Module) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = _literal(node.value)
+            if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+                out[node.targets[0].id] = value
+    return out
+
+
+def _literals(fn: ast.AST, constants: dict[str, Any] | None = None) -> tuple[Any, ...]:
+    """Numbers and short strings the body uses, module constants it reads included."""
     seen: dict[Any, None] = {}
     for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and constants and node.id in constants:
+            v = constants[node.id]
+            seen.setdefault((type(v).__name__, v), None)
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str)) and not isinstance(node.value, bool):
             if isinstance(node.value, str) and len(node.value) > 40:
                 continue
@@ -230,7 +244,7 @@ def load_target(config: Config, function_id: str, root: Path | None = None) -> T
         is_method=is_method,
         context=_context(tree, fn.name),
         fingerprint=fp,
-        literals=_literals(fn),
+        literals=_literals(fn, _module_constants(tree)),
     )
 
 

@@ -1,0 +1,47 @@
+"""The offline explorer: deterministic plans from signatures, kept calls that tell something."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from codemode.config import Config
+from codemode.explore.offline import explore_offline, plan_calls
+from codemode.explore.record import Recorder
+from codemode.explore.target import load_target
+from codemode.worker.pool import Worker
+
+
+def test_plans_are_deterministic_and_use_types_defaults_and_boundaries(shop_config: Config) -> None:
+    info = load_target(shop_config, "shop.shipping.parcel_size")
+    calls = plan_calls(info)
+    assert calls == plan_calls(info)
+    firsts = {args[0] for args, _ in calls if args}
+    assert {999, 1000, 1001, 4999, 5000, 5001, 0, -1} <= firsts  # around each literal of the body
+
+
+def test_docstring_examples_come_first(shop_config: Config) -> None:
+    info = load_target(shop_config, "shop.pricing.to_cents")
+    assert plan_calls(info)[0] == (("12.345",), {})
+
+
+def test_dates_and_keyword_defaults(shop_config: Config) -> None:
+    info = load_target(shop_config, "shop.dates.add_business_days")
+    calls = plan_calls(info)
+    assert any(isinstance(args[0], dt.date) for args, _ in calls)
+    info = load_target(shop_config, "shop.shipping.delivery_days")
+    assert any(len(args) == 2 and args[1] is True for args, _ in calls + plan_calls(info))
+
+
+def test_keeps_calls_reaching_new_lines_and_outcomes(shop_config: Config, worker: Worker) -> None:
+    info = load_target(shop_config, "shop.shipping.parcel_size")
+    recorder = Recorder(worker, info.id)
+    cases = explore_offline(info, recorder)
+    outputs = {c.get("expected") for c in cases} | {c.get("raises") for c in cases}
+    assert {"S", "M", "L", "ValueError"} <= outputs
+    assert len(cases) <= 12
+    assert recorder.lines() >= info.body_lines()  # every body line reached
+    # the case is what the worker observed
+    by_input = {c["inputs"][0]: c for c in cases}
+    for weight, case in by_input.items():
+        if "expected" in case:
+            assert case["expected"] == ("S" if weight <= 1000 else "M" if weight <= 5000 else "L")
