@@ -6,14 +6,21 @@ import time
 
 from ghfake import HEAD_SHA, REPO, FakeGitHub
 
-from codemode.github import marker, upsert_comment
+from codemode.github import CommentResult, marker, upsert_comment
 
 FAST = {"CODEMODE_GITHUB_BACKOFF": "0.01"}
 
 
-def _post(fake: FakeGitHub, body: str, **kw: object):  # type: ignore[no-untyped-def]
+def _post(fake: FakeGitHub, body: str, expect_head_sha: str | None = None) -> CommentResult:
     return upsert_comment(
-        REPO, 7, body, comment_id="main", token="test-token", base_url=fake.url, env=FAST, **kw
+        REPO,
+        7,
+        body,
+        comment_id="main",
+        token="test-token",
+        base_url=fake.url,
+        env=FAST,
+        expect_head_sha=expect_head_sha,
     )
 
 
