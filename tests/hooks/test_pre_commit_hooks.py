@@ -137,13 +137,7 @@ def test_unstaged_drift_does_not_block_a_good_commit(project: Project) -> None:
     [
         ({"src/shop/pricing.py": DRIFTED}, 1),
         ({"src/shop/pricing.py": REFACTORED}, 0),
-        pytest.param(
-            {"specs/pricing.yml": WRONG_SPEC},
-            1,
-            # check.py re-verifies specs the change edited via DiffResult.changed_files,
-            # which codemode.diff does not provide yet: a staged spec edit is not verified.
-            marks=pytest.mark.xfail(reason="DiffResult has no changed_files yet", strict=False),
-        ),
+        ({"specs/pricing.yml": WRONG_SPEC}, 1),
         ({"src/shop/pricing.py": PRICING.replace('"{price:.2f} EUR"', '"EUR {price:.2f}"')}, 0),
     ],
     ids=["drifted-code", "refactored-code", "drifted-spec", "unspecd-function"],
