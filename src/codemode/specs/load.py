@@ -68,8 +68,44 @@ def _duplicate_keys(node: yaml.Node, problems: list[SpecProblem]) -> None:
             stack.extend(n.value)
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_MAP_TAG = "tag:yaml.org,2002:map"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _Slow(Exception):
+    """This node needs PyYAML's own constructor (a merge key, a set, an unknown tag...)."""
+
+
 def _construct(loader: Any, node: yaml.Node) -> Any:
-    return loader.construct_object(node, deep=True)
+    # PyYAML's generic constructor costs about 100 us per case (most of loading a big
+    # spec); plain maps, lists and resolved scalars are built directly, same values.
+    try:
+        return _fast_construct(loader, node)
+    except (_Slow, RecursionError):
+        return loader.construct_object(node, deep=True)
+
+
+def _fast_construct(loader: Any, node: yaml.Node) -> Any:
+    tag = node.tag
+    if isinstance(node, yaml.ScalarNode):
+        if tag == _STR_TAG:
+            return node.value
+        scalar = loader.yaml_constructors.get(tag)
+        if scalar is None:
+            raise _Slow
+        return scalar(loader, node)
+    if isinstance(node, yaml.SequenceNode) and tag == _SEQ_TAG:
+        return [_fast_construct(loader, item) for item in node.value]
+    if isinstance(node, yaml.MappingNode) and tag == _MAP_TAG:
+        out = {}
+        for k, v in node.value:
+            if k.tag == _MERGE_TAG or not isinstance(k, yaml.ScalarNode):
+                raise _Slow
+            out[_fast_construct(loader, k)] = _fast_construct(loader, v)
+        return out
+    raise _Slow
 
 
 def _format_validation(
