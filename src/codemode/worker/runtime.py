@@ -167,7 +167,18 @@ def has_faithful_form(value: Any) -> bool:
 _TYPE_TAG = "\u0000t"  # transport only: YAML-native values JSON has no type for
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _encode(value: Any) -> Any:
+    # Exact-type fast paths first: a 2,000-case request is mostly plain scalars and lists.
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is list:
+        return [v if type(v) in _PLAIN else _encode(v) for v in value]
+    if t is dict and all(type(k) is str for k in value):
+        return {k: v if type(v) in _PLAIN else _encode(v) for k, v in value.items()}
     if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
         return {_TYPE_TAG: type(value).__name__, "v": value.isoformat()}
     if isinstance(value, (bytes, bytearray)):
