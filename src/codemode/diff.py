@@ -212,34 +212,34 @@ class _Analysis:
             new_mod = self.module(change.new_path) if new_ok and change.new_path else None
             whole = old_mod != new_mod  # added, deleted, or moved to another module
             h = hunks.get(change.new_path or change.old_path or "")
-            if h is None and change.old_sha and change.old_sha == change.new_sha:
-                continue  # a mode change only
+            if h is None and old_mod == new_mod and change.old_sha == change.new_sha:
+                continue  # a mode change, or a move that keeps the module name
             if h is None:
                 whole = True  # binary, or a rename with no hunks: compare everything
+            old_side = new_side = None
             if old_mod and change.old_path and change.old_sha in old_blobs:
-                side = self._load(
+                old_side = self._load(
                     change.old_path,
                     old_mod,
                     old_blobs[change.old_sha],
                     None if whole else _touched(h.old if h else ()),
                 )
-                if side:
-                    olds.append(side)
-            if new_mod and change.new_path:
-                mf = project.modules.get(new_mod)
-                if mf is None or mf.path != change.new_path:
-                    continue  # e.g. deleted from the work tree
-                side = self._load(
+            mf = project.modules.get(new_mod) if new_mod else None
+            if new_mod and change.new_path and mf is not None and mf.path == change.new_path:
+                new_side = self._load(
                     change.new_path,
                     new_mod,
                     mf.data,
                     None if whole else _touched(h.new if h else ()),
                 )
-                if side:
-                    mf.source = side.src  # impact analysis reuses what was parsed
-                    news.append(side)
+                if new_side:
+                    mf.source = new_side.src  # impact analysis reuses what was parsed
                 else:
                     mf.problem = "unreadable"
+            if (old_mod and not old_side) or (mf is not None and not new_side):
+                continue  # one side is unreadable: saying "all removed" or "all added" would lie
+            olds += [old_side] if old_side else []
+            news += [new_side] if new_side else []
         return olds, news
 
     # -- comparing ----------------------------------------------------------------------------

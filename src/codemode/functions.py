@@ -32,8 +32,7 @@ from dataclasses import dataclass, field
 _BLANK = re.compile(
     r"#[^\n]*|\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'"
 )
-# A def, class or decorator line (group 2 is "@" or the keyword), or any other line at column 0.
-_EVENT = re.compile(r"^(?:([ \t]*)(@|(?:async[ \t]+)?(def|class)[ \t]+(\w+))|(?=[^\s)\]}]))", re.M)
+_DEF_LINE = re.compile(r"(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
 # Lines at column 0 that continue the statement above rather than start a new one.
 _CONTINUATION = re.compile(r"(?:else|elif|except|finally)\b")
 
@@ -132,92 +131,47 @@ def _blank(match: re.Match[str]) -> str:
     return '""' + "\n" * text.count("\n")
 
 
-def outline(text: str, first_line: int = 1) -> tuple[str, list[Def], list[Chunk]]:
-    """Blanked text, the defs and classes, and the top-level chunks.
-
-    Regex scans over the text with strings and comments blanked: def and class lines give
-    the defs, lines at column 0 close them and delimit the chunks. A def ends where the next
-    def, decorator or class at its indentation or less begins (statements between methods
-    count as the method above: an over-approximation that only impact analysis sees).
-    """
+def outline(text: str, first_line: int = 1) -> tuple[str, list[Def]]:
+    """The text with strings and comments blanked, and its defs and classes, from one scan
+    over its lines (so keep ``text`` small: one chunk). A line that starts inside brackets or
+    after a backslash continues its statement; any other code line closes the defs indented
+    at least as deep, as Python's own indentation does."""
     blanked = _BLANK.sub(_blank, text)
-    n_lines = blanked.count("\n") + 1
-    events: list[tuple[int, int, int, str, str, str]] = []  # line, offset, indent, kind, name, code
-    line, pos = first_line, 0
-    n_lines += first_line - 1
-    for m in _EVENT.finditer(blanked):
-        line += blanked.count("\n", pos, m.start())
-        pos = m.start()
-        indent_text = m.group(1) or ""
-        indent = len(indent_text.expandtabs()) if "\t" in indent_text else len(indent_text)
-        if m.group(2) is None:
-            nl = blanked.find("\n", pos)
-            code = blanked[pos : nl if nl >= 0 else len(blanked)].strip()
-            if code:
-                events.append((line, pos, 0, "", "", code))
-        elif m.group(2) == "@":
-            events.append((line, pos, indent, "@", "", "@"))
-        else:
-            events.append((line, pos, indent, m.group(3), m.group(4), ""))
     defs: list[Def] = []
-    chunks: list[Chunk] = []
     stack: list[tuple[int, str, bool, int, str | None]] = []  # indent, qual, is_class, start, cls
-    decorator = 0
-    decorators_only = False
-
-    def close(line: int, offset: int, indent: int) -> None:
-        if stack and stack[-1][0] >= indent:
-            upto = _last_code(blanked, line, offset, first_line)
+    depth, continued, decorator, last_code = 0, False, 0, first_line
+    for n, line in enumerate(blanked.split("\n"), first_line):
+        code = line.lstrip()
+        if not code:
+            continue
+        if depth == 0 and not continued:
+            indent = len(line) - len(code)
+            if "\t" in line[:indent]:
+                indent = len(line[:indent].expandtabs())
             while stack and stack[-1][0] >= indent:
                 _, qual, is_class, start, cls = stack.pop()
-                defs.append(Def(qual, is_class, start, max(start, upto), cls))
-
-    for line, offset, indent, kind, name, code in events:
-        if kind == "" and _CONTINUATION.match(code):
-            continue
-        close(line, offset, indent)
-        if kind == "@":
-            decorator = decorator or line
-        elif kind:
-            parent = stack[-1] if stack else None
-            qual = f"{parent[1]}.{name}" if parent else name
-            cls = parent[1] if parent and parent[2] else None
-            stack.append((indent, qual, kind == "class", decorator or line, cls))
-            decorator = 0
-        else:
-            decorator = 0
-        if indent == 0:
-            is_def = kind != ""
-            if is_def and decorators_only:
-                pass  # the def under its decorators
-            elif not is_def and chunks and not chunks[-1].is_def:
-                pass  # consecutive plain statements share a chunk
+                defs.append(Def(qual, is_class, start, last_code, cls))
+            m = _DEF_LINE.match(code)
+            if code[0] == "@":
+                decorator = decorator or n
+            elif m:
+                parent = stack[-1] if stack else None
+                qual = f"{parent[1]}.{m.group(2)}" if parent else m.group(2)
+                cls = parent[1] if parent and parent[2] else None
+                stack.append((indent, qual, m.group(1) == "class", decorator or n, cls))
+                decorator = 0
             else:
-                if chunks:
-                    chunks[-1].end = line - 1
-                chunks.append(Chunk(line, line, is_def))
-            decorators_only = kind == "@"
-    close(n_lines + 1, len(blanked) + 1, 0)
-    if chunks:
-        chunks[-1].end = n_lines
-        chunks[0].start = first_line  # leading comments and blank lines
-    else:
-        chunks.append(Chunk(first_line, n_lines, False))
+                decorator = 0
+        last_code = n
+        if "(" in code or ")" in code or "[" in code or "]" in code or "{" in code or "}" in code:
+            opened = code.count("(") + code.count("[") + code.count("{")
+            depth = max(0, depth + opened - code.count(")") - code.count("]") - code.count("}"))
+        continued = code.endswith("\\")
+    while stack:
+        _, qual, is_class, start, cls = stack.pop()
+        defs.append(Def(qual, is_class, start, last_code, cls))
     defs.sort(key=lambda d: d.start)
-    return blanked, defs, chunks
-
-
-def _last_code(blanked: str, line: int, offset: int, first_line: int) -> int:
-    """The last line before ``line`` (which starts at ``offset``) that holds code."""
-    end = offset - 1  # the newline that ends the line before
-    line -= 1
-    while line > first_line and end > 0:
-        start = blanked.rfind("\n", 0, end) + 1
-        if blanked[start:end].strip():
-            return line
-        end = start - 1
-        line -= 1
-    return max(first_line, line)
+    return blanked, defs
 
 
 # The newline before a line that starts at column 0 (a literal first char scans fast).
@@ -363,7 +317,7 @@ class SourceFile:
         if self._functions is None:
             out = self.parsed_functions()
             for chunk in self.chunks:
-                if chunk.info is None and chunk.is_def:
+                if chunk.info is None:
                     for d in self.local(chunk)[1]:
                         if not d.is_class:
                             fn = Function(
@@ -411,7 +365,7 @@ class SourceFile:
     def local(self, chunk: Chunk) -> tuple[str, list[Def]]:
         """A chunk's outline: its text with strings and comments blanked, and its defs."""
         if chunk.local is None:
-            blanked, defs, _ = outline(self.text[chunk.offset : chunk.end_offset], chunk.start)
+            blanked, defs = outline(self.text[chunk.offset : chunk.end_offset], chunk.start)
             chunk.local = (blanked, defs)
         return chunk.local
 
@@ -431,8 +385,6 @@ class SourceFile:
                 i = self.text.find(name, i + len(name))
         for index in sorted(hit):
             chunk = self.chunks[index]
-            if not chunk.is_def and chunk.info is None:
-                continue
             blanked, defs = self.local(chunk)
             found = [(i, dotted) for name in names for i, dotted in _uses(blanked, name)]
             for i, dotted in sorted(found):

@@ -220,7 +220,10 @@ def _callers(project: Project, targets: set[str], names: set[str]) -> dict[str, 
         src = project.source(module)
         if src is None:
             continue
-        for _line, ref, defs in src.references(w.decode() for w in present):
+        words = {w.decode() for w in present}
+        # ``from pkg.a import helper as h`` is used as ``h``
+        words |= {local for local, target in src.imports() if target.rpartition(".")[2] in words}
+        for _line, ref, defs in src.references(words):
             cls = next((d.cls for d in reversed(defs) if d.cls), None)
             for target in _targets(project, module, src, cls, ref, defs[0]):
                 if target in targets:
