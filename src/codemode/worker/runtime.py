@@ -374,13 +374,24 @@ def type_matches(value: Any, t: Any, strict: bool = False) -> bool:
     return isinstance(value, t)
 
 
+_RESOLVED: dict[tuple[str, int], tuple[dict[str, Any], Any]] = {}
+
+
 def check_type(value: Any, expr: str, strict: bool, namespace: dict[str, Any]) -> str | None:
     """None if ``value`` is of type ``expr``; otherwise a one-line reason."""
     import ast
 
     try:
-        t = _resolve_type(ast.parse(expr.strip(), mode="eval").body, namespace)
-        ok = type_matches(value, t, strict)
+        key = (expr, id(namespace))
+        cached = _RESOLVED.get(key)
+        if cached is None or cached[0] is not namespace:
+            # parsed and resolved once per expression and module, not once per case
+            cached = (
+                namespace,
+                _resolve_type(ast.parse(expr.strip(), mode="eval").body, namespace),
+            )
+            _RESOLVED[key] = cached
+        ok = type_matches(value, cached[1], strict)
     except Exception as exc:  # a bad type expression is the spec's problem, said plainly
         return f"cannot check type {expr!r}: {exc}"
     if ok:
@@ -512,7 +523,9 @@ class Fixtures:
         return errors
 
 
-def apply_serializer(case: dict[str, Any], serializer: dict[str, Any] | None) -> tuple[list[Any], dict[str, Any]]:
+def apply_serializer(
+    case: dict[str, Any], serializer: dict[str, Any] | None
+) -> tuple[list[Any], dict[str, Any]]:
     """vowel's rules: schema (one type or per-parameter types) or a serializer function."""
     args, kwargs = list(case.get("args", [])), dict(case.get("kwargs", {}))
     if not serializer:
