@@ -9,6 +9,7 @@ so two thousand cases cost a handful of round trips rather than two thousand.
 from __future__ import annotations
 
 import ast
+import threading
 from typing import Any
 
 ASSERTION_VARIABLES = ("input", "output", "expected", "duration", "metadata")
@@ -73,14 +74,34 @@ class AssertionSandbox:
         self.timeout = timeout
         self.memory_mb = memory_mb
         self._pool: Any = None
+        self._warming: threading.Thread | None = None
         self.feeds = 0
 
-    def _session(self) -> Any:
-        from pydantic_monty import Monty, ResourceLimits
+    def warm_up(self) -> None:
+        """Import Monty and start its process in the background, while the worker runs cases.
+
+        Both take tens of milliseconds; the caller is mostly waiting on the worker's pipe by
+        then, so the time is hidden. ``evaluate`` waits for the warm-up to finish.
+        """
+        if self._pool is None and self._warming is None:
+            self._warming = threading.Thread(target=self._start, name="monty-warm-up", daemon=True)
+            self._warming.start()
+
+    def _start(self) -> None:
+        from pydantic_monty import Monty
 
         if self._pool is None:
-            self._pool = Monty(min_processes=1, max_processes=1, request_timeout=self.timeout + 5)
-            self._pool.__enter__()
+            pool = Monty(min_processes=1, max_processes=1, request_timeout=self.timeout + 5)
+            pool.__enter__()
+            self._pool = pool
+
+    def _session(self) -> Any:
+        from pydantic_monty import ResourceLimits
+
+        if self._warming is not None:
+            self._warming.join()
+            self._warming = None
+        self._start()  # no-op when warmed up; if the warm-up failed, fail here, visibly
         limits = ResourceLimits(
             max_feed_duration_secs=self.timeout, max_memory=self.memory_mb * 1024 * 1024
         )
@@ -114,6 +135,9 @@ class AssertionSandbox:
         return [_classify(r) if isinstance(r, str) else bool(r) for r in result]
 
     def close(self) -> None:
+        if self._warming is not None:
+            self._warming.join()
+            self._warming = None
         if self._pool is not None:
             try:
                 self._pool.__exit__(None, None, None)

@@ -102,6 +102,7 @@ class Verifier:
         self.config = config
         self.worker = worker
         self.sandbox = sandbox or AssertionSandbox()
+        self._own_sandbox = sandbox is None  # then verify() stops its process when done
         self.rel_tol = config.float_tolerance
 
     # --- one case, everything but assertions --------------------------------------------
@@ -391,6 +392,24 @@ class Verifier:
         shard: tuple[int, int] | None = None,
     ) -> VerifyResult:
         result = VerifyResult()
+        specs = list(specs)
+        if any(_has_assertions(f) for spec in specs for f in spec.functions):
+            self.sandbox.warm_up()
+        try:
+            self._verify(specs, result, only, trace, shard)
+        finally:
+            if self._own_sandbox:
+                self.sandbox.close()
+        return result
+
+    def _verify(
+        self,
+        specs: list[SpecFile],
+        result: VerifyResult,
+        only: set[str] | None,
+        trace: bool,
+        shard: tuple[int, int] | None,
+    ) -> None:
         for spec in specs:
             for prob in spec.problems:
                 result.problems.append(Problem(spec.rel, prob.line, prob.message))
@@ -409,7 +428,6 @@ class Verifier:
                     result.problems.append(
                         Problem(spec.rel, None, f"fixture teardown failed: {err}")
                     )
-        return result
 
 
 INVALID_REGEX = "invalid regex"
@@ -431,6 +449,12 @@ def _for_sandbox(value: Any) -> Any:
     if isinstance(value, list):
         return [_for_sandbox(v) for v in value]
     return value
+
+
+def _has_assertions(func: FunctionSpec) -> bool:
+    return any(ev.kind == "assertion" for ev in func.evaluators) or any(
+        c.assertion for c in func.cases
+    )
 
 
 def _expected(case: CaseSpec) -> Any:
