@@ -27,7 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import pydantic_ai.models
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart, UserPromptPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    ToolCallPart,
+    UserPromptPart,
+)
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from codemode.config import load_config
@@ -39,9 +45,15 @@ from codemode.scope import Scope
 pydantic_ai.models.ALLOW_MODEL_REQUESTS = False
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop"
 FUNCTIONS = (
-    "shop.shipping.parcel_size", "shop.shipping.shipping_cost", "shop.shipping.delivery_days",
-    "shop.inventory.reorder_point", "shop.inventory.abc_class", "shop.inventory.batch_code",
-    "shop.customers.loyalty_tier", "shop.customers.display_name", "shop.pricing.split_bill",
+    "shop.shipping.parcel_size",
+    "shop.shipping.shipping_cost",
+    "shop.shipping.delivery_days",
+    "shop.inventory.reorder_point",
+    "shop.inventory.abc_class",
+    "shop.inventory.batch_code",
+    "shop.customers.loyalty_tier",
+    "shop.customers.display_name",
+    "shop.pricing.split_bill",
     "shop.text.slugify",
 )
 VOWEL_PY = Path("/tmp/vowelenv/bin/python")
@@ -58,7 +70,11 @@ class Model:
 
     def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         text = "\n".join(
-            str(p.content) for m in messages if isinstance(m, ModelRequest) for p in m.parts if isinstance(p, UserPromptPart)
+            str(p.content)
+            for m in messages
+            if isinstance(m, ModelRequest)
+            for p in m.parts
+            if isinstance(p, UserPromptPart)
         )
         fid = re.search(r"Function `([\w.]+)`", text).group(1)  # type: ignore[union-attr]
         schema = json.dumps([t.parameters_json_schema for t in info.output_tools])
@@ -69,7 +85,11 @@ class Model:
             step = max(1, len(numbers) // 8)
             answer: dict[str, Any] = {
                 "cases": [
-                    {"call": n, "id": f"case_{n}", "reason": "covers a distinct behaviour of the function"}
+                    {
+                        "call": n,
+                        "id": f"case_{n}",
+                        "reason": "covers a distinct behaviour of the function",
+                    }
                     for n in numbers[::step][:10]
                 ]
             }
@@ -79,7 +99,12 @@ class Model:
             coverage = "not reached yet" in text
             if self.miss_first and not coverage:
                 calls = calls[:2]
-            answer = {"snippets": [_snippet(target.name, calls[i : i + 12]) for i in range(0, min(len(calls), 48), 12)]}
+            answer = {
+                "snippets": [
+                    _snippet(target.name, calls[i : i + 12])
+                    for i in range(0, min(len(calls), 48), 12)
+                ]
+            }
         return ModelResponse(parts=[ToolCallPart(info.output_tools[0].name, answer)])
 
 
@@ -107,15 +132,23 @@ def vowel_prompt_chars() -> tuple[int, int] | None:
 def run(root: Path, rounds: int, miss_first: bool, label: str) -> tuple[float, float]:
     model = Model(root, miss_first)
     config = load_config(root).replace(coverage_rounds=rounds)
-    report = run_regen(config, Scope("all"), dry_run=False, model=FunctionModel(model, model_name="scripted"), function_ids=FUNCTIONS)
+    report = run_regen(
+        config,
+        Scope("all"),
+        dry_run=False,
+        model=FunctionModel(model, model_name="scripted"),
+        function_ids=FUNCTIONS,
+    )
     ok = sum(1 for f in report.functions if f.status == "ok")
     n = len(FUNCTIONS)
     chars = sum(c for _, c in model.requests)
     per_fn_req = len(model.requests) / n
     per_fn_tokens = chars / 4 / n
     worst = max((sum(1 for f, _ in model.requests if f == fid) for fid in FUNCTIONS), default=0)
-    print(f"{label}: {len(model.requests)} requests for {n} functions ({ok} ok): "
-          f"{per_fn_req:.2f} requests/function (max {worst}), ~{per_fn_tokens:.0f} prompt tokens/function")
+    print(
+        f"{label}: {len(model.requests)} requests for {n} functions ({ok} ok): "
+        f"{per_fn_req:.2f} requests/function (max {worst}), ~{per_fn_tokens:.0f} prompt tokens/function"
+    )
     return per_fn_req, per_fn_tokens
 
 
@@ -123,7 +156,10 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="codemode-llm-cost-"))
     try:
         results = {}
-        for label, rounds, miss in (("no coverage round", 0, False), ("one coverage round", 1, True)):
+        for label, rounds, miss in (
+            ("no coverage round", 0, False),
+            ("one coverage round", 1, True),
+        ):
             root = tmp / label.replace(" ", "-")
             shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("specs", "__pycache__"))
             (root / "specs").mkdir()
@@ -132,11 +168,19 @@ def main() -> int:
         root = tmp / "one-coverage-round"
         model = Model(root, True)
         config = load_config(root).replace(coverage_rounds=1)
-        run_regen(config, Scope("all"), dry_run=False, model=FunctionModel(model, model_name="scripted"))
+        run_regen(
+            config, Scope("all"), dry_run=False, model=FunctionModel(model, model_name="scripted")
+        )
         print(f"unchanged re-run: {len(model.requests)} requests")
         # and with the functions named explicitly: the answer cache serves them
         model = Model(root, True)
-        run_regen(config, Scope("all"), dry_run=False, model=FunctionModel(model, model_name="scripted"), function_ids=FUNCTIONS)
+        run_regen(
+            config,
+            Scope("all"),
+            dry_run=False,
+            model=FunctionModel(model, model_name="scripted"),
+            function_ids=FUNCTIONS,
+        )
         print(f"unchanged re-run, functions named (answer cache): {len(model.requests)} requests")
         vowel = vowel_prompt_chars()
         if vowel is None:
@@ -145,10 +189,16 @@ def main() -> int:
         explorer, spec = vowel
         vowel_tokens = (VOWEL_ROUNDS * explorer + spec) / 4
         ours = max(t for _, t in results.values())
-        print(f"vowel 0.4.0: explorer system prompt {explorer} chars x {VOWEL_ROUNDS} rounds + spec system prompt "
-              f"{spec} chars = ~{vowel_tokens:.0f} prompt tokens/function (system prompts alone, a lower bound)")
+        print(
+            f"vowel 0.4.0: explorer system prompt {explorer} chars x {VOWEL_ROUNDS} rounds + spec system prompt "
+            f"{spec} chars = ~{vowel_tokens:.0f} prompt tokens/function (system prompts alone, a lower bound)"
+        )
         print(f"codemode / vowel prompt tokens: {ours / vowel_tokens:.1%} (target <= 25%)")
-        ok = results["no coverage round"][0] <= 2 and results["one coverage round"][0] <= 3 and ours <= vowel_tokens / 4
+        ok = (
+            results["no coverage round"][0] <= 2
+            and results["one coverage round"][0] <= 3
+            and ours <= vowel_tokens / 4
+        )
         return 0 if ok else 1
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -31,11 +31,23 @@ from codemode.verify import Verifier
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop"
 SKIP_MODULES = {"store"}  # needs the sqlite fixture, which a generated spec does not know
 _SWAPS: dict[type, type] = {
-    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.Div: ast.Mult,
-    ast.FloorDiv: ast.Mult, ast.Mod: ast.FloorDiv, ast.Pow: ast.Mult,
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In,
-    ast.And: ast.Or, ast.Or: ast.And,
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.FloorDiv,
+    ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv,
+    ast.Pow: ast.Mult,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.And: ast.Or,
+    ast.Or: ast.And,
 }
 
 
@@ -57,10 +69,15 @@ def _mutations(fn: ast.FunctionDef) -> Iterator[tuple[str, ast.AST, str, object]
     for node in ast.walk(fn):
         if node is doc:
             continue
-        if isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in _SWAPS:
-            yield f"{type(node.op).__name__}->{_SWAPS[type(node.op)].__name__}", node, "op", _SWAPS[type(node.op)]()
-        elif isinstance(node, ast.BoolOp) and type(node.op) in _SWAPS:
-            yield f"{type(node.op).__name__}->{_SWAPS[type(node.op)].__name__}", node, "op", _SWAPS[type(node.op)]()
+        if (isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in _SWAPS) or (
+            isinstance(node, ast.BoolOp) and type(node.op) in _SWAPS
+        ):
+            yield (
+                f"{type(node.op).__name__}->{_SWAPS[type(node.op)].__name__}",
+                node,
+                "op",
+                _SWAPS[type(node.op)](),
+            )
         elif isinstance(node, ast.Compare):
             for i, op in enumerate(node.ops):
                 if type(op) in _SWAPS:
@@ -80,7 +97,9 @@ def _mutations(fn: ast.FunctionDef) -> Iterator[tuple[str, ast.AST, str, object]
 
 def mutants(source: str, name: str) -> Iterator[tuple[str, str]]:
     tree = ast.parse(source)
-    index = next(i for i, n in enumerate(tree.body) if isinstance(n, ast.FunctionDef) and n.name == name)
+    index = next(
+        i for i, n in enumerate(tree.body) if isinstance(n, ast.FunctionDef) and n.name == name
+    )
     count = sum(1 for _ in _mutations(tree.body[index]))  # type: ignore[arg-type]
     for k in range(count):
         t = copy.deepcopy(tree)
@@ -121,7 +140,9 @@ def main() -> int:
                     passing.append(fid)
         finally:
             worker.close()
-        print(f"functions explored: {len(ids)}; specs written: {len(written)}; passing: {len(passing)}")
+        print(
+            f"functions explored: {len(ids)}; specs written: {len(written)}; passing: {len(passing)}"
+        )
         total = killed = 0
         survivors: list[str] = []
         for fid in passing:

@@ -25,7 +25,9 @@ _REF = re.compile(r"^(?P<fid>[\w.]+)\[(?P<case>[^\[\]]+)\]$")
 def parse_ref(text: str) -> tuple[str, str]:
     m = _REF.match(text.strip())
     if not m:
-        raise FatalError(f"{text!r}: name a case as FUNCTION_ID[CASE_ID], e.g. 'shop.pricing.to_cents[whole]'")
+        raise FatalError(
+            f"{text!r}: name a case as FUNCTION_ID[CASE_ID], e.g. 'shop.pricing.to_cents[whole]'"
+        )
     return m.group("fid"), m.group("case")
 
 
@@ -51,13 +53,17 @@ def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) ->
         for fid, cases in wanted.items():
             found = [(s, s.function(fid)) for s in index.files if s.function(fid) is not None]
             if not found:
-                raise FatalError(f"{fid}: no spec names this function; check the id (`codemode check --all` lists them)")
+                raise FatalError(
+                    f"{fid}: no spec names this function; check the id (`codemode check --all` lists them)"
+                )
             spec, func = found[0]
             assert func is not None
             known = {c.id for c in func.cases}
             for c in cases:
                 if c not in known:
-                    raise FatalError(f"{fid}[{c}]: no such case in {spec.rel}; its cases are {', '.join(sorted(known))}")
+                    raise FatalError(
+                        f"{fid}[{c}]: no such case in {spec.rel}; its cases are {', '.join(sorted(known))}"
+                    )
             result, _ = Verifier(config, worker).verify_function(spec, func)
             by_id = {c.id: c for c in result.cases}
             specs_by_id = {c.id: c for c in func.cases}
@@ -67,11 +73,16 @@ def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) ->
                 if r.status == CASE_PASSED:
                     notes.append(f"{fid}[{c}] already passes; nothing to accept")
                 elif r.status != CASE_DRIFTED:
-                    notes.append(f"{fid}[{c}] is {r.status}, not drifted ({r.message}); not accepted")
+                    notes.append(
+                        f"{fid}[{c}] is {r.status}, not drifted ({r.message}); not accepted"
+                    )
                 else:
                     changes[c] = _change(r.observed, specs_by_id[c].match)
             if changes:
-                path, old, cur = texts.get(spec.rel, (spec.path, *(2 * [spec.path.read_text(encoding="utf-8")])))
+                if spec.rel not in texts:
+                    original = spec.path.read_text(encoding="utf-8")
+                    texts[spec.rel] = (spec.path, original, original)
+                path, old, cur = texts[spec.rel]
                 texts[spec.rel] = (path, old, set_expectations(cur, fid, changes))
             status = "ok" if changes else result.status
             message = f"accepted {', '.join(changes)}" if changes else "nothing accepted"
@@ -81,5 +92,12 @@ def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) ->
     for rel, (path, old, new) in texts.items():
         if not dry_run:
             write_atomic(path, new)
-        edits.append(SpecEdit(rel, unified_diff(old, new, rel), applied=not dry_run, summary="accepted observed outputs"))
+        edits.append(
+            SpecEdit(
+                rel,
+                unified_diff(old, new, rel),
+                applied=not dry_run,
+                summary="accepted observed outputs",
+            )
+        )
     return Report(functions=tuple(functions), edits=tuple(edits), notes=tuple(notes), mode="accept")

@@ -51,14 +51,18 @@ class _Done:
     notes: list[str] = field(default_factory=list)
 
 
-def _targets(config: Config, scope: Scope, function_ids: Sequence[str], index: SpecIndex) -> list[_Target]:
+def _targets(
+    config: Config, scope: Scope, function_ids: Sequence[str], index: SpecIndex
+) -> list[_Target]:
     if function_ids:
         return [_Target(fid, explicit=True) for fid in dict.fromkeys(function_ids)]
     if scope.is_change:
         try:
             from codemode import diff as diff_mod
         except ImportError as exc:  # the diff analyzer is another stage; say what works instead
-            raise FatalError("change scopes need the diff analyzer; use --all or --function ID") from exc
+            raise FatalError(
+                "change scopes need the diff analyzer; use --all or --function ID"
+            ) from exc
         analysis = diff_mod.analyze(config, scope)
         return [
             _Target(f.id, tuple(getattr(f, "changed_lines", ()) or ()), changed=True)
@@ -67,7 +71,12 @@ def _targets(config: Config, scope: Scope, function_ids: Sequence[str], index: S
         ]
     if scope.kind == "paths":
         wanted = {Path(p).resolve() for p in scope.paths}
-        ids = [f.id for s in index.files for f in s.functions if s.path.resolve() in wanted or any(w in s.path.resolve().parents for w in wanted)]
+        ids = [
+            f.id
+            for s in index.files
+            for f in s.functions
+            if s.path.resolve() in wanted or any(w in s.path.resolve().parents for w in wanted)
+        ]
         return [_Target(fid) for fid in dict.fromkeys(ids)]
     return [_Target(fid) for fid in sorted(index.function_ids())]
 
@@ -97,7 +106,11 @@ def _summary(func: FunctionSpec | None) -> str:
     lines = []
     for c in func.cases[:10]:
         inputs = c.input_value if c.input_form != "none" else None
-        want = f"raises {c.raises}" if c.raises else (flow(c.expected) if c.has_expected else "(no expectation)")
+        want = (
+            f"raises {c.raises}"
+            if c.raises
+            else (flow(c.expected) if c.has_expected else "(no expectation)")
+        )
         lines.append(f"- {c.id}: {flow(inputs)} -> {want}"[:200])
     return "\n".join(lines)
 
@@ -143,12 +156,23 @@ class _Run:
         found = _spec_for(self.index, target.id)
         spec, func = found if found else (None, None)
         meta = func.meta if func else None
-        if meta and meta.fingerprint == info.fingerprint and meta.explored_by and not target.explicit:
-            return _Done(target.id, "ok", "up to date (fingerprint unchanged)", spec.rel if spec else None)
+        if (
+            meta
+            and meta.fingerprint == info.fingerprint
+            and meta.explored_by
+            and not target.explicit
+        ):
+            return _Done(
+                target.id, "ok", "up to date (fingerprint unchanged)", spec.rel if spec else None
+            )
         if func is not None and not meta.fingerprint and not (target.explicit or target.changed):  # type: ignore[union-attr]
             # --all over a hand-written spec: nothing says it is stale; adding cases is a choice.
-            return _Done(target.id, "ok", "hand-written spec; name it with --function to add generated cases",
-                         spec.rel if spec else None)
+            return _Done(
+                target.id,
+                "ok",
+                "hand-written spec; name it with --function to add generated cases",
+                spec.rel if spec else None,
+            )
         rel = spec.rel if spec else _new_spec_rel(self.config, self.index, info.module)
         fixtures = [spec.fixtures[n].to_wire() for n in func.fixtures] if spec and func else []
         fixture_names = list(func.fixtures) if func else []
@@ -172,23 +196,40 @@ class _Run:
                 evaluators = await asyncio.to_thread(_offline_evaluators, recorder, info)
             else:
                 ex = await self._explore_model(target, info, recorder, func, taken)
-                done.requests, done.input_tokens, done.output_tokens = ex.requests, ex.input_tokens, ex.output_tokens
+                done.requests, done.input_tokens, done.output_tokens = (
+                    ex.requests,
+                    ex.input_tokens,
+                    ex.output_tokens,
+                )
                 done.notes += [f"{target.id}: {n}" for n in ex.notes]
                 if ex.sandbox_errors:
-                    done.notes.append(f"{target.id}: {len(ex.sandbox_errors)} snippet(s) failed in the sandbox; first: {ex.sandbox_errors[0]}")
+                    done.notes.append(
+                        f"{target.id}: {len(ex.sandbox_errors)} snippet(s) failed in the sandbox; first: {ex.sandbox_errors[0]}"
+                    )
                 cases, evaluators = ex.cases, ex.evaluators
         except _ModelError as exc:
-            return _Done(target.id, "error", f"{exc}; the spec was kept as it was", rel, notes=done.notes,
-                         requests=exc.requests)
+            return _Done(
+                target.id,
+                "error",
+                f"{exc}; the spec was kept as it was",
+                rel,
+                notes=done.notes,
+                requests=exc.requests,
+            )
         finally:
             await asyncio.to_thread(worker.close)
         if not cases:
-            done.status, done.message = "error", "no call could become a case; the spec was kept as it was"
+            done.status, done.message = (
+                "error",
+                "no call could become a case; the spec was kept as it was",
+            )
             return done
         if func is not None:
             # Global evaluators apply to hand-written cases too: only a new block gets them.
             evaluators = {}
-        update = FunctionUpdate(target.id, tuple(cases), info.fingerprint, self.label, (), evaluators)
+        update = FunctionUpdate(
+            target.id, tuple(cases), info.fingerprint, self.label, (), evaluators
+        )
         from codemode.explore.gate import run_gate
 
         gate = await asyncio.to_thread(
@@ -196,7 +237,9 @@ class _Run:
             self.config,
             update,
             fixtures={n: spec.fixtures[n] for n in fixture_names} if spec else None,
-            serializers={func.serializer: spec.serializers[func.serializer]} if spec and func and func.serializer else None,
+            serializers={func.serializer: spec.serializers[func.serializer]}
+            if spec and func and func.serializer
+            else None,
             fixture_names=fixture_names,
             make_worker=lambda: make_worker(self.config),
         )
@@ -204,18 +247,29 @@ class _Run:
         evals = {k: v for k, v in evaluators.items() if k not in set(gate.evaluators_failed)}
         flaky = tuple(gate.nondeterministic)
         if gate.nondeterministic:
-            done.notes.append(f"{target.id}: nondeterministic, not written: {', '.join(gate.nondeterministic)}")
+            done.notes.append(
+                f"{target.id}: nondeterministic, not written: {', '.join(gate.nondeterministic)}"
+            )
         if gate.unfaithful:
-            done.notes.append(f"{target.id}: do not replay from YAML, not written: {', '.join(gate.unfaithful)}")
+            done.notes.append(
+                f"{target.id}: do not replay from YAML, not written: {', '.join(gate.unfaithful)}"
+            )
         if not kept:
-            done.status, done.message = "error", "no case passed the gate; the spec was kept as it was"
+            done.status, done.message = (
+                "error",
+                "no case passed the gate; the spec was kept as it was",
+            )
             return done
-        done.update = FunctionUpdate(target.id, tuple(kept), info.fingerprint, self.label, flaky, evals)
+        done.update = FunctionUpdate(
+            target.id, tuple(kept), info.fingerprint, self.label, flaky, evals
+        )
         extra = f", {len(flaky)} nondeterministic left out" if flaky else ""
         done.message = f"{len(kept)} case(s) by {self.label}{extra}"
         return done
 
-    async def _explore_model(self, target: _Target, info: Any, recorder: Any, func: FunctionSpec | None, taken: set[str]) -> Any:
+    async def _explore_model(
+        self, target: _Target, info: Any, recorder: Any, func: FunctionSpec | None, taken: set[str]
+    ) -> Any:
         from codemode.explore.budget import BudgetExceeded
         from codemode.explore.cache import cache_key
         from codemode.explore.llm import ModelFailed
@@ -226,9 +280,16 @@ class _Run:
         before = self.budget.requests
         try:
             ex = await explore_with_model(
-                info, recorder, self.runner, self.model, self.budget,
-                rounds=self.config.coverage_rounds, spec_summary=_summary(func),
-                changed_lines=target.changed_lines, taken_ids=taken, cached=cached,
+                info,
+                recorder,
+                self.runner,
+                self.model,
+                self.budget,
+                rounds=self.config.coverage_rounds,
+                spec_summary=_summary(func),
+                changed_lines=target.changed_lines,
+                taken_ids=taken,
+                cached=cached,
                 retry_delay=self.retry_delay,
             )
         except (ModelFailed, BudgetExceeded) as exc:
@@ -280,12 +341,20 @@ def run_regen(
 
         run.model = build_model(chosen, config.base_url)
         run.label = model_label(chosen)
-        run.budget = Budget(run.label, config.max_model_requests, config.max_cost, config.max_seconds)
+        run.budget = Budget(
+            run.label, config.max_model_requests, config.max_cost, config.max_seconds
+        )
         run.cache = AnswerCache(cache_dir(config.root))
     done = asyncio.run(_gather(run, targets))
     report = _finish(config, run, done, dry_run)
     elapsed = time.perf_counter() - started
-    return Report(**{**report.__dict__, "scope": describe_scope(scope), "notes": (*report.notes, f"elapsed {elapsed:.2f} s")})
+    return Report(
+        **{
+            **report.__dict__,
+            "scope": describe_scope(scope),
+            "notes": (*report.notes, f"elapsed {elapsed:.2f} s"),
+        }
+    )
 
 
 async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
@@ -312,9 +381,11 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
         old = path.read_text(encoding="utf-8") if path.is_file() else ""
         new = apply_updates(old, updates)
         loaded = parse_spec_text(new, path, rel)
-        bad = [p.message for p in loaded.problems] + [
-            f"{f.id}: {f.error}" for f in loaded.functions if f.error
-        ] + [f"{f.id}[{c.id}]: {c.error}" for f in loaded.functions for c in f.cases if c.error]
+        bad = (
+            [p.message for p in loaded.problems]
+            + [f"{f.id}: {f.error}" for f in loaded.functions if f.error]
+            + [f"{f.id}[{c.id}]: {c.error}" for f in loaded.functions for c in f.cases if c.error]
+        )
         if bad:  # never write a file the loader would reject
             failed_files[rel] = bad[0]
             continue
@@ -324,12 +395,22 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
         if not dry_run:
             write_atomic(path, new)
         ids = ", ".join(u.function_id for u in updates)
-        edits.append(SpecEdit(rel, diff, applied=not dry_run, summary=f"{sum(len(u.cases) for u in updates)} generated case(s) for {ids}"))
+        edits.append(
+            SpecEdit(
+                rel,
+                diff,
+                applied=not dry_run,
+                summary=f"{sum(len(u.cases) for u in updates)} generated case(s) for {ids}",
+            )
+        )
     functions = []
     for d in sorted(done, key=lambda d: d.id):
         status, message = d.status, d.message
         if d.spec_rel in failed_files and d.update is not None:
-            status, message = "error", f"the edited spec would not load ({failed_files[d.spec_rel]}); not written"
+            status, message = (
+                "error",
+                f"the edited spec would not load ({failed_files[d.spec_rel]}); not written",
+            )
         functions.append(FunctionResult(d.id, status, d.spec_rel, None, message=message))
     cost = None
     if run.budget is not None:
@@ -339,4 +420,6 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
             notes.append(f"no price known for {run.label}: --max-cost was not enforced")
     if dry_run and edits:
         notes.append("dry run: nothing was written")
-    return Report(functions=tuple(functions), edits=tuple(edits), cost=cost, notes=tuple(notes), mode="regen")
+    return Report(
+        functions=tuple(functions), edits=tuple(edits), cost=cost, notes=tuple(notes), mode="regen"
+    )

@@ -7,7 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart, UserPromptPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+    UserPromptPart,
+)
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 
@@ -69,7 +76,11 @@ def choose_all(limit: int = 8) -> Callable[[str], dict[str, Any]]:
         calls = call_numbers(text)
         return {
             "cases": [
-                {"call": n, "id": f"call {n} " + ("raises" if " raises " in line else "returns"), "reason": "covers it"}
+                {
+                    "call": n,
+                    "id": f"call {n} " + ("raises" if " raises " in line else "returns"),
+                    "reason": "covers it",
+                }
                 for n, line in list(calls.items())[:limit]
             ]
         }

@@ -23,7 +23,13 @@ GOOD_PLAN = plan(
 )
 
 
-def explore(config: Config, worker: Worker, script: Scripted, fid: str = "shop.pricing.apply_discount", **kw: Any) -> tuple[Exploration, Recorder]:
+def explore(
+    config: Config,
+    worker: Worker,
+    script: Scripted,
+    fid: str = "shop.pricing.apply_discount",
+    **kw: Any,
+) -> tuple[Exploration, Recorder]:
     info = load_target(config, fid)
     recorder = Recorder(worker, fid)
     budget = kw.pop("budget", None) or Budget("scripted")
@@ -35,9 +41,11 @@ def explore(config: Config, worker: Worker, script: Scripted, fid: str = "shop.p
     return asyncio.run(go()), recorder
 
 
-def test_good_plan_gives_cases_from_the_record_in_two_requests(shop_config: Config, worker: Worker) -> None:
+def test_good_plan_gives_cases_from_the_record_in_two_requests(
+    shop_config: Config, worker: Worker
+) -> None:
     script = Scripted(plan=GOOD_PLAN, choose=choose_all())
-    ex, recorder = explore(shop_config, worker, script)
+    ex, _ = explore(shop_config, worker, script)
     assert ex.requests == 2  # every line reached: no coverage round
     assert [p for p, _ in script.prompts] == ["plan", "choose"]
     by_inputs = {tuple(c["inputs"]): c for c in ex.cases}
@@ -50,22 +58,44 @@ def test_good_plan_gives_cases_from_the_record_in_two_requests(shop_config: Conf
     assert "def apply_discount" in first and "Monty" not in first  # the note is in the instructions
 
 
-def test_wrong_expected_values_in_the_answer_never_reach_the_cases(shop_config: Config, worker: Worker) -> None:
+def test_wrong_expected_values_in_the_answer_never_reach_the_cases(
+    shop_config: Config, worker: Worker
+) -> None:
     def choose(text: str) -> dict[str, Any]:
         calls = call_numbers(text)
         n = next(n for n, line in calls.items() if "(100.0, 0.1)" in line)
         # a confident model that restates (wrongly) what the call returns, in every field it can
-        return {"cases": [{"call": n, "id": "basic", "reason": "returns 85.0", "expected": 85.0, "raises": "KeyError"}]}
+        return {
+            "cases": [
+                {
+                    "call": n,
+                    "id": "basic",
+                    "reason": "returns 85.0",
+                    "expected": 85.0,
+                    "raises": "KeyError",
+                }
+            ]
+        }
 
-    script = Scripted(plan=GOOD_PLAN, choose=choose, preface="The expected value for call basic is 85.0.")
+    script = Scripted(
+        plan=GOOD_PLAN, choose=choose, preface="The expected value for call basic is 85.0."
+    )
     ex, _ = explore(shop_config, worker, script)
     assert ex.cases == [{"id": "basic", "inputs": [100.0, 0.1], "expected": 90.0}]
 
 
-def test_syntax_errors_and_raising_snippets_go_back_to_the_model(shop_config: Config, worker: Worker) -> None:
-    bad = plan("apply_discount(100.0, 0.1", "apply_discount(100.0, 0.1)\n1 / 0", "import os\nos.environ['HOME']")
-    fixed = plan("for r in (0, 0.5, 1, 1.5):\n    try:\n        apply_discount(10.0, r)\n    except ValueError:\n        pass\n"
-                 "try:\n    apply_discount(-2.0, 0.5)\nexcept ValueError:\n    pass")
+def test_syntax_errors_and_raising_snippets_go_back_to_the_model(
+    shop_config: Config, worker: Worker
+) -> None:
+    bad = plan(
+        "apply_discount(100.0, 0.1",
+        "apply_discount(100.0, 0.1)\n1 / 0",
+        "import os\nos.environ['HOME']",
+    )
+    fixed = plan(
+        "for r in (0, 0.5, 1, 1.5):\n    try:\n        apply_discount(10.0, r)\n    except ValueError:\n        pass\n"
+        "try:\n    apply_discount(-2.0, 0.5)\nexcept ValueError:\n    pass"
+    )
     script = Scripted(plan=bad, coverage=fixed, choose=choose_all())
     ex, _ = explore(shop_config, worker, script)
     assert [p for p, _ in script.prompts] == ["plan", "coverage", "choose"]
@@ -78,7 +108,9 @@ def test_syntax_errors_and_raising_snippets_go_back_to_the_model(shop_config: Co
     assert {c.get("raises") for c in ex.cases} >= {"ValueError", None}
 
 
-def test_escape_attempts_record_nothing_and_the_exploration_goes_on(shop_config: Config, worker: Worker) -> None:
+def test_escape_attempts_record_nothing_and_the_exploration_goes_on(
+    shop_config: Config, worker: Worker
+) -> None:
     escapes = plan(
         "open('/etc/passwd').read()",
         "__import__('subprocess').run(['id'])",
@@ -94,13 +126,17 @@ def test_escape_attempts_record_nothing_and_the_exploration_goes_on(shop_config:
 
 
 def test_calls_the_model_invents_are_ignored(shop_config: Config, worker: Worker) -> None:
-    script = Scripted(plan=GOOD_PLAN, choose={"cases": [{"call": 999, "id": "ghost"}, {"call": 1, "id": "real"}]})
+    script = Scripted(
+        plan=GOOD_PLAN, choose={"cases": [{"call": 999, "id": "ghost"}, {"call": 1, "id": "real"}]}
+    )
     ex, _ = explore(shop_config, worker, script)
     assert [c["id"] for c in ex.cases] == ["real"]
     assert any("do not exist" in n for n in ex.notes)
 
 
-def test_global_evaluators_are_kept_only_when_they_hold_on_every_call(shop_config: Config, worker: Worker) -> None:
+def test_global_evaluators_are_kept_only_when_they_hold_on_every_call(
+    shop_config: Config, worker: Worker
+) -> None:
     evals = [
         {"name": "is_float", "type": "float"},
         {"name": "non_negative", "assertion": "output >= 0"},
@@ -109,7 +145,10 @@ def test_global_evaluators_are_kept_only_when_they_hold_on_every_call(shop_confi
     ]
     script = Scripted(plan=GOOD_PLAN, choose=lambda t: {**choose_all()(t), "evaluators": evals})
     ex, _ = explore(shop_config, worker, script)
-    assert ex.evaluators == {"IsFloat": {"type": "float"}, "NonNegative": {"assertion": "output >= 0"}}
+    assert ex.evaluators == {
+        "IsFloat": {"type": "float"},
+        "NonNegative": {"assertion": "output >= 0"},
+    }
 
 
 def test_cached_answers_replay_without_requests(shop_config: Config, worker: Worker) -> None:

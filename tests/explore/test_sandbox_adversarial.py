@@ -22,7 +22,11 @@ ADVERSARIAL = [
     ("read_env", "import os\nos.environ['HOME']", "not supported"),
     ("getenv", "import os\nos.getenv('OPENAI_API_KEY')", "Error"),
     ("socket", "import socket\nsocket.socket()", "ModuleNotFoundError"),
-    ("urllib", "import urllib.request\nurllib.request.urlopen('http://example.com')", "ModuleNotFoundError"),
+    (
+        "urllib",
+        "import urllib.request\nurllib.request.urlopen('http://example.com')",
+        "ModuleNotFoundError",
+    ),
     ("subprocess", "import subprocess\nsubprocess.run(['touch', '/tmp/x'])", "ModuleNotFoundError"),
     ("os_system", "import os\nos.system('touch /tmp/x')", "Error"),
     ("dunder_import", "__import__('os').system('id')", "NameError"),
@@ -33,7 +37,11 @@ ADVERSARIAL = [
     ("memory_bomb", "x = 'a' * (10 ** 10)", "MemoryError"),
     ("list_bomb", "x = [0] * (10 ** 9)", "MemoryError"),
     ("deep_recursion", "def f(n):\n    return f(n + 1)\nf(0)", "RecursionError"),
-    ("long_sleep", "import time\ntime.sleep(3600)\nsplit_bill(10, 3)", None),  # sleeps return at once
+    (
+        "long_sleep",
+        "import time\ntime.sleep(3600)\nsplit_bill(10, 3)",
+        None,
+    ),  # sleeps return at once
     ("object_argument", "split_bill(object(), 1)", "TypeError"),
     ("call_flood", "for i in range(100000):\n    split_bill(i, 1)", "RuntimeError"),
 ]
@@ -48,7 +56,9 @@ def test_at_least_fifteen_escape_routes() -> None:
     assert len(ADVERSARIAL) >= 15
 
 
-def test_adversarial_snippets_are_contained_and_the_run_goes_on(recorder: Recorder, shop: Path) -> None:
+def test_adversarial_snippets_are_contained_and_the_run_goes_on(
+    recorder: Recorder, shop: Path
+) -> None:
     if os.path.exists(CANARY):
         os.unlink(CANARY)
     before = sorted(p.name for p in shop.rglob("*"))
@@ -84,4 +94,6 @@ def test_target_exceptions_reach_the_snippet_as_builtin_classes(recorder: Record
         [r] = runner.run([code], recorder, ["split_bill"])
     assert r.error is None
     assert [rec.kind for rec in recorder.records] == ["raised", "returned"]
-    assert recorder.records[0].exc and recorder.records[0].exc["message"] == "people must be positive"
+    assert (
+        recorder.records[0].exc and recorder.records[0].exc["message"] == "people must be positive"
+    )

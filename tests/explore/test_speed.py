@@ -11,9 +11,7 @@ from codemode.worker.pool import Worker
 
 def test_fifty_snippets_of_twenty_calls_under_two_seconds(worker: Worker) -> None:
     recorder = Recorder(worker, "shop.pricing.split_bill")
-    snippets = [
-        f"for i in range(20):\n    split_bill({k} * 100 + i, 1 + i % 7)" for k in range(50)
-    ]
+    snippets = [f"for i in range(20):\n    split_bill({k} * 100 + i, 1 + i % 7)" for k in range(50)]
     with SnippetRunner() as runner:
         runner.run(["split_bill(1, 1)"], recorder, ["split_bill"])  # pool and worker warm
         started = time.perf_counter()

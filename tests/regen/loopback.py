@@ -26,12 +26,20 @@ def completion(tool: str, args: dict[str, Any], prompt_chars: int) -> dict[str, 
                     "role": "assistant",
                     "content": None,
                     "tool_calls": [
-                        {"id": "call_1", "type": "function", "function": {"name": tool, "arguments": json.dumps(args)}}
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": tool, "arguments": json.dumps(args)},
+                        }
                     ],
                 },
             }
         ],
-        "usage": {"prompt_tokens": prompt_chars // 4, "completion_tokens": 50, "total_tokens": prompt_chars // 4 + 50},
+        "usage": {
+            "prompt_tokens": prompt_chars // 4,
+            "completion_tokens": 50,
+            "total_tokens": prompt_chars // 4 + 50,
+        },
     }
 
 

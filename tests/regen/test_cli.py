@@ -14,7 +14,9 @@ from codemode.errors import FatalError
 from codemode.scope import Scope
 
 
-def test_regen_dry_run_prints_the_diff_and_progress(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_regen_dry_run_prints_the_diff_and_progress(
+    shop: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     before = (shop / "specs" / "text_dates.yml").read_bytes()
     code = main(["regen", "--root", str(shop), "--function", "shop.text.initials", "--dry-run"])
     out, err = capsys.readouterr()
@@ -25,12 +27,18 @@ def test_regen_dry_run_prints_the_diff_and_progress(shop: Path, capsys: pytest.C
 
 
 def test_regen_writes_then_check_passes(shop: Path, shop_config: Config) -> None:
-    assert main(["regen", "--root", str(shop), "--function", "shop.customers.mask_email", "-q"]) == 0
-    report = run_check(shop_config, Scope("paths", paths=(str(shop / "specs" / "shop.customers.yml"),)))
+    assert (
+        main(["regen", "--root", str(shop), "--function", "shop.customers.mask_email", "-q"]) == 0
+    )
+    report = run_check(
+        shop_config, Scope("paths", paths=(str(shop / "specs" / "shop.customers.yml"),))
+    )
     assert [f.status for f in report.functions] == ["ok"]
 
 
-def test_accept_takes_the_observed_output_of_a_drifted_case(shop: Path, shop_config: Config, capsys: pytest.CaptureFixture[str]) -> None:
+def test_accept_takes_the_observed_output_of_a_drifted_case(
+    shop: Path, shop_config: Config, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = shop / "specs" / "pricing.yml"
     before = path.read_text()
     assert main(["accept", "--root", str(shop), "shop.pricing.to_cents[rounding_half_up]"]) == 0
@@ -54,14 +62,21 @@ def test_accept_leaves_passing_cases_alone(shop: Path, shop_config: Config) -> N
 
 def test_accept_a_case_that_now_raises(shop: Path, shop_config: Config) -> None:
     src = shop / "src" / "shop" / "text.py"
-    src.write_text(src.read_text().replace('return "".join(part[0].upper()', 'raise ValueError("no initials")\n    return "".join(part[0].upper()'))
+    src.write_text(
+        src.read_text().replace(
+            'return "".join(part[0].upper()',
+            'raise ValueError("no initials")\n    return "".join(part[0].upper()',
+        )
+    )
     report = run_accept(shop_config, ["shop.text.initials[two_words]"])
     assert report.functions[0].message == "accepted two_words"
     text = (shop / "specs" / "text_dates.yml").read_text()
     assert "{id: two_words, input: ada lovelace, raises: ValueError, contains: A}" in text
 
 
-@pytest.mark.parametrize("bad", ["shop.pricing.to_cents", "x[", "shop.nope.f[c]", "shop.pricing.to_cents[nope]"])
+@pytest.mark.parametrize(
+    "bad", ["shop.pricing.to_cents", "x[", "shop.nope.f[c]", "shop.pricing.to_cents[nope]"]
+)
 def test_accept_refuses_unknown_references(shop_config: Config, bad: str) -> None:
     with pytest.raises(FatalError):
         if "[" in bad and bad.endswith("]"):

@@ -19,8 +19,11 @@ from .loopback import Reply, serve, user_text
 FID = "shop.shipping.parcel_size"
 PLAN = {
     "snippets": [
-        {"purpose": "sizes", "code": "for w in (1, 1000, 1001, 5000, 5001, 30000, 30001, 0):\n"
-         "    try:\n        parcel_size(w)\n    except ValueError:\n        pass"}
+        {
+            "purpose": "sizes",
+            "code": "for w in (1, 1000, 1001, 5000, 5001, 30000, 30001, 0):\n"
+            "    try:\n        parcel_size(w)\n    except ValueError:\n        pass",
+        }
     ]
 }
 
@@ -42,17 +45,29 @@ def test_rate_limit_then_success_writes_a_passing_spec(shop_config: Config, shop
 
     def script(body: dict[str, Any]) -> Reply:
         if replies:
-            return replies.pop(0), {"error": {"message": "Rate limit reached", "type": "rate_limit"}}
+            return replies.pop(0), {
+                "error": {"message": "Rate limit reached", "type": "rate_limit"}
+            }
         text = user_text(body)
         return 200, (choose(text) if "Recorded calls:" in text else PLAN)
 
     with serve(script) as (url, seen):
         config = shop_config.replace(base_url=url, coverage_rounds=0)
-        report = run_regen(config, Scope("all"), dry_run=False, model="openai:loopback-model",
-                           function_ids=(FID,), retry_delay=0.01)
+        report = run_regen(
+            config,
+            Scope("all"),
+            dry_run=False,
+            model="openai:loopback-model",
+            function_ids=(FID,),
+            retry_delay=0.01,
+        )
     assert [f.status for f in report.functions] == ["ok"], report.functions
     assert len(seen) == 3  # 429, plan, choose
-    assert report.cost is not None and report.cost.requests == 3 and report.cost.model == "openai:loopback-model"
+    assert (
+        report.cost is not None
+        and report.cost.requests == 3
+        and report.cost.model == "openai:loopback-model"
+    )
     assert seen[1]["model"] == "loopback-model" and seen[1]["tools"][0]["function"]["name"]
     spec = shop / "specs" / "shop.shipping.yml"
     text = spec.read_text()
@@ -62,7 +77,9 @@ def test_rate_limit_then_success_writes_a_passing_spec(shop_config: Config, shop
     assert [f.status for f in check.functions] == ["ok"]
 
 
-def test_server_errors_end_in_a_clear_report_and_an_untouched_spec(shop_config: Config, shop: Path) -> None:
+def test_server_errors_end_in_a_clear_report_and_an_untouched_spec(
+    shop_config: Config, shop: Path
+) -> None:
     spec = shop / "specs" / "pricing.yml"
     before = spec.read_bytes()
 
@@ -71,8 +88,14 @@ def test_server_errors_end_in_a_clear_report_and_an_untouched_spec(shop_config: 
 
     with serve(script) as (url, seen):
         config = shop_config.replace(base_url=url)
-        report = run_regen(config, Scope("all"), dry_run=False, model="openai:loopback-model",
-                           function_ids=("shop.pricing.with_vat",), retry_delay=0.01)
+        report = run_regen(
+            config,
+            Scope("all"),
+            dry_run=False,
+            model="openai:loopback-model",
+            function_ids=("shop.pricing.with_vat",),
+            retry_delay=0.01,
+        )
     [f] = report.functions
     assert f.status == "error"
     assert "HTTP 500" in f.message and "upstream exploded" in f.message

@@ -34,7 +34,12 @@ def _load(text: str) -> dict[str, list[str]]:
 
 
 def test_first_update_adds_cases_and_metadata_and_keeps_the_rest() -> None:
-    up = FunctionUpdate("shop.pricing.with_vat", ({"id": "g1", "inputs": [1.0], "expected": 1.2},), "sha256:a", "offline")
+    up = FunctionUpdate(
+        "shop.pricing.with_vat",
+        ({"id": "g1", "inputs": [1.0], "expected": 1.2},),
+        "sha256:a",
+        "offline",
+    )
     new = apply_updates(HAND, [up])
     for line in HAND.splitlines():
         assert line in new.splitlines()
@@ -46,15 +51,38 @@ def test_first_update_adds_cases_and_metadata_and_keeps_the_rest() -> None:
 
 
 def test_second_update_replaces_only_the_tools_cases() -> None:
-    first = apply_updates(HAND, [FunctionUpdate("shop.pricing.with_vat", ({"id": "g1", "inputs": [1.0], "expected": 1.2},), "a", "offline")])
-    second = apply_updates(first, [FunctionUpdate("shop.pricing.with_vat", ({"id": "g2", "inputs": [2.0], "expected": 2.4},), "b", "m")])
+    first = apply_updates(
+        HAND,
+        [
+            FunctionUpdate(
+                "shop.pricing.with_vat",
+                ({"id": "g1", "inputs": [1.0], "expected": 1.2},),
+                "a",
+                "offline",
+            )
+        ],
+    )
+    second = apply_updates(
+        first,
+        [
+            FunctionUpdate(
+                "shop.pricing.with_vat", ({"id": "g2", "inputs": [2.0], "expected": 2.4},), "b", "m"
+            )
+        ],
+    )
     assert _load(second)["shop.pricing.with_vat"] == ["default_rate", "custom_rate", "g2"]
     assert "g1" not in second
     assert "# hand-written, keep" in second and "# trailing comment" in second
 
 
 def test_new_function_block_is_appended_with_its_evaluators() -> None:
-    up = FunctionUpdate("shop.x.f", ({"id": "nl", "inputs": ["a\nb: c"], "expected": None},), "f", "offline", evals={"IsStr": {"type": "str"}})
+    up = FunctionUpdate(
+        "shop.x.f",
+        ({"id": "nl", "inputs": ["a\nb: c"], "expected": None},),
+        "f",
+        "offline",
+        evals={"IsStr": {"type": "str"}},
+    )
     new = apply_updates(HAND, [up])
     assert new.index("\nshop.pricing.to_cents:") < new.index("\nshop.x.f:")
     spec = parse_spec_text(new, Path("s.yml"), "s.yml")
@@ -71,7 +99,10 @@ def test_new_file_from_nothing() -> None:
 def test_accept_rewrites_only_the_named_case() -> None:
     new = set_expectations(HAND, "shop.pricing.to_cents", {"whole": {"expected": 1201}})
     assert "expected: 1201" in new
-    assert new.replace("expected: 1201", "expected: 1200").replace("input: '12'", 'input: "12"') == HAND
+    assert (
+        new.replace("expected: 1201", "expected: 1200").replace("input: '12'", 'input: "12"')
+        == HAND
+    )
     with pytest.raises(KeyError):
         set_expectations(HAND, "no.such", {"x": {}})
 

@@ -33,11 +33,25 @@ def register(sub: Any) -> None:
     p.add_argument("--dry-run", action="store_true", help="show the edits as a diff, write nothing")
     p.add_argument("--model", help="pydantic-ai model string, e.g. openai:gpt-4.1-mini")
     p.add_argument("--base-url", help="an OpenAI-compatible server (a local Ollama, say)")
-    p.add_argument("--max-model-requests", type=int, metavar="N", help="stop asking the model after N requests")
-    p.add_argument("--max-cost", type=float, metavar="USD", help="stop when the estimated cost reaches USD")
-    p.add_argument("--max-seconds", type=float, metavar="S", help="stop asking the model after S seconds")
-    p.add_argument("--concurrency", type=int, metavar="N", help="functions explored at once (default 4)")
-    p.add_argument("--function", action="append", default=[], metavar="ID", help="explore this function (repeatable)")
+    p.add_argument(
+        "--max-model-requests", type=int, metavar="N", help="stop asking the model after N requests"
+    )
+    p.add_argument(
+        "--max-cost", type=float, metavar="USD", help="stop when the estimated cost reaches USD"
+    )
+    p.add_argument(
+        "--max-seconds", type=float, metavar="S", help="stop asking the model after S seconds"
+    )
+    p.add_argument(
+        "--concurrency", type=int, metavar="N", help="functions explored at once (default 4)"
+    )
+    p.add_argument(
+        "--function",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="explore this function (repeatable)",
+    )
     p.set_defaults(run=run)
 
 
@@ -71,7 +85,9 @@ def run(args: argparse.Namespace) -> int:
         if report.cost is not None:
             c = report.cost
             usd = f", ~{c.usd:.4f} USD" if c.usd is not None else ""
-            sys.stdout.write(f"model {c.model}: {c.requests} request(s), {c.input_tokens} in / {c.output_tokens} out tokens{usd}\n")
+            sys.stdout.write(
+                f"model {c.model}: {c.requests} request(s), {c.input_tokens} in / {c.output_tokens} out tokens{usd}\n"
+            )
         for n in report.notes:
             sys.stdout.write(f"note: {n}\n")
     return 1 if any(f.status == "error" for f in report.functions) else 0

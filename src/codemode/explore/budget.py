@@ -54,7 +54,10 @@ class Budget:
         with self._lock:
             if self.max_seconds is not None and time.monotonic() - self.started > self.max_seconds:
                 raise BudgetExceeded(f"--max-seconds {self.max_seconds:g} reached")
-            if self.max_requests is not None and self.requests + self._reserved + n > self.max_requests:
+            if (
+                self.max_requests is not None
+                and self.requests + self._reserved + n > self.max_requests
+            ):
                 raise BudgetExceeded(f"--max-model-requests {self.max_requests} reached")
             usd = self.usd
             if self.max_cost is not None and usd is not None and usd >= self.max_cost:

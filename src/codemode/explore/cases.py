@@ -105,7 +105,9 @@ def auto_id(rec: CallRecord, info: TargetInfo | None) -> str:
     return "returns_" + safe_id(type(rec.value).__name__ if rec.value is not None else "none")
 
 
-def representative(records: Sequence[CallRecord], info: TargetInfo | None, limit: int = 60) -> list[CallRecord]:
+def representative(
+    records: Sequence[CallRecord], info: TargetInfo | None, limit: int = 60
+) -> list[CallRecord]:
     """The calls worth showing: each that reached new lines or a new outcome, then the rest."""
     seen_lines: set[int] = set()
     seen_out: set[tuple[str, str]] = set()

@@ -34,7 +34,9 @@ def _fixture_yaml(fixtures: dict[str, FixtureSpec], serializers: dict[str, Seria
     if fixtures:
         out += "fixtures:\n"
         for name, f in fixtures.items():
-            d: dict[str, Any] = {k: v for k, v in f.to_wire().items() if v not in (None, [], {}) and k != "name"}
+            d: dict[str, Any] = {
+                k: v for k, v in f.to_wire().items() if v not in (None, [], {}) and k != "name"
+            }
             out += f"  {flow(name)}: {flow(d)}\n"
     if serializers:
         out += "serializers:\n"
@@ -58,7 +60,9 @@ def run_gate(
     text = apply_updates(head, [update])
     if fixture_names:
         text = text.replace(
-            f"{flow(update.function_id)}:\n", f"{flow(update.function_id)}:\n  fixture: {flow(list(fixture_names))}\n", 1
+            f"{flow(update.function_id)}:\n",
+            f"{flow(update.function_id)}:\n  fixture: {flow(list(fixture_names))}\n",
+            1,
         )
     spec = parse_spec_text(text, Path("gate.yml"), "gate.yml")
     func = spec.function(update.function_id)
@@ -80,12 +84,14 @@ def run_gate(
         for c in fr.cases:
             # A failing global evaluator is dropped by the caller; the case itself may be right.
             own = [k for k in c.checks if k.passed is False and k.name not in update.evals]
-            failed_checks |= {k.name for k in c.checks if k.passed is False and k.name in update.evals}
+            failed_checks |= {
+                k.name for k in c.checks if k.passed is False and k.name in update.evals
+            }
             ok = c.status == CASE_PASSED or (not own and c.status != "error" and bool(c.checks))
             run[c.id] = (ok, c.observed)
         observed.append(run)
-    for c in update.cases:
-        cid = str(c["id"])
+    for new in update.cases:
+        cid = str(new["id"])
         outcomes = [o.get(cid, (False, None)) for o in observed]
         if all(ok for ok, _ in outcomes):
             result.passed.append(cid)

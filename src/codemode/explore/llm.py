@@ -74,9 +74,21 @@ def _retryable(exc: BaseException) -> tuple[bool, float | None]:
         return False, None  # an exhausted quota does not come back by waiting
     status = getattr(exc, "status_code", None)
     retry_after = getattr(exc, "retry_after", None)
-    if isinstance(exc, (e.ModelRateLimitError, e.ModelServerError, e.ModelConnectionError, e.ModelUnavailableError)):
+    if isinstance(
+        exc,
+        (
+            e.ModelRateLimitError,
+            e.ModelServerError,
+            e.ModelConnectionError,
+            e.ModelUnavailableError,
+        ),
+    ):
         return True, retry_after
-    if isinstance(exc, e.ModelHTTPError) and status is not None and (status == 429 or status >= 500):
+    if (
+        isinstance(exc, e.ModelHTTPError)
+        and status is not None
+        and (status == 429 or status >= 500)
+    ):
         return True, retry_after
     return False, None
 
@@ -108,7 +120,9 @@ async def ask(
     from pydantic_ai import Agent, UsageLimits
     from pydantic_ai import exceptions as e
 
-    agent: Agent[None, T] = Agent(model, output_type=output_type, instructions=instructions, retries=1)
+    agent: Agent[None, T] = Agent(
+        model, output_type=output_type, instructions=instructions, retries=1
+    )
     delay = RETRY_BASE_DELAY if base_delay is None else base_delay
     requests = input_tokens = output_tokens = 0
     last = ""
@@ -133,12 +147,19 @@ async def ask(
             if not ok or attempt == RETRY_ATTEMPTS - 1:
                 why = "gave up after retries" if ok else "not retried"
                 raise ModelFailed(f"the model failed ({last}; {why})") from exc
-            wait = min(RETRY_MAX_DELAY, retry_after if retry_after is not None else delay * 2**attempt)
+            wait = min(
+                RETRY_MAX_DELAY, retry_after if retry_after is not None else delay * 2**attempt
+            )
             await asyncio.sleep(wait)
             continue
         u = result.usage
         if not hasattr(u, "requests"):  # a method before pydantic-ai made it a property
             u = u()
         budget.settle(1, u.requests, u.input_tokens, u.output_tokens)
-        return Answer(result.output, requests + u.requests, input_tokens + u.input_tokens, output_tokens + u.output_tokens)
+        return Answer(
+            result.output,
+            requests + u.requests,
+            input_tokens + u.input_tokens,
+            output_tokens + u.output_tokens,
+        )
     raise ModelFailed(f"the model failed ({last})")

@@ -28,7 +28,20 @@ MAX_CASES = 12
 
 _INTS = [3, 0, 1, -1, 2, 5, 10, 100, -7, 1000]
 _FLOATS = [2.5, 0.0, 1.0, -1.0, 0.5, 0.1, 19.99, 100.0, 1e6, -3.75]
-_STRS = ["hello world", "", " ", "a", "Hello World", "ab-cd_12", "  padded  ", "3 x Tea", "Crème brûlée", "ABC", "12.5", "x" * 40]
+_STRS = [
+    "hello world",
+    "",
+    " ",
+    "a",
+    "Hello World",
+    "ab-cd_12",
+    "  padded  ",
+    "3 x Tea",
+    "Crème brûlée",
+    "ABC",
+    "12.5",
+    "x" * 40,
+]
 _DATES = [
     dt.date(2024, 5, 15),
     dt.date(2024, 1, 1),
@@ -39,7 +52,19 @@ _DATES = [
     dt.date(2023, 3, 31),
 ]
 _NAME_HINTS = {
-    "int": ("n", "count", "qty", "quantity", "size", "limit", "days", "index", "cents", "people", "k"),
+    "int": (
+        "n",
+        "count",
+        "qty",
+        "quantity",
+        "size",
+        "limit",
+        "days",
+        "index",
+        "cents",
+        "people",
+        "k",
+    ),
     "float": ("price", "rate", "amount", "weight", "ratio", "total", "factor", "value"),
     "str": ("name", "text", "title", "s", "line", "word", "code", "sku", "label", "email", "path"),
 }
@@ -66,9 +91,16 @@ class _Planner:
         self.ints = _dedupe(_INTS + near_i)
         self.floats = _dedupe(_FLOATS + near_f + [float(i) for i in near_i])
         body_strs = [v for v in info.literals if isinstance(v, str) and v.strip()]
-        self.strs = _dedupe(_STRS + body_strs + [s.upper() for s in body_strs[:4]] + [f"{s} x" for s in body_strs[:4]])
+        self.strs = _dedupe(
+            _STRS
+            + body_strs
+            + [s.upper() for s in body_strs[:4]]
+            + [f"{s} x" for s in body_strs[:4]]
+        )
 
-    def by_annotation(self, ann: str | None, param: Param | None = None, depth: int = 0) -> list[Any]:
+    def by_annotation(
+        self, ann: str | None, param: Param | None = None, depth: int = 0
+    ) -> list[Any]:
         if ann is None:
             return self.untyped(param)
         try:
@@ -83,7 +115,9 @@ class _Planner:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a string annotation
             return self.by_annotation(node.value, param, depth)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            return _dedupe(self.by_node(node.left, param, depth) + self.by_node(node.right, param, depth))
+            return _dedupe(
+                self.by_node(node.left, param, depth) + self.by_node(node.right, param, depth)
+            )
         if isinstance(node, ast.Constant) and node.value is None:
             return [None]
         name = ast.unparse(node.value if isinstance(node, ast.Subscript) else node).split(".")[-1]
@@ -91,18 +125,35 @@ class _Planner:
             inner = node.slice
             elts = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
             if name in ("Optional",):
-                return self.by_node(elts[0], param, depth) + [None]
+                return [*self.by_node(elts[0], param, depth), None]
             if name == "Union":
                 return _dedupe([v for e in elts for v in self.by_node(e, param, depth)])
             if name == "Literal":
                 return [ast.literal_eval(e) for e in elts if isinstance(e, ast.Constant)]
-            if name in ("list", "List", "Sequence", "Iterable", "Collection", "set", "Set", "frozenset", "tuple", "Tuple"):
-                if name in ("tuple", "Tuple") and len(elts) > 1 and not (isinstance(elts[-1], ast.Constant) and elts[-1].value is Ellipsis):
+            if name in (
+                "list",
+                "List",
+                "Sequence",
+                "Iterable",
+                "Collection",
+                "set",
+                "Set",
+                "frozenset",
+                "tuple",
+                "Tuple",
+            ):
+                if (
+                    name in ("tuple", "Tuple")
+                    and len(elts) > 1
+                    and not (isinstance(elts[-1], ast.Constant) and elts[-1].value is Ellipsis)
+                ):
                     parts = [self.by_node(e, None, depth + 1) for e in elts]
                     return [[p[i % len(p)] for p in parts] for i in range(4)]
                 return self.sequences(self.by_node(elts[0], None, depth + 1))
             if name in ("dict", "Dict", "Mapping", "MutableMapping") and len(elts) == 2:
-                return self.mappings(self.by_node(elts[0], None, depth + 1), self.by_node(elts[1], None, depth + 1))
+                return self.mappings(
+                    self.by_node(elts[0], None, depth + 1), self.by_node(elts[1], None, depth + 1)
+                )
         simple = {
             "int": self.ints,
             "float": self.floats,
@@ -125,7 +176,9 @@ class _Planner:
                 return [param.default, *self.by_annotation(kind, None)]
         if param is not None:
             for kind, names in _NAME_HINTS.items():
-                if param.name.lower() in names or any(param.name.lower().endswith("_" + n) for n in names):
+                if param.name.lower() in names or any(
+                    param.name.lower().endswith("_" + n) for n in names
+                ):
                     return self.by_annotation(kind, None)
         return [3, "abc", [1, 2], None, 0, -1, 2.5, "", {"a": 1}]
 
@@ -167,7 +220,9 @@ def _dedupe(values: list[Any]) -> list[Any]:
 def _doc_examples(info: TargetInfo) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     """``>>> f(1, x=2)`` and ``'3 x tea' -> ...`` lines of the docstring, as calls."""
     out: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-    required = [p for p in info.params if not p.has_default and p.kind in ("positional", "positional_only")]
+    required = [
+        p for p in info.params if not p.has_default and p.kind in ("positional", "positional_only")
+    ]
     for raw in info.docstring.splitlines():
         line = raw.strip()
         expr = None
@@ -196,18 +251,26 @@ def _doc_examples(info: TargetInfo) -> list[tuple[tuple[Any, ...], dict[str, Any
     return out
 
 
-def plan_calls(info: TargetInfo, fixtures: Sequence[str] = ()) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+def plan_calls(
+    info: TargetInfo, fixtures: Sequence[str] = ()
+) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     """The calls to try, docstring examples first, deterministic for a given function."""
     planner = _Planner(info)
     # Fixture parameters are injected by the worker; variadic ones are left empty.
-    params = [p for p in info.params if p.kind not in ("var_positional", "var_keyword") and p.name not in fixtures]
+    params = [
+        p
+        for p in info.params
+        if p.kind not in ("var_positional", "var_keyword") and p.name not in fixtures
+    ]
     cands = {p.name: planner.by_annotation(p.annotation, p)[:24] for p in params}
     calls: list[dict[str, Any]] = []
 
     def add(values: dict[str, Any]) -> None:
         calls.append(values)
 
-    base = {p.name: (cands[p.name][0] if cands[p.name] else None) for p in params if not p.has_default}
+    base = {
+        p.name: (cands[p.name][0] if cands[p.name] else None) for p in params if not p.has_default
+    }
     add(dict(base))
     for p in params:  # one factor at a time, the rest at their typical value
         for v in cands[p.name]:
@@ -215,7 +278,7 @@ def plan_calls(info: TargetInfo, fixtures: Sequence[str] = ()) -> list[tuple[tup
     space = 1
     for p in params:
         space *= max(1, len(cands[p.name]))
-    if 1 < len(params) and space <= MAX_PLANNED:
+    if len(params) > 1 and space <= MAX_PLANNED:
         for combo in itertools.product(*(cands[p.name] for p in params)):
             add({p.name: v for p, v in zip(params, combo)})
     else:
@@ -242,7 +305,9 @@ def _to_call(params: list[Param], values: dict[str, Any]) -> tuple[tuple[Any, ..
     return tuple(args), kwargs
 
 
-def select(records: Sequence[CallRecord], info: TargetInfo, max_cases: int = MAX_CASES) -> list[tuple[CallRecord, str]]:
+def select(
+    records: Sequence[CallRecord], info: TargetInfo, max_cases: int = MAX_CASES
+) -> list[tuple[CallRecord, str]]:
     """Calls that reach new lines or outcomes, then new outputs, smallest inputs first."""
     ok = [r for r in records if usable(r, info)]
     ok.sort(key=lambda r: (len(json.dumps([r.args, r.kwargs], default=str)), r.n))

@@ -41,7 +41,9 @@ class Exploration:
 def _context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[int]) -> str:
     parts = [f"Function `{info.id}` ({info.rel}:{info.lineno}). Call it as `{info.name}(...)`."]
     if info.is_method:
-        parts.append("It is a method: the instance is supplied for you; pass only the other arguments.")
+        parts.append(
+            "It is a method: the instance is supplied for you; pass only the other arguments."
+        )
     if info.context:
         ctx = info.context if len(info.context) <= 1500 else info.context[:1500] + "\n..."
         parts.append(f"Module context:\n{ctx}")
@@ -53,7 +55,9 @@ def _context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence
     return "\n\n".join(parts)
 
 
-def _coverage_prompt(info: TargetInfo, unreached: set[int], errors: list[str], records: Sequence[CallRecord]) -> str:
+def _coverage_prompt(
+    info: TargetInfo, unreached: set[int], errors: list[str], records: Sequence[CallRecord]
+) -> str:
     outcomes: dict[str, int] = {}
     for r in records:
         key = r.kind if r.kind != "raised" else f"raised {(r.exc or {}).get('type')}"
@@ -77,7 +81,9 @@ def _spec_prompt(info: TargetInfo, shown: Sequence[CallRecord], taken: set[str])
     return "\n\n".join(parts)
 
 
-async def _run(runner: SnippetRunner, codes: list[str], recorder: Recorder, names: list[str]) -> list[SnippetResult]:
+async def _run(
+    runner: SnippetRunner, codes: list[str], recorder: Recorder, names: list[str]
+) -> list[SnippetResult]:
     return await asyncio.to_thread(runner.run, codes, recorder, names)
 
 
@@ -105,7 +111,9 @@ async def explore_with_model(
     taken = set(taken_ids or ())
     plans: list[list[str]] = []
 
-    async def answer(instructions: str, prompt: str, out: type[Any], key: str, index: int | None = None) -> Any:
+    async def answer(
+        instructions: str, prompt: str, out: type[Any], key: str, index: int | None = None
+    ) -> Any:
         if cached is not None:
             value = cached[key] if index is None else cached[key][index]
             return out.model_validate(value) if isinstance(value, dict) else value
@@ -115,7 +123,12 @@ async def explore_with_model(
         ex.output_tokens += a.output_tokens
         return a.output
 
-    plan = await answer(prompts.PLAN_INSTRUCTIONS, _context_prompt(info, spec_summary, changed_lines), prompts.Plan, "plan")
+    plan = await answer(
+        prompts.PLAN_INSTRUCTIONS,
+        _context_prompt(info, spec_summary, changed_lines),
+        prompts.Plan,
+        "plan",
+    )
     codes = [s.code for s in plan.snippets]
     plans.append(codes)
     recorder.round = 1
@@ -151,7 +164,9 @@ async def explore_with_model(
         ex.answers = {"plan": _dump_plan(plans[0]), "coverage": [_dump_plan(p) for p in plans[1:]]}
         return ex
     shown = representative(recorder.records, info)
-    choice = await answer(prompts.SPEC_INSTRUCTIONS, _spec_prompt(info, shown, taken), prompts.SpecChoice, "choice")
+    choice = await answer(
+        prompts.SPEC_INSTRUCTIONS, _spec_prompt(info, shown, taken), prompts.SpecChoice, "choice"
+    )
     by_n = {r.n: r for r in recorder.records}
     chosen = [(by_n[c.call], c.id) for c in choice.cases if c.call in by_n]
     ignored = [c.call for c in choice.cases if c.call not in by_n]
@@ -174,7 +189,9 @@ def _dump_plan(codes: list[str]) -> dict[str, Any]:
     return {"snippets": [{"purpose": "", "code": c} for c in codes]}
 
 
-def validate_evaluators(recorder: Recorder, info: TargetInfo, proposals: Sequence[Any]) -> dict[str, dict[str, Any]]:
+def validate_evaluators(
+    recorder: Recorder, info: TargetInfo, proposals: Sequence[Any]
+) -> dict[str, dict[str, Any]]:
     """Global evaluators that hold on every recorded call that returned; the rest are dropped."""
     from codemode.explore.cases import inputs_of, safe_id
 
@@ -186,12 +203,26 @@ def validate_evaluators(recorder: Recorder, info: TargetInfo, proposals: Sequenc
         name = safe_id(p.name).title().replace("_", "") or "Check"
         if p.type and not p.assertion:
             wire = [
-                {"id": str(r.n), "args": list(r.args), "kwargs": r.kwargs, "form": "inputs_list",
-                 "input": list(r.args), "types": [{"expr": p.type, "strict": False}], "trace": False}
+                {
+                    "id": str(r.n),
+                    "args": list(r.args),
+                    "kwargs": r.kwargs,
+                    "form": "inputs_list",
+                    "input": list(r.args),
+                    "types": [{"expr": p.type, "strict": False}],
+                    "trace": False,
+                }
                 for r in returned
             ]
-            outcomes = list(recorder.worker.run(recorder.target, wire, fixtures=recorder.fixtures,
-                                                fixture_names=recorder.fixture_names, file_key=recorder.file_key))
+            outcomes = list(
+                recorder.worker.run(
+                    recorder.target,
+                    wire,
+                    fixtures=recorder.fixtures,
+                    fixture_names=recorder.fixture_names,
+                    file_key=recorder.file_key,
+                )
+            )
             if outcomes and all(o.kind == "returned" and o.types == [None] for o in outcomes):
                 kept[name] = {"type": p.type}
         elif p.assertion and not p.type:

@@ -64,7 +64,9 @@ class Recorder:
     def call(self, args: Sequence[Any], kwargs: dict[str, Any]) -> CallRecord:
         return self.call_many([(tuple(args), dict(kwargs))])[0]
 
-    def call_many(self, calls: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> list[CallRecord]:
+    def call_many(
+        self, calls: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]
+    ) -> list[CallRecord]:
         """Run the calls not seen before in one worker batch; records in the order asked."""
         with self._lock:
             keys = [self._key(a, k) for a, k in calls]

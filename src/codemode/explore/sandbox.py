@@ -18,7 +18,7 @@ import builtins
 import datetime as dt
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,7 @@ class _Refused(TypeError):
 def _check_data(value: Any, where: str, depth: int = 0) -> None:
     if depth > 20:
         raise _Refused(f"{where} is nested too deeply")
-    if isinstance(value, _DATA) or isinstance(value, (dt.date, dt.time)):
+    if isinstance(value, (*_DATA, dt.date, dt.time)):
         return
     if isinstance(value, (list, tuple, set, frozenset)):
         for v in value:
@@ -53,7 +53,9 @@ def _check_data(value: Any, where: str, depth: int = 0) -> None:
             _check_data(k, where, depth + 1)
             _check_data(v, where, depth + 1)
         return
-    raise _Refused(f"{where} is a {type(value).__name__}: only data values can be passed to the target")
+    raise _Refused(
+        f"{where} is a {type(value).__name__}: only data values can be passed to the target"
+    )
 
 
 def _exception(exc: dict[str, Any]) -> BaseException:
@@ -62,17 +64,32 @@ def _exception(exc: dict[str, Any]) -> BaseException:
     message = str(exc.get("message", ""))
     for cand in exc.get("mro", []):
         cls = getattr(builtins, str(cand), None)
-        if (
-            isinstance(cls, type)
-            and issubclass(cls, Exception)
-            and cls is not BaseException
-        ):
+        if isinstance(cls, type) and issubclass(cls, Exception) and cls is not BaseException:
             text = message if cand == name else f"{name}: {message}"
             try:
                 return cls(text)
             except TypeError:  # e.g. UnicodeDecodeError wants five arguments
                 continue
     return Exception(f"{name}: {message}")
+
+
+def _host_function(recorder: Recorder, calls: list[int]) -> Callable[..., Any]:
+    """The target as the sandbox sees it: data in, the worker's canonical result out."""
+
+    def target(*args: Any, **kwargs: Any) -> Any:
+        for i, a in enumerate(args):
+            _check_data(a, f"argument {i + 1}")
+        for k, v in kwargs.items():
+            _check_data(v, f"argument {k!r}")
+        rec = recorder.call(args, kwargs)
+        calls.append(rec.n)
+        if rec.kind == "returned":
+            return rec.value
+        if rec.kind == "raised":
+            raise _exception(rec.exc or {})
+        raise RuntimeError(f"the call could not run: {rec.message}")
+
+    return target
 
 
 def _first_line(text: str, limit: int = 300) -> str:
@@ -129,27 +146,22 @@ class SnippetRunner:
         policy = {"sleep": "zero", "datetime": _FROZEN_NOW, "random_start": {"seed": 0}}
         return self._pool.checkout(limits=limits, os_policy=policy)
 
-    def run(self, snippets: Sequence[str], recorder: Recorder, names: Sequence[str]) -> list[SnippetResult]:
-        from pydantic_monty import MontyCrashedError, MontyError, MontyRuntimeError, MontySyntaxError
+    def run(
+        self, snippets: Sequence[str], recorder: Recorder, names: Sequence[str]
+    ) -> list[SnippetResult]:
+        from pydantic_monty import (
+            MontyCrashedError,
+            MontyError,
+            MontyRuntimeError,
+            MontySyntaxError,
+        )
 
         results: list[SnippetResult] = []
         started = time.perf_counter()
         for index, code in enumerate(snippets, 1):
             calls: list[int] = []
 
-            def target(*args: Any, **kwargs: Any) -> Any:
-                for i, a in enumerate(args):
-                    _check_data(a, f"argument {i + 1}")
-                for k, v in kwargs.items():
-                    _check_data(v, f"argument {k!r}")
-                rec = recorder.call(args, kwargs)
-                calls.append(rec.n)
-                if rec.kind == "returned":
-                    return rec.value
-                if rec.kind == "raised":
-                    raise _exception(rec.exc or {})
-                raise RuntimeError(f"the call could not run: {rec.message}")
-
+            target = _host_function(recorder, calls)
             lookup = {name: target for name in names}
             error: str | None = None
             try:

@@ -63,12 +63,18 @@ class TargetInfo:
         fn = tree.body[0]
         assert isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
         body = fn.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+        if (
+            body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(getattr(body[0], "value", None), ast.Constant)
+        ):
             body = body[1:]
         lines: set[int] = set()
         for stmt in body:
             for node in ast.walk(stmt):
-                if isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                if isinstance(node, ast.stmt) and not isinstance(
+                    node, (ast.FunctionDef, ast.ClassDef)
+                ):
                     lines.add(node.lineno + self.lineno - 1)
         return lines
 
@@ -103,7 +109,9 @@ def split_id(config: Config, function_id: str, root: Path | None = None) -> tupl
     )
 
 
-def _find(tree: ast.Module, qualname: str) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool] | None:
+def _find(
+    tree: ast.Module, qualname: str
+) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool] | None:
     body: list[ast.stmt] = tree.body
     parts = qualname.split(".")
     in_class = False
@@ -111,7 +119,10 @@ def _find(tree: ast.Module, qualname: str) -> tuple[ast.FunctionDef | ast.AsyncF
         last = i == len(parts) - 1
         found: ast.stmt | None = None
         for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and node.name == name
+            ):
                 found = node  # the last definition wins, as at import time
         if found is None:
             return None
@@ -119,7 +130,9 @@ def _find(tree: ast.Module, qualname: str) -> tuple[ast.FunctionDef | ast.AsyncF
             if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return found, in_class
             return None
-        in_class = isinstance(found, ast.ClassDef)
+        if not isinstance(found, ast.ClassDef):
+            return None  # a function nested in a function is not importable by its id
+        in_class = True
         body = found.body
     return None
 
@@ -137,7 +150,9 @@ def _params(fn: ast.FunctionDef | ast.AsyncFunctionDef, is_method: bool) -> list
     a = fn.args
     out: list[Param] = []
     positional = [*a.posonlyargs, *a.args]
-    defaults: list[ast.expr | None] = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(a.defaults)) + list(
+        a.defaults
+    )
     for i, (arg, d) in enumerate(zip(positional, defaults)):
         kind = "positional_only" if i < len(a.posonlyargs) else "positional"
         out.append(_param(arg, kind, d))
@@ -179,7 +194,11 @@ def _context(tree: ast.Module, fn_name: str) -> str:
 def _module_constants(tree: ast.Module) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
             value = _literal(node.value)
             if isinstance(value, (int, float, str)) and not isinstance(value, bool):
                 out[node.targets[0].id] = value
@@ -193,11 +212,19 @@ def _literals(fn: ast.AST, constants: dict[str, Any] | None = None) -> tuple[Any
         if isinstance(node, ast.Name) and constants and node.id in constants:
             v = constants[node.id]
             seen.setdefault((type(v).__name__, v), None)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str)) and not isinstance(node.value, bool):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, (int, float, str))
+            and not isinstance(node.value, bool)
+        ):
             if isinstance(node.value, str) and len(node.value) > 40:
                 continue
             seen.setdefault((type(node.value).__name__, node.value), None)
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        elif (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant)
+        ):
             v = node.operand.value
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 seen.setdefault((type(v).__name__, -v), None)
@@ -228,7 +255,9 @@ def load_target(config: Config, function_id: str, root: Path | None = None) -> T
     if f is not None:
         fp = f.fingerprint
     params = _params(fn, is_method)
-    sig = f"def {fn.name}({ast.unparse(fn.args)})" + (f" -> {ast.unparse(fn.returns)}" if fn.returns else "")
+    sig = f"def {fn.name}({ast.unparse(fn.args)})" + (
+        f" -> {ast.unparse(fn.returns)}" if fn.returns else ""
+    )
     return TargetInfo(
         id=function_id,
         module=module,
@@ -248,7 +277,9 @@ def load_target(config: Config, function_id: str, root: Path | None = None) -> T
     )
 
 
-def bind_keywords(info: TargetInfo, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+def bind_keywords(
+    info: TargetInfo, args: list[Any], kwargs: dict[str, Any]
+) -> dict[str, Any] | None:
     """Positional arguments bound to their names, so a call with both can be one ``inputs`` dict."""
     named = [p for p in info.params if p.kind in ("positional", "positional_only")]
     if len(args) > len(named) or any(p.kind == "positional_only" for p in named[: len(args)]):

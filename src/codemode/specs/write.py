@@ -168,7 +168,7 @@ def _edit_block(
     if ds is None or not isinstance(ds[1], yaml.SequenceNode) or ds[1].flow_style:
         # An unusual layout (flow-style dataset): re-emit the block rather than guess.
         data = yaml.safe_load("".join(block)) or {}
-        body = next(iter(data.values()), {}) or {}
+        body: dict[str, Any] = next(iter(data.values()), {}) or {}
         kept = [
             it
             for it in body.get("dataset", [])
@@ -308,7 +308,7 @@ def set_expectations(text: str, function_id: str, changes: Mapping[str, Mapping[
     replacements: dict[int, tuple[_Span, list[str]]] = {}
     for i, it in enumerate(items):
         cid = _item_id(it)
-        if cid not in changes:
+        if cid is None or cid not in changes:
             continue
         end = starts[i + 1] if i + 1 < len(items) else span.end
         item_span = _Span(starts[i], _content_end(lines, starts[i], end))
