@@ -162,3 +162,36 @@ def test_scopes_without_a_diff_pick_spec_functions(
     ids = {f.id for f in report.functions}
     assert "shop.text.slugify" in ids
     assert ("shop.pricing.to_cents" in ids) == (scope.kind == "all")
+
+
+def _git(root: Path, *args: str) -> None:
+    import subprocess
+
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+        "PATH": "/usr/bin:/bin",
+    }
+    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+
+
+def test_staged_scope_regenerates_only_the_changed_function(
+    shop_config: Config, shop: Path
+) -> None:
+    _git(shop, "init", "-q", "-b", "main")
+    _git(shop, "add", "-A")
+    _git(shop, "commit", "-q", "-m", "base")
+    src = shop / "src" / "shop" / "shipping.py"
+    src.write_text(
+        src.read_text()
+        .replace("return max(1, days // 2)", "return max(1, days // 3)")
+        .replace("        days = max(1, days // 2)", "        days = max(1, days // 3)")
+    )
+    _git(shop, "add", "src/shop/shipping.py")
+    report = run_regen(shop_config, Scope("staged"), dry_run=False)
+    assert [(f.id, f.status) for f in report.functions] == [("shop.shipping.delivery_days", "ok")]
+    assert [e.file for e in report.edits] == ["specs/shop.shipping.yml"]
+    assert _all_ok(shop_config, shop / "specs" / "shop.shipping.yml") == ["ok"]
