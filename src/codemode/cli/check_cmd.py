@@ -68,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
     report = run_check(config, scope, shard=parse_shard(args.shard))
     if args.report_out:
         _write_atomic(args.report_out, report.to_json())
+    if args.junit_out:
+        from codemode.render.junit import render_junit
+
+        _write_atomic(args.junit_out, render_junit(report))
     if args.format == "json":
         sys.stdout.write(report.to_json() + "\n")
     else:
