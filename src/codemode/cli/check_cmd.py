@@ -46,6 +46,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--report-out", type=Path, metavar="FILE", help="also write the JSON report to FILE"
     )
+    p.add_argument("--junit-out", type=Path, metavar="FILE", help="also write JUnit XML to FILE")
     p.add_argument(
         "--shard", metavar="K/N", help="check only the K-th of N shares of the functions"
     )
