@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
 
 import yaml
-from pydantic import BaseModel, ValidationError
 
-from codemode.specs import model
 from codemode.specs.types import (
     CaseSpec,
     EvaluatorSpec,
@@ -106,6 +107,183 @@ def _fast_construct(loader: Any, node: yaml.Node) -> Any:
             out[_fast_construct(loader, k)] = _fast_construct(loader, v)
         return out
     raise _Slow
+
+
+# --- validation ------------------------------------------------------------------------
+# The pydantic models of model.py are the reference: they word every error and publish the
+# JSON schema. Importing pydantic and building them costs about 0.1 s, a tenth of checking
+# a 2,000-case spec, so data that is plainly valid is accepted here, with the very values
+# ``Model.model_validate(data).model_dump(by_alias=True)`` gives; anything else (a wrong
+# type, a missing or unknown key, a broken rule) goes to the model, which says what is wrong.
+
+RESERVED_KEYS = ("codemode", "fixtures", "serializers")
+EVALUATOR_KINDS = ("type", "assertion", "duration", "contains_input", "pattern", "rubric")
+SCOPE_ALIASES = {"function": "case", "module": "eval", "session": "file"}
+_SCOPES = ("case", "eval", "file", "function", "module", "session")
+_REQUIRED = object()
+Field = tuple[Callable[[Any], bool], Any]
+
+
+def _is_str(v: Any) -> bool:
+    return type(v) is str
+
+
+def _opt_str(v: Any) -> bool:
+    return v is None or type(v) is str
+
+
+def _is_bool(v: Any) -> bool:
+    return type(v) is bool
+
+
+def _positive(v: Any) -> bool:
+    return type(v) in (int, float) and v > 0
+
+
+def _str_list(v: Any) -> bool:
+    return type(v) is list and all(type(x) is str for x in v)
+
+
+_FIELDS: dict[str, dict[str, Field]] = {
+    "CaseModel": {
+        "id": (_opt_str, None),
+        "input": (lambda v: True, None),
+        "inputs": (lambda v: v is None or type(v) in (list, dict), None),
+        "expected": (lambda v: True, None),
+        "raises": (_opt_str, None),
+        "match": (_opt_str, None),
+        "duration": (lambda v: v is None or _positive(v), None),
+        "contains": (lambda v: True, None),
+        "assertion": (_opt_str, None),
+        "pattern": (_opt_str, None),
+        "case_sensitive": (_is_bool, True),
+        "type": (_opt_str, None),
+        "strict_type": (_is_bool, False),
+    },
+    "TypeEval": {
+        "type": (_is_str, _REQUIRED),
+        "strict": (lambda v: v is None or _is_bool(v), None),
+    },
+    "AssertionEval": {"assertion": (_is_str, _REQUIRED)},
+    "DurationEval": {"duration": (_positive, _REQUIRED)},
+    "ContainsInputEval": {
+        "contains_input": (_is_bool, True),
+        "case_sensitive": (_is_bool, True),
+        "as_strings": (_is_bool, False),
+    },
+    "PatternEval": {"pattern": (_is_str, _REQUIRED), "case_sensitive": (_is_bool, True)},
+    "RubricEval": {
+        "rubric": (_is_str, _REQUIRED),
+        "include": (lambda v: type(v) is list and set(v) <= {"input", "expected_output"}, list),
+        "config": (lambda v: type(v) is dict and all(type(k) is str for k in v), dict),
+    },
+    "FixtureModel": {
+        "setup": (_opt_str, None),
+        "cls": (_opt_str, None),
+        "args": (lambda v: type(v) is list, list),
+        "kwargs": (lambda v: type(v) is dict and all(type(k) is str for k in v), dict),
+        "teardown": (_opt_str, None),
+        "scope": (lambda v: v in _SCOPES, "case"),
+    },
+    "SerializerModel": {
+        "schema": (
+            lambda v: (
+                _opt_str(v)
+                or (type(v) is dict and all(_is_str(k) and _is_str(x) for k, x in v.items()))
+            ),
+            None,
+        ),
+        "serializer": (_opt_str, None),
+    },
+    "FunctionMeta": {
+        "fingerprint": (_opt_str, None),
+        "generated": (_str_list, list),
+        "explored_by": (_opt_str, None),
+        "nondeterministic": (_str_list, list),
+    },
+}
+_FLOATS = ("duration",)
+
+
+def _rules_hold(name: str, v: dict[str, Any], given: set[str]) -> bool:
+    """model.py's model validators, for the fast path (a False sends the data to the model)."""
+    if name == "CaseModel":
+        return not (
+            ("input" in given and "inputs" in given)
+            or ("match" in given and not v["raises"])
+            or (v["raises"] is not None and "expected" in given)
+        )
+    if name == "FixtureModel":
+        return bool(v["setup"]) != bool(v["cls"])
+    if name == "SerializerModel":
+        return (v["schema"] is None) != (v["serializer"] is None)
+    return True
+
+
+def _quick(name: str, data: Any) -> dict[str, Any] | None:
+    fields = _FIELDS[name]
+    if type(data) is not dict:
+        return None
+    for k, v in data.items():
+        f = fields.get(k) if type(k) is str else None
+        if f is None or not f[0](v):
+            return None
+    out: dict[str, Any] = {}
+    for k, (_, default) in fields.items():
+        if k in data:
+            out[k] = float(data[k]) if k in _FLOATS and data[k] is not None else data[k]
+        elif default is _REQUIRED:
+            return None
+        else:
+            out[k] = default() if default in (list, dict) else default
+    return out if _rules_hold(name, out, set(data)) else None
+
+
+class _Invalid(Exception):
+    def __init__(self, error: ValidationError, model: type[BaseModel]) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.model = model
+
+
+def _validate(name: str, data: Any) -> tuple[dict[str, Any], set[str]]:
+    """(values with defaults, keys given), as the model would validate them; or _Invalid."""
+    values = _quick(name, data)
+    if values is not None:
+        return values, set(data)
+    from pydantic import ValidationError
+
+    from codemode.specs import model
+
+    cls: type[BaseModel] = getattr(model, name)
+    try:
+        parsed = cls.model_validate(data)
+    except ValidationError as exc:
+        raise _Invalid(exc, cls) from None
+    given = {cls.model_fields[f].alias or f for f in parsed.model_fields_set}
+    return parsed.model_dump(by_alias=True), given
+
+
+def _validate_meta(data: Any) -> dict[str, dict[str, Any]]:
+    """The ``codemode:`` block's functions, validated as model.CodemodeMeta would."""
+    if (
+        type(data) is dict
+        and set(data) <= {"version", "functions"}
+        and type(data.get("version", 1)) is int
+        and type(data.get("functions", {})) is dict
+    ):
+        quick = {f: _quick("FunctionMeta", m) for f, m in data.get("functions", {}).items()}
+        if all(type(f) is str and m is not None for f, m in quick.items()):
+            return quick  # type: ignore[return-value]
+    from pydantic import ValidationError
+
+    from codemode.specs import model
+
+    try:
+        parsed = model.CodemodeMeta.model_validate(data)
+    except ValidationError as exc:
+        raise _Invalid(exc, model.CodemodeMeta) from None
+    return {f: m.model_dump() for f, m in parsed.functions.items()}
 
 
 def _format_validation(
@@ -199,11 +377,11 @@ def _parse_case(
     raw_id = data.get("id")
     case_id = str(raw_id) if raw_id is not None else default_id
     try:
-        c = model.CaseModel.model_validate(data)
-    except ValidationError as exc:
-        err_line, msg = _format_validation(exc, key_lines, line)
+        c, fields = _validate("CaseModel", data)
+    except _Invalid as bad:
+        err_line, msg = _format_validation(bad.error, key_lines, line)
         if msg.startswith("unknown key"):
-            msg += _hint_unknown(str(exc.errors()[0]["loc"][0]), _model_fields(model.CaseModel))
+            msg += _hint_unknown(str(bad.error.errors()[0]["loc"][0]), _model_fields(bad.model))
         return CaseSpec(id=case_id, line=err_line, error=msg)
     if case_id in seen_ids:
         return CaseSpec(
@@ -212,22 +390,21 @@ def _parse_case(
             error=f"duplicate case id {case_id!r} (first at line {seen_ids[case_id]}); ids must be unique",
         )
     seen_ids[case_id] = key_lines.get("id", line)
-    for key, problem in _expression_problems(c.match, c.pattern, c.type):
+    for key, problem in _expression_problems(c["match"], c["pattern"], c["type"]):
         return CaseSpec(id=case_id, line=key_lines.get(key, line), error=problem)
-    fields = c.model_fields_set
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = {}
     form = "none"
     input_value: Any = None
     if "input" in fields:
-        args, form, input_value = (c.input,), "input", c.input
-    elif "inputs" in fields and c.inputs is not None:
-        input_value = c.inputs
-        if isinstance(c.inputs, dict):
-            kwargs, form = dict(c.inputs), "inputs_dict"
+        args, form, input_value = (c["input"],), "input", c["input"]
+    elif "inputs" in fields and c["inputs"] is not None:
+        input_value = c["inputs"]
+        if isinstance(input_value, dict):
+            kwargs, form = dict(input_value), "inputs_dict"
         else:
-            args, form = tuple(c.inputs), "inputs_list"
-    raises = c.raises
+            args, form = tuple(input_value), "inputs_list"
+    raises = c["raises"]
     optional = False
     if raises is not None and raises.endswith("?"):
         raises, optional = raises[:-1], True
@@ -239,18 +416,18 @@ def _parse_case(
         input_value=input_value,
         input_form=form,
         has_expected="expected" in fields,
-        expected=c.expected,
+        expected=c["expected"],
         raises=raises,
         raises_optional=optional,
-        match=c.match,
-        duration_ms=c.duration,
+        match=c["match"],
+        duration_ms=c["duration"],
         has_contains="contains" in fields,
-        contains=c.contains,
-        assertion=c.assertion,
-        pattern=c.pattern,
-        case_sensitive=c.case_sensitive,
-        type=c.type,
-        strict_type=c.strict_type,
+        contains=c["contains"],
+        assertion=c["assertion"],
+        pattern=c["pattern"],
+        case_sensitive=c["case_sensitive"],
+        type=c["type"],
+        strict_type=c["strict_type"],
         generated=case_id in generated,
     )
 
@@ -266,18 +443,16 @@ def _parse_evaluators(
         data = _construct(loader, v)
         if not isinstance(data, dict):
             return out, f"evaluator {name!r} must be a mapping such as {{type: int}}", _line(k)
-        kinds = [kind for kind in model.EVALUATOR_KINDS if kind in data]
+        kinds = [kind for kind in EVALUATOR_KINDS if kind in data]
         if len(kinds) != 1:
-            known = ", ".join(model.EVALUATOR_KINDS)
+            known = ", ".join(EVALUATOR_KINDS)
             what = "has none" if not kinds else f"has several ({', '.join(kinds)})"
             return out, f"evaluator {name!r} {what} of the evaluator keys: {known}", _line(k)
-        cls = model.EVALUATOR_KINDS[kinds[0]]
         try:
-            parsed = cls.model_validate(data)
-        except ValidationError as exc:
-            _, msg = _format_validation(exc, {}, None)
+            params, _ = _validate(_EVALUATOR_MODELS[kinds[0]], data)
+        except _Invalid as bad:
+            _, msg = _format_validation(bad.error, {}, None)
             return out, f"evaluator {name!r}: {msg}", _line(k)
-        params = parsed.model_dump()
         for _, problem in _expression_problems(None, params.get("pattern"), params.get("type")):
             return out, f"evaluator {name!r}: {problem}", _line(k)
         out.append(EvaluatorSpec(name=name, kind=kinds[0], params=params, line=_line(k)))
@@ -285,6 +460,14 @@ def _parse_evaluators(
 
 
 _FUNCTION_KEYS = ("fixture", "serializer", "evals", "dataset")
+_EVALUATOR_MODELS = {
+    "type": "TypeEval",
+    "assertion": "AssertionEval",
+    "duration": "DurationEval",
+    "contains_input": "ContainsInputEval",
+    "pattern": "PatternEval",
+    "rubric": "RubricEval",
+}
 
 
 def _parse_function(
@@ -296,7 +479,7 @@ def _parse_function(
             id=fid,
             line=line,
             error=f"{fid!r} must be a mapping with a `dataset:` list (or is it a typo of a reserved "
-            f"key: {', '.join(model.RESERVED_KEYS)}?)",
+            f"key: {', '.join(RESERVED_KEYS)}?)",
         )
     children = {_key_str(k) or "": (k, v) for k, v in _pairs(node)}
     for name, (k, _) in children.items():
@@ -376,14 +559,21 @@ def _parse_reserved(
             for fk, fv in _pairs(v):
                 name = _key_str(fk) or "?"
                 try:
-                    fm = model.FixtureModel.model_validate(_construct(loader, fv))
-                except ValidationError as exc:
-                    _, msg = _format_validation(exc, {}, None)
+                    fm, _ = _validate("FixtureModel", _construct(loader, fv))
+                except _Invalid as bad:
+                    _, msg = _format_validation(bad.error, {}, None)
                     problems.append(SpecProblem(_line(fk), f"fixture {name!r}: {msg}"))
                     continue
-                scope = model.SCOPE_ALIASES.get(fm.scope, fm.scope)
+                scope = SCOPE_ALIASES.get(fm["scope"], fm["scope"])
                 fixtures[name] = FixtureSpec(
-                    name, fm.setup, fm.cls, tuple(fm.args), fm.kwargs, fm.teardown, scope, _line(fk)
+                    name,
+                    fm["setup"],
+                    fm["cls"],
+                    tuple(fm["args"]),
+                    fm["kwargs"],
+                    fm["teardown"],
+                    scope,
+                    _line(fk),
                 )
     if "serializers" in top:
         k, v = top["serializers"]
@@ -395,26 +585,26 @@ def _parse_reserved(
             for sk, sv in _pairs(v):
                 name = _key_str(sk) or "?"
                 try:
-                    sm = model.SerializerModel.model_validate(_construct(loader, sv))
-                except ValidationError as exc:
-                    _, msg = _format_validation(exc, {}, None)
+                    sm, _ = _validate("SerializerModel", _construct(loader, sv))
+                except _Invalid as bad:
+                    _, msg = _format_validation(bad.error, {}, None)
                     problems.append(SpecProblem(_line(sk), f"serializer {name!r}: {msg}"))
                     continue
-                serializers[name] = SerializerSpec(name, sm.schema_, sm.serializer)
+                serializers[name] = SerializerSpec(name, sm["schema"], sm["serializer"])
     if "codemode" in top:
         k, v = top["codemode"]
         try:
-            cm = model.CodemodeMeta.model_validate(_construct(loader, v) or {})
-        except ValidationError as exc:
-            _, msg = _format_validation(exc, {}, None)
+            functions = _validate_meta(_construct(loader, v) or {})
+        except _Invalid as bad:
+            _, msg = _format_validation(bad.error, {}, None)
             problems.append(SpecProblem(_line(k), f"codemode metadata: {msg}"))
         else:
-            for fid, meta in cm.functions.items():
+            for fid, meta in functions.items():
                 metas[fid] = FunctionMetaSpec(
-                    meta.fingerprint,
-                    tuple(meta.generated),
-                    meta.explored_by,
-                    tuple(meta.nondeterministic),
+                    meta["fingerprint"],
+                    tuple(meta["generated"]),
+                    meta["explored_by"],
+                    tuple(meta["nondeterministic"]),
                 )
     return fixtures, serializers, metas
 
@@ -464,7 +654,7 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
         fixtures, serializers, metas = _parse_reserved(loader, top, problems)
         functions: list[FunctionSpec] = []
         for name, (k, v) in top.items():
-            if name in model.RESERVED_KEYS:
+            if name in RESERVED_KEYS:
                 continue
             if "." not in name:
                 # A function id is an import path (module.function); a bare word is most
@@ -473,7 +663,7 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
                     SpecProblem(
                         _line(k),
                         f"unknown top-level key {name!r}"
-                        + _did_you_mean(name, model.RESERVED_KEYS)
+                        + _did_you_mean(name, RESERVED_KEYS)
                         + "; top-level keys are codemode, fixtures, serializers and "
                         "function import paths such as pkg.module.function",
                     )
