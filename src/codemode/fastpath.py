@@ -97,6 +97,38 @@ def nothing_staged_to_check(root: Path, spec_globs: Sequence[str]) -> bool:
     return paths is not None and not could_affect_specs(paths, spec_globs)
 
 
+# A top-level key of a block-style YAML mapping: a plain or quoted scalar, then ":" and a space.
+_TOP_KEY = re.compile(r"""(?:"([^"\\]+)"|'([^']+)'|([A-Za-z_][\w.\-]*))[ \t]*:(?:[ \t]|$)""")
+# Top-level keys that are not function ids (vowel's and ours).
+_RESERVED = frozenset({"codemode", "fixtures", "serializers"})
+
+
+def spec_keys(text: str) -> dict[str, int] | None:
+    """Function ids a spec file names, with the line of each, read without a YAML parser.
+
+    Spec files are block mappings whose top-level keys are function ids, so the ids are the
+    non-indented ``key:`` lines. This lets a change that touches no spec'd function be told
+    apart without importing pydantic or validating every case. Anything unusual (flow style,
+    anchors, several documents, a duplicate key, a line it cannot read) returns None: load
+    the file properly, which also reports what is wrong with it.
+    """
+    keys: dict[str, int] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line or line[0] in " \t#":
+            continue
+        if line.rstrip() == "---" and not keys:
+            continue
+        m = _TOP_KEY.match(line)
+        if m is None:
+            return None
+        key = m.group(1) or m.group(2) or m.group(3)
+        if key in keys:
+            return None
+        if key not in _RESERVED:
+            keys[key] = n
+    return keys
+
+
 NOTHING_TO_VERIFY = (
     "the staged change has no Python, spec or pyproject.toml file: nothing to verify"
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hookkit import Project
+from hookkit import REPO_ROOT, Project
 
 from codemode.config import DEFAULT_SPEC_GLOBS, load_config
 from codemode.fastpath import (
@@ -14,9 +14,11 @@ from codemode.fastpath import (
     glob_regex,
     nothing_staged_to_check,
     quick_report,
+    spec_keys,
 )
 from codemode.render.terminal import render
 from codemode.scope import Scope
+from codemode.specs.load import load_spec_file
 
 
 @pytest.mark.parametrize(
@@ -101,3 +103,38 @@ def test_quick_report_only_for_a_staged_change_with_nothing_to_verify(
     p.write("specs/a.yml", "m.f:\n  dataset: []\n")
     p.git("add", "specs/a.yml")
     assert quick_report(config, Scope("staged")) is None
+
+
+SPEC_FILES = sorted(
+    p for base in ("examples", "specs", "tests/data") for p in (REPO_ROOT / base).rglob("*.yml")
+)
+
+
+@pytest.mark.parametrize("path", SPEC_FILES, ids=lambda p: p.relative_to(REPO_ROOT).as_posix())
+def test_spec_keys_agree_with_the_loader(path: Path) -> None:
+    light = spec_keys(path.read_text(encoding="utf-8"))
+    spec = load_spec_file(path)
+    if light is not None:  # None is always safe: the caller loads the file properly
+        assert light == {f.id: f.line for f in spec.functions}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{m.f: {dataset: []}}\n",  # flow style
+        "base: &b\n  m.f: {dataset: []}\n<<: *b\n",  # a merge key adds keys the scan cannot see
+        "m.f:\n  dataset: []\nm.f:\n  dataset: []\n",  # duplicate: the loader reports it
+        "m.f:\n  dataset: []\n---\nm.g:\n  dataset: []\n",  # a second document
+        "? m.f\n: {dataset: []}\n",  # explicit key
+    ],
+)
+def test_spec_keys_gives_up_on_unusual_yaml(text: str) -> None:
+    assert spec_keys(text) is None
+
+
+def test_spec_keys_reads_ids_and_lines() -> None:
+    text = (
+        "# generated\n---\nfixtures:\n  db: {setup: m.db}\n\n"
+        '"m.f":\n  dataset: []\nm.C.g:  # a method\n  dataset: []\ncodemode: {version: 1}\n'
+    )
+    assert spec_keys(text) == {"m.f": 6, "m.C.g": 8}
