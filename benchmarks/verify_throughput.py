@@ -1,0 +1,444 @@
+"""How fast is ``codemode check`` against vowel 0.4.0's own runner? (issue 2, acceptance 4)
+
+Builds a project with eight realistic pure functions (prices, slugs, roman numerals, dates,
+statistics...) and one spec file of 2,000 cases that mixes the keys both runners support:
+``expected``, ``raises`` (with ``match``), ``type`` and ``assertion`` evaluators, and
+case-level ``assertion``. Twenty cases are wrong on purpose, so that agreeing on the pass/fail
+counts means something. Then, in one run, it times end to end (a fresh process each time,
+wall clock, median of a few runs):
+
+- ``codemode check <spec>`` (the default text report; also ``--format json``), the worker
+  running the same interpreter,
+- ``vowel <spec>`` from vowel 0.4.0, installed into its own venv under benchmarks/.work/
+  (``python -m venv`` + ``pip install vowel==0.4.0``) unless one exists (``--vowel`` or
+  /tmp/vowelenv).
+
+and prints both wall times, the ratio, and whether both runners count the same passed and
+failed cases. Targets: codemode at least 5x faster than vowel, and under 1 s.
+Both codemode output formats are timed (text, the default, is the headline figure).
+Run: ``python benchmarks/verify_throughput.py [--cases 2000] [--runs 5] [--vowel-runs 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+WORK = HERE / ".work" / "verify_throughput"
+VOWEL_VERSION = "0.4.0"
+
+MODULE = '''\
+"""Pure functions of a small shop: the benchmark's targets."""
+
+from __future__ import annotations
+
+
+def parse_price(text: str) -> int:
+    """'12.50' -> 1250 cents; raises ValueError on anything else."""
+    whole, _, frac = text.strip().partition(".")
+    if not whole.isdigit() or (frac and not frac.isdigit()) or len(frac) > 2:
+        raise ValueError(f"not a price: {text!r}")
+    return int(whole) * 100 + int((frac + "00")[:2])
+
+
+def slugify(title: str) -> str:
+    out, dash = [], False
+    for ch in title.lower():
+        if ch.isalnum():
+            out.append(ch)
+            dash = False
+        elif not dash and out:
+            out.append("-")
+            dash = True
+    return "".join(out).strip("-")
+
+
+_ROMAN = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+          (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+
+
+def roman(n: int) -> str:
+    if not 0 < n < 4000:
+        raise ValueError(f"out of range: {n}")
+    out = []
+    for value, numeral in _ROMAN:
+        count, n = divmod(n, value)
+        out.append(numeral * count)
+    return "".join(out)
+
+
+def is_leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def median(values: list[float]) -> float:
+    if not values:
+        raise ValueError("median of nothing")
+    s = sorted(values)
+    mid = len(s) // 2
+    return float(s[mid]) if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
+
+
+def clamp(x: int, lo: int, hi: int) -> int:
+    if lo > hi:
+        raise ValueError(f"empty range [{lo}, {hi}]")
+    return max(lo, min(x, hi))
+
+
+def word_lengths(text: str) -> list[int]:
+    return [len(w) for w in text.split()]
+
+
+def split_cents(total: int, people: int) -> list[int]:
+    if people <= 0:
+        raise ZeroDivisionError("nobody to split with")
+    base, extra = divmod(total, people)
+    return [base + (1 if i < extra else 0) for i in range(people)]
+'''
+
+WORDS = ["tea", "mug", "pot", "cup", "kettle", "lemon", "honey", "spoon", "tray", "leaf"]
+
+
+def _roman(n: int) -> str:
+    table = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ]
+    out = ""
+    for value, numeral in table:
+        count, n = divmod(n, value)
+        out += numeral * count
+    return out
+
+
+def _case(fields: dict[str, object]) -> str:
+    return "    - case: " + json.dumps(fields, ensure_ascii=False)  # JSON is YAML flow style
+
+
+def build_spec(n_cases: int, n_wrong: int) -> tuple[str, int]:
+    """The spec text, and how many of its cases must fail."""
+    per = n_cases // 8
+    blocks: dict[str, tuple[str, list[str]]] = {}
+    wrong = 0
+
+    def bad(i: int) -> bool:
+        """Every 50th case (from the 8th) is wrong, until n_wrong are."""
+        nonlocal wrong
+        if i % 50 == 7 and wrong < n_wrong:
+            wrong += 1
+            return True
+        return False
+
+    cases = []
+    for i in range(per):
+        if i % 10 == 9:
+            cases.append(
+                _case(
+                    {
+                        "id": f"bad_{i}",
+                        "input": f"{i}.x{i}",
+                        "raises": "ValueError",
+                        "match": "not a price",
+                    }
+                )
+            )
+        else:
+            cents = i * 37 + i % 100
+            exp = cents + (1 if bad(i) else 0)
+            cases.append(
+                _case(
+                    {"id": f"p{i}", "input": f"{cents // 100}.{cents % 100:02d}", "expected": exp}
+                )
+            )
+    blocks["parse_price"] = (
+        '    IsInt: {type: int}\n    NonNegative: {assertion: "output >= 0"}\n',
+        cases,
+    )
+
+    cases = []
+    for i in range(per):
+        words = [WORDS[(i + k) % 10] for k in range(1 + i % 4)]
+        title = " ".join(w.capitalize() for w in words) + f" No. {i}!"
+        exp = "-".join(words) + f"-no-{i}"
+        if bad(i):
+            exp += "-x"
+        cases.append(_case({"id": f"s{i}", "input": title, "expected": exp}))
+    blocks["slugify"] = (
+        '    IsStr: {type: str}\n    Lower: {assertion: "output == output.lower()"}\n',
+        cases,
+    )
+
+    cases = []
+    for i in range(per):
+        n = 1 + (i * 13) % 3999
+        if i % 25 == 24:
+            cases.append(
+                _case(
+                    {
+                        "id": f"r{i}",
+                        "input": 4000 + i,
+                        "raises": "ValueError",
+                        "match": "out of range",
+                    }
+                )
+            )
+        else:
+            exp = _roman(n) + ("I" if bad(i) else "")
+            cases.append(_case({"id": f"r{i}", "input": n, "expected": exp}))
+    blocks["roman"] = ("    IsStr: {type: str}\n", cases)
+
+    cases = []
+    for i in range(per):
+        year = 1600 + i * 3
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        cases.append(_case({"id": f"y{year}", "input": year, "expected": leap != bad(i)}))
+    blocks["is_leap"] = ("    IsBool: {type: bool}\n", cases)
+
+    cases = []
+    for i in range(per):
+        if i == 19:  # vowel keeps one case per distinct input: one empty list only
+            cases.append(_case({"id": f"m{i}", "input": [], "raises": "ValueError"}))
+            continue
+        values = [float((i * k) % 97) for k in range(1, 2 + i % 6)] + [float(i)]
+        s = sorted(values)
+        mid = len(s) // 2
+        exp = s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
+        cases.append(
+            _case(
+                {
+                    "id": f"m{i}",
+                    "input": values,
+                    "expected": exp + (1 if bad(i) else 0),
+                    "assertion": "min(input) <= output <= max(input)",
+                }
+            )
+        )
+    blocks["median"] = ("    IsFloat: {type: float}\n", cases)
+
+    cases = []
+    for i in range(per):
+        lo, hi = i % 50, 50 + i % 50
+        x = (i * 7) % 130 - 10
+        if i % 30 == 29:
+            cases.append(
+                _case(
+                    {
+                        "id": f"c{i}",
+                        "inputs": [x, hi, lo - 1],
+                        "raises": "ValueError",
+                        "match": "empty range",
+                    }
+                )
+            )
+        else:
+            exp = max(lo, min(x, hi)) + (1 if bad(i) else 0)
+            cases.append(
+                _case({"id": f"c{i}", "inputs": {"x": x, "lo": lo, "hi": hi}, "expected": exp})
+            )
+    blocks["clamp"] = ("    IsInt: {type: int}\n", cases)
+
+    cases = []
+    for i in range(per):
+        words = [WORDS[(i * k) % 10] * (1 + k % 2) for k in range(1, 2 + i % 5)] + [str(i)]
+        exp = [len(w) for w in words]
+        if bad(i):
+            exp = [*exp, 0]
+        cases.append(_case({"id": f"w{i}", "input": " ".join(words), "expected": exp}))
+    blocks["word_lengths"] = ('    ListOfInt: {type: "list[int]"}\n', cases)
+
+    cases = []
+    rest = n_cases - 7 * per
+    for i in range(rest):
+        total, people = 100 + i * 11, 1 + i % 7
+        if i % 40 == 39:
+            cases.append(
+                _case({"id": f"z{i}", "inputs": [total, 0], "raises": "ZeroDivisionError"})
+            )
+            continue
+        base, extra = divmod(total, people)
+        exp = [base + (1 if k < extra else 0) for k in range(people)]
+        if bad(i):
+            exp[0] += 1
+        cases.append(_case({"id": f"t{i}", "inputs": [total, people], "expected": exp}))
+    blocks["split_cents"] = ('    AddsUp: {assertion: "sum(output) == input[0]"}\n', cases)
+
+    parts = ["# Generated by benchmarks/verify_throughput.py: 2,000 cases over pure functions.\n"]
+    for name, (evals, cs) in blocks.items():
+        parts.append(f"bench_pure.{name}:\n  evals:\n{evals}  dataset:\n" + "\n".join(cs) + "\n\n")
+    return "".join(parts), wrong
+
+
+def build_project(n_cases: int, n_wrong: int) -> tuple[Path, Path, int]:
+    project = WORK / "project"
+    if project.exists():
+        shutil.rmtree(project)
+    (project / "specs").mkdir(parents=True)
+    (WORK / ".gitignore").write_text("*\n")
+    (project / "bench_pure.py").write_text(MODULE, encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "bench-pure"\nversion = "0"\n\n[tool.codemode]\nspecs = ["specs/*.yml"]\n'
+    )
+    text, wrong = build_spec(n_cases, n_wrong)
+    spec = project / "specs" / "bench.yml"
+    spec.write_text(text, encoding="utf-8")
+    return project, spec, wrong
+
+
+def find_vowel(explicit: str | None) -> Path:
+    """vowel's CLI in a venv of its own (never in codemode's environment)."""
+    candidates = [Path(explicit)] if explicit else []
+    candidates += [WORK / "vowel-venv" / "bin" / "vowel", Path("/tmp/vowelenv/bin/vowel")]
+    for c in candidates:
+        if c.exists() and _vowel_version(c) == VOWEL_VERSION:
+            return c
+    venv = WORK / "vowel-venv"
+    print(f"installing vowel=={VOWEL_VERSION} into {venv} ...", flush=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"vowel=={VOWEL_VERSION}"],
+        check=True,
+    )
+    return venv / "bin" / "vowel"
+
+
+def _vowel_version(cli: Path) -> str | None:
+    python = cli.parent / "python"
+    proc = subprocess.run(
+        [str(python), "-c", "import importlib.metadata as m; print(m.version('vowel'))"],
+        capture_output=True,
+        text=True,
+    )
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEMODE_", "VIRTUAL_ENV"))}
+    env["LOGFIRE_IGNORE_NO_CONFIG"] = "1"
+    env["NO_COLOR"] = "1"
+    return env
+
+
+def time_runs(cmd: Sequence[str], cwd: Path, runs: int) -> tuple[list[float], str]:
+    times, out = [], ""
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        proc = subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, env=_env())
+        times.append(time.perf_counter() - t0)
+        out = proc.stdout
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"{cmd[0]} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return times, out
+
+
+def codemode_counts(out: str) -> tuple[int, int]:
+    """From the summary line: ``codemode: 8 functions: ...; 2000 cases: 1980 passed, 20 drifted``."""
+    m = re.search(r"(\d+) cases?: ([^(]*)", out)
+    if not m:
+        raise SystemExit("cannot read codemode's summary:\n" + out[-1500:])
+    counts = dict((k, int(n)) for n, k in re.findall(r"(\d+) (\w+)", m.group(2)))
+    passed = counts.get("passed", 0)
+    return passed, int(m.group(1)) - passed
+
+
+def codemode_json_counts(out: str) -> tuple[int, int]:
+    report = json.loads(out)
+    statuses = [c["status"] for f in report["functions"] for c in f["cases"]]
+    return statuses.count("passed"), len(statuses) - statuses.count("passed")
+
+
+def vowel_counts(out: str) -> tuple[int, int]:
+    text = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    passed = re.search(r"Passed Cases\s+(\d+)", text)
+    failed = re.search(r"Failed Cases\s+(\d+)", text)
+    if not (passed and failed):
+        raise SystemExit("cannot read vowel's summary:\n" + text[-1500:])
+    return int(passed.group(1)), int(failed.group(1))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--cases", type=int, default=2000)
+    p.add_argument("--wrong", type=int, default=20, help="cases that must fail")
+    p.add_argument("--runs", type=int, default=5, help="codemode runs (median)")
+    p.add_argument("--vowel-runs", type=int, default=3, help="vowel runs (median)")
+    p.add_argument("--vowel", help="path of a vowel 0.4.0 CLI to use")
+    a = p.parse_args(argv)
+
+    project, spec, wrong = build_project(a.cases, a.wrong)
+    codemode = [
+        sys.executable,
+        "-m",
+        "codemode",
+        "check",
+        "--root",
+        str(project),
+        str(spec),
+        "--python",
+        sys.executable,
+    ]
+    vowel = find_vowel(a.vowel)
+    print(
+        f"spec: {spec.relative_to(HERE.parent)} ({a.cases} cases over 8 functions, "
+        f"{wrong} wrong on purpose)"
+    )
+    load1 = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"machine: {os.cpu_count()} CPUs, load average {load1:.2f} before the runs; "
+        f"Python {sys.version.split()[0]}"
+    )
+
+    cm_times, cm_out = time_runs(codemode, project, a.runs)
+    js_times, js_out = time_runs([*codemode, "--format", "json"], project, a.runs)
+    vw_times, vw_out = time_runs([str(vowel), str(spec), "--no-color", "-q"], project, a.vowel_runs)
+    cm, vw = statistics.median(cm_times), statistics.median(vw_times)
+    cm_counts, vw_counts = codemode_counts(cm_out), vowel_counts(vw_out)
+    if codemode_json_counts(js_out) != cm_counts:
+        raise SystemExit("codemode's text and JSON reports disagree")
+
+    print(
+        f"codemode check: {cm:.3f} s wall (median of {a.runs}: "
+        f"{', '.join(f'{t:.3f}' for t in cm_times)}); passed {cm_counts[0]}, failed {cm_counts[1]}"
+    )
+    print(
+        f"codemode check --format json: {statistics.median(js_times):.3f} s wall "
+        f"(median of {a.runs}; the report of every case as JSON)"
+    )
+    print(
+        f"vowel {VOWEL_VERSION}:    {vw:.3f} s wall (median of {a.vowel_runs}: "
+        f"{', '.join(f'{t:.3f}' for t in vw_times)}); passed {vw_counts[0]}, failed {vw_counts[1]}"
+    )
+    ratio = vw / cm
+    agree = cm_counts == vw_counts
+    print(f"ratio: codemode is {ratio:.1f}x faster than vowel")
+    print(f"agreement on pass/fail counts: {'yes' if agree else 'NO'}")
+    fast, under = ratio >= 5, cm < 1.0
+    print(
+        f"targets: >= 5x faster: {'met' if fast else 'MISSED'}; "
+        f"under 1 s: {'met' if under else 'MISSED'}"
+    )
+    return 0 if (fast and under and agree) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
