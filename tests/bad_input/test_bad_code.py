@@ -143,8 +143,16 @@ def test_a_module_that_fails_to_import(check: Check) -> None:
     assert "broken_import.py:7; the module fails when imported" in err.message
 
 
+def _write_syntax_error(root: Path) -> None:
+    # written here, not shipped: a .py file that does not parse would trip every linter
+    (root / "src" / "hazards" / "syntax_error.py").write_text("def half(x):\n    return x /\n")
+
+
 def test_a_syntax_error_in_the_module(check: Check) -> None:
-    run = check(_one("hazards.syntax_error.half", "{id: c, input: 1, expected: 0.5}"))
+    run = check(
+        _one("hazards.syntax_error.half", "{id: c, input: 1, expected: 0.5}"),
+        setup=_write_syntax_error,
+    )
     err = run.one_error()
     assert err.message.startswith("cannot import hazards.syntax_error: SyntaxError: invalid syntax")
     assert "syntax_error.py, line 2" in err.message
@@ -153,7 +161,8 @@ def test_a_syntax_error_in_the_module(check: Check) -> None:
 def test_every_case_of_a_broken_function_reports_it(check: Check) -> None:
     run = check(
         "hazards.syntax_error.half:\n  dataset:\n    - case: {id: a, input: 1, expected: 0.5}\n"
-        "    - case: {id: b, input: 2, expected: 1}\n"
+        "    - case: {id: b, input: 2, expected: 1}\n",
+        setup=_write_syntax_error,
     )
     assert [e.where for e in run.errors()] == [
         "hazards.syntax_error.half[a]",

@@ -46,9 +46,7 @@ def greeting(name: str, *, polite: bool = False) -> str:
 def title_case(text: str) -> str:
     small = {"and", "the", "of", "a"}
     words = text.split()
-    return " ".join(
-        w if i and w in small else w[:1].upper() + w[1:] for i, w in enumerate(words)
-    )
+    return " ".join(w if i and w in small else w[:1].upper() + w[1:] for i, w in enumerate(words))
 
 
 def word_count(text: str) -> int:

@@ -1,3 +1,0 @@
-def half(x):
-    return x /
-
