@@ -109,7 +109,7 @@ def spec_keys(text: str) -> dict[str, int] | None:
     Spec files are block mappings whose top-level keys are function ids, so the ids are the
     non-indented ``key:`` lines. This lets a change that touches no spec'd function be told
     apart without importing pydantic or validating every case. Anything unusual (flow style,
-    anchors, several documents, a duplicate key, a line it cannot read) returns None: load
+    merge keys, several documents, a duplicate key, a line it cannot read) returns None: load
     the file properly, which also reports what is wrong with it.
     """
     keys: dict[str, int] = {}
