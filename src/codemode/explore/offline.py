@@ -323,6 +323,17 @@ def select(
             seen_lines |= set(r.lines)
             seen_out.add(r.outcome_key)
             seen_values.add(_value_key(r))
+    # Boundaries next: an input equal to a number of the body tells `<` from `<=`.
+    numbers = {v for v in info.literals if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    for r in ok:
+        if len(picked) >= max_cases:
+            break
+        if r not in picked and any(
+            _is_number(a) and a in numbers for a in (*r.args, *r.kwargs.values())
+        ):
+            picked.append(r)
+            seen_values.add(_value_key(r))
+            numbers -= {a for a in (*r.args, *r.kwargs.values()) if _is_number(a)}
     for r in ok:
         if len(picked) >= max_cases:
             break
@@ -332,6 +343,10 @@ def select(
             seen_values.add(key)
     picked.sort(key=lambda r: r.n)
     return [(r, auto_id(r, info)) for r in picked]
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _value_key(r: CallRecord) -> str:
