@@ -10,12 +10,18 @@ and the rest of the analysis goes on.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
+from typing import TypeVar, cast
 
 from codemode import git
+from codemode.analysis_cache import AnalysisCache
 from codemode.config import Config
 from codemode.functions import Function, SourceError, SourceFile, module_name
 from codemode.impact import ModuleFile, Project, head_ids, impacted
@@ -84,6 +90,97 @@ class _Side:
     touched: set[int] | None  # None: everything
 
 
+@dataclass(frozen=True)
+class _Job:
+    """One changed file: (path, module, blob id or None for the work tree) per side, and the
+    lines the hunks touch per side (None: parse the whole side)."""
+
+    old: tuple[str, str, str | None] | None
+    new: tuple[str, str, str | None] | None
+    old_lines: set[int] | None
+    new_lines: set[int] | None
+
+
+_Loaded = tuple[SourceFile | str | None, SourceFile | str | None]  # str: a problem
+
+
+def _load(
+    path: str, module: str, data: bytes | None, lines: set[int] | None
+) -> SourceFile | str | None:
+    if data is None:
+        return None  # e.g. deleted from the work tree
+    try:
+        src = SourceFile.from_bytes(path, module, data)
+        if lines is None:
+            src.parse_all()
+        else:
+            src.parse_lines(lines)
+            # the other parts of an overload set or property live in chunks of their own
+            src.ensure({c.name for c in src.chunks if c.info is not None and c.name})
+    except SourceError as exc:
+        return str(exc)
+    return src
+
+
+def _load_jobs(arg: tuple[Path, list[_Job], Mapping[str, bytes] | None]) -> list[_Loaded]:
+    """Both sides of each job, parsed where the hunks touch them. ``new_data`` holds the
+    head side by path; without it (in a forked child) the head side is read here."""
+    repo, jobs, new_data = arg
+    shas = [j.old[2] for j in jobs if j.old and j.old[2]]
+    if new_data is None:
+        shas += [j.new[2] for j in jobs if j.new and j.new[2]]
+    blobs = dict(git.cat_blobs(repo, shas))
+    out: list[_Loaded] = []
+    for job in jobs:
+        old = new = None
+        if job.old:
+            path, module, sha = job.old
+            old = _load(path, module, blobs.get(sha or ""), job.old_lines)
+        if job.new:
+            path, module, sha = job.new
+            if new_data is not None:
+                data = new_data.get(path)
+            else:
+                data = blobs.get(sha) if sha else git.read_worktree(repo, path)
+            new = _load(path, module, data, job.new_lines)
+        out.append((old, new))
+    return out
+
+
+_T = TypeVar("_T")
+_A = TypeVar("_A")
+
+
+def _fork(fn: Callable[[_A], _T], arg: _A) -> Callable[[], _T] | None:
+    """Run ``fn(arg)`` in a forked child; returns a function that waits for the result.
+    None where fork is not available or not safe (not Linux): the caller does the work."""
+    if not sys.platform.startswith("linux"):
+        return None
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, send, and leave without running any cleanup
+        os.close(read_fd)
+        try:
+            payload = pickle.dumps((True, fn(arg)), protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:
+            payload = pickle.dumps((False, f"{type(exc).__name__}: {exc}"))
+        with os.fdopen(write_fd, "wb") as pipe:
+            pipe.write(payload)
+        os._exit(0)
+    os.close(write_fd)
+
+    def result() -> _T:
+        with os.fdopen(read_fd, "rb") as pipe:
+            data = pipe.read()
+        os.waitpid(pid, 0)
+        ok, value = pickle.loads(data) if data else (False, "the child died")
+        if not ok:
+            return fn(arg)  # do it here instead; an error will then surface normally
+        return cast(_T, value)
+
+    return result
+
+
 def source_roots(config: Config, repo: Path) -> tuple[str, ...]:
     """Source roots as repo-relative prefixes (the config's root may be a subdirectory)."""
     try:
@@ -105,19 +202,29 @@ def _touched(ranges: Iterable[tuple[int, int]]) -> set[int]:
     return lines
 
 
-def analyze(config: Config, scope: Scope) -> DiffResult:
-    repo = git.repo_root(config.root)
+def analyze(config: Config, scope: Scope, *, cache: bool = True) -> DiffResult:
+    """The functions ``scope`` changed or impacts. ``cache=False`` neither reads nor writes
+    ``<git-dir>/codemode-cache`` (the result is the same either way)."""
+    repo, git_dir = git.locate(config.root)
     sides = git.resolve(repo, scope)
     roots = source_roots(config, repo)
-    return _Analysis(config, repo, sides, roots, everything=scope.kind in ("all", "paths")).run()
+    store = AnalysisCache(git_dir if cache else None)
+    everything = scope.kind in ("all", "paths")
+    return _Analysis(config, repo, sides, roots, store, everything).run()
 
 
 class _Analysis:
     def __init__(
-        self, config: Config, repo: Path, sides: git.Sides, roots: tuple[str, ...], everything: bool
+        self,
+        config: Config,
+        repo: Path,
+        sides: git.Sides,
+        roots: tuple[str, ...],
+        cache: AnalysisCache,
+        everything: bool,
     ) -> None:
         self.config, self.repo, self.sides, self.roots = config, repo, sides, roots
-        self.everything = everything
+        self.cache, self.everything = cache, everything
         self.problems: list[str] = []
         self.notes: set[str] = set()
 
@@ -128,17 +235,45 @@ class _Analysis:
             self.problems.append(f"{path}: outside the source roots or not importable (skipped)")
         return module
 
+    def _key(self, raw: bytes) -> str | None:
+        """What pins every input: both commits, or HEAD and the index's changes (git's raw
+        diff names every changed blob). The work tree has no such id: never cached."""
+        if self.sides.head_kind == "worktree":
+            return None
+        change = self.sides.head or hashlib.sha256(raw).hexdigest()
+        config = (self.roots, self.config.impact_depth, self.everything)
+        return self.cache.key(self.sides.head_kind, self.sides.base, change, config)
+
+    def _project(self) -> Project:
+        modules: dict[str, ModuleFile] = {}
+        for entry in git.list_files(self.repo, self.sides):
+            module = module_name(entry.path, self.roots)  # noted only if the diff touches it
+            if module is not None and module not in modules:
+                modules[module] = ModuleFile(entry, module)
+        return Project(self.repo, modules, self.cache)
+
     def run(self) -> DiffResult:
-        changes, hunks = git.diff(self.repo, self.sides)
+        changes, raw = git.raw_diff(self.repo, self.sides)
+        key = self._key(raw)
+        cached = self.cache.result(key) if key else None
+        if cached is not None:
+            functions, problems, renames, changed_files = cached
+            return DiffResult(
+                functions,
+                HeadIds(lambda: head_ids(self._project())),
+                problems,
+                MappingProxyType(renames),
+                changed_files,
+            )
+        hunks = git.in_background(lambda: git.hunks(self.repo, self.sides))
+        project = self._project()
         changed_files = {c.new_path or c.old_path or "" for c in changes} - {""}
         changes = [
             c
             for c in changes
-            if (c.new_path or c.old_path or "").endswith(".py")
-            or (c.old_path or "").endswith(".py")
+            if (c.new_path or "").endswith(".py") or (c.old_path or "").endswith(".py")
         ]
-        project = self._project()
-        old_sides, new_sides = self._changed_sides(changes, hunks, project)
+        old_sides, new_sides = self._changed_sides(changes, hunks(), project)
         old_fns, new_fns = self._functions(old_sides), self._functions(new_sides)
         results = self._statuses(old_fns, new_fns, old_sides, new_sides)
         renames = {r.renamed_from: r.id for r in results.values() if r.renamed_from}
@@ -162,8 +297,13 @@ class _Analysis:
         if self.everything:
             self._add_unchanged(project, results)
         self.problems.extend(p for p in project.problems if p not in self.problems)
+        functions = tuple(results[k] for k in sorted(results))
+        if key:
+            self.cache.put_result(
+                key, (functions, tuple(self.problems), renames, tuple(sorted(changed_files)))
+            )
         return DiffResult(
-            functions=tuple(results[k] for k in sorted(results)),
+            functions=functions,
             head_ids=HeadIds(lambda: head_ids(project)),
             changed_files=tuple(sorted(changed_files)),
             problems=tuple(self.problems),
@@ -171,76 +311,83 @@ class _Analysis:
         )
 
     # -- reading ------------------------------------------------------------------------------
-    def _project(self) -> Project:
-        modules: dict[str, ModuleFile] = {}
-        entries = git.list_files(self.repo, self.sides)
-        for entry, data in git.read_entries(self.repo, entries):
-            module = module_name(entry.path, self.roots)  # noted only if the diff touches it
-            if module is not None and module not in modules:
-                modules[module] = ModuleFile(entry.path, module, data)
-        return Project(modules)
-
-    def _load(self, path: str, module: str, data: bytes, touched: set[int] | None) -> _Side | None:
-        try:
-            src = SourceFile.from_bytes(path, module, data)
-            if touched is None:
-                src.parse_all()
-            else:
-                src.parse_lines(touched)
-                # the other parts of an overload set or property live in chunks of their own
-                src.ensure({c.name for c in src.chunks if c.info is not None and c.name})
-        except SourceError as exc:
-            self.problems.append(f"{path}:{exc} (skipped)")
-            return None
-        return _Side(path, src, touched)
+    def _jobs(self, changes: list[git.FileChange], hunks: dict[str, git.Hunks]) -> list[_Job]:
+        jobs = []
+        for c in changes:
+            old_ok = c.old_path is not None and c.old_mode in git.REGULAR_MODES
+            new_ok = c.new_path is not None and c.new_mode in git.REGULAR_MODES
+            old_mod = self.module(c.old_path) if old_ok and c.old_path else None
+            new_mod = self.module(c.new_path) if new_ok and c.new_path else None
+            h = hunks.get(c.new_path or c.old_path or "")
+            if h is None and old_mod == new_mod and c.old_sha == c.new_sha:
+                continue  # a mode change, or a move that keeps the module name
+            # added, deleted, moved to another module, binary, or renamed without hunks:
+            # compare every function
+            whole = old_mod != new_mod or h is None
+            jobs.append(
+                _Job(
+                    (c.old_path or "", old_mod, c.old_sha) if old_mod else None,
+                    (c.new_path or "", new_mod, c.new_sha) if new_mod else None,
+                    None if whole or h is None else _touched(h.old),
+                    None if whole or h is None else _touched(h.new),
+                )
+            )
+        return jobs
 
     def _changed_sides(
         self, changes: list[git.FileChange], hunks: dict[str, git.Hunks], project: Project
     ) -> tuple[list[_Side], list[_Side]]:
-        old_blobs = dict(
-            git.cat_blobs(
-                self.repo,
-                [c.old_sha for c in changes if c.old_sha and c.old_mode in git.REGULAR_MODES],
-            )
-        )
+        jobs = self._jobs(changes, hunks)
+        # Parsing the changed files is the bulk of a big diff: a forked child takes half of
+        # them while this process reads the head side (git decompressing) and parses the rest.
+        theirs = _fork(_load_jobs, (self.repo, jobs[1::2], None)) if len(jobs) >= 40 else None
+        mine = jobs[0::2] if theirs else jobs
+        if theirs:
+            project.load_words()  # a big change names many functions: impact needs them all
+        new_modules = [
+            project.modules[j.new[1]] for j in mine if j.new and j.new[1] in project.modules
+        ]
+        project.load(new_modules)
+        new_data = {mf.path: mf.data for mf in new_modules if mf.data is not None}
+        step = 2 if theirs else 1
+        loaded = dict(zip(range(0, len(jobs), step), _load_jobs((self.repo, mine, new_data))))
+        if theirs:
+            loaded.update(zip(range(1, len(jobs), 2), theirs()))
         olds: list[_Side] = []
         news: list[_Side] = []
-        for change in changes:
-            old_ok = change.old_path is not None and change.old_mode in git.REGULAR_MODES
-            new_ok = change.new_path is not None and change.new_mode in git.REGULAR_MODES
-            old_mod = self.module(change.old_path) if old_ok and change.old_path else None
-            new_mod = self.module(change.new_path) if new_ok and change.new_path else None
-            whole = old_mod != new_mod  # added, deleted, or moved to another module
-            h = hunks.get(change.new_path or change.old_path or "")
-            if h is None and old_mod == new_mod and change.old_sha == change.new_sha:
-                continue  # a mode change, or a move that keeps the module name
-            if h is None:
-                whole = True  # binary, or a rename with no hunks: compare everything
-            old_side = new_side = None
-            if old_mod and change.old_path and change.old_sha in old_blobs:
-                old_side = self._load(
-                    change.old_path,
-                    old_mod,
-                    old_blobs[change.old_sha],
-                    None if whole else _touched(h.old if h else ()),
-                )
-            mf = project.modules.get(new_mod) if new_mod else None
-            if new_mod and change.new_path and mf is not None and mf.path == change.new_path:
-                new_side = self._load(
-                    change.new_path,
-                    new_mod,
-                    mf.data,
-                    None if whole else _touched(h.new if h else ()),
-                )
-                if new_side:
-                    mf.source = new_side.src  # impact analysis reuses what was parsed
-                else:
-                    mf.problem = "unreadable"
-            if (old_mod and not old_side) or (mf is not None and not new_side):
+        for index, job in enumerate(jobs):
+            old, new = loaded[index]
+            for result, where in ((old, job.old), (new, job.new)):
+                if isinstance(result, str) and where:
+                    self.problems.append(f"{where[0]}:{result} (skipped)")
+            mf = project.modules.get(job.new[1]) if job.new else None
+            if mf is not None and job.new and mf.path != job.new[0]:
+                mf = None  # another file holds that module name
+            if isinstance(new, SourceFile) and mf is not None:
+                mf.source = new  # impact analysis reuses what was parsed
+            elif mf is not None:
+                mf.problem = "unreadable"
+            if isinstance(old, str) or isinstance(new, str):
                 continue  # one side is unreadable: saying "all removed" or "all added" would lie
+            old_side = _Side(job.old[0], old, job.old_lines) if old and job.old else None
+            new_side = _Side(job.new[0], new, job.new_lines) if new and job.new and mf else None
+            if old_side and new_side and not self._statements_alike(old_side, new_side):
+                continue
             olds += [old_side] if old_side else []
             news += [new_side] if new_side else []
         return olds, news
+
+    def _statements_alike(self, old: _Side, new: _Side) -> bool:
+        """A hunk in the imports and constants on one side: parse them on both, so that
+        constants (and defs under an ``if``) compare like with like."""
+        if any(c.info is not None and not c.is_def for s in (old, new) for c in s.src.chunks):
+            for side in (old, new):
+                try:
+                    side.src.parse_statements()
+                except SourceError as exc:
+                    self.problems.append(f"{side.path}:{exc} (skipped)")
+                    return False
+        return True
 
     # -- comparing ----------------------------------------------------------------------------
     def _functions(self, sides: list[_Side]) -> dict[str, tuple[_Side, Function]]:

@@ -27,6 +27,7 @@ import re
 import tokenize
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 # Comments and string literals; an f-string is kept (its {fields} hold code), see _blank.
 _BLANK = re.compile(
@@ -174,62 +175,47 @@ def outline(text: str, first_line: int = 1) -> tuple[str, list[Def]]:
     return blanked, defs
 
 
-# The newline before a line that starts at column 0 (a literal first char scans fast).
-_TOP = re.compile(r"\n(?=[^\s#)\]}])")
-_TOP_DEF = re.compile(r"(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|@")
-
-
-def _string_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of triple-quoted strings, the only literals that can hold a line at column 0."""
-    marks: list[tuple[int, str]] = []
-    for quote in ('"""', "'''"):  # str.find: many times faster than a regex here
-        i = text.find(quote)
-        while i >= 0:
-            marks.append((i, quote))
-            i = text.find(quote, i + 3)
-    marks.sort()
-    spans: list[tuple[int, int]] = []
-    opened: tuple[int, str] | None = None
-    for i, quote in marks:
-        if opened is None:
-            opened = (i, quote)
-        elif quote == opened[1] and i >= opened[0] + 3:
-            spans.append((opened[0], i + 3))
-            opened = None
-    if opened is not None:
-        spans.append((opened[0], len(text)))
-    return spans
+# A line at column 0, after its newline: a decorator, a def or class (group 2: the name), a
+# clause that continues the statement above (group 3), or any other statement.
+_TOP = re.compile(
+    r"\n(?:(@)|(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(else\b|elif\b|except\b|finally\b)"
+    r"|(?=[^\s#)\]}]))"
+)
 
 
 def split_chunks(text: str) -> list[Chunk]:
-    """Top-level chunks from the lines at column 0 outside triple-quoted strings."""
-    spans = _string_spans(text) if ('"""' in text or "'''" in text) else []
+    """Top-level chunks from the lines at column 0 outside triple-quoted strings.
+
+    A line counts as inside a string when an odd number of triple quotes precede it. A
+    triple quote inside a comment or another string fools that count, but only towards
+    fewer boundaries, so chunks grow and still parse: the count errs on the safe side.
+    """
     chunks: list[Chunk] = []
-    line, pos, span = 1, 0, 0
+    line, pos = 1, 0
+    dq = sq = 0  # triple quotes seen so far
+    has_triple = '"""' in text or "'''" in text
     decorators_only = False
-    tops = [0] if text[:1] not in ("", " ", "\t", "\n", "#", "\r") else []
-    tops += [m.end() for m in _TOP.finditer(text)]
-    for start in tops:
-        while span < len(spans) and spans[span][1] <= start:
-            span += 1
-        if span < len(spans) and spans[span][0] < start:
-            continue  # inside a string
+    for m in _TOP.finditer("\n" + text):  # the leading newline makes line 1 a candidate
+        start = m.start()  # in ``text``: the match began one character earlier
+        if has_triple:
+            dq += text.count('"""', pos, start)
+            sq += text.count("'''", pos, start)
         line += text.count("\n", pos, start)
         pos = start
-        if _CONTINUATION.match(text, start):
-            continue
-        d = _TOP_DEF.match(text, start)
-        is_def = d is not None
+        if dq % 2 or sq % 2 or m.group(3):
+            continue  # inside a string, or an else/except clause
+        decorator, name = m.group(1), m.group(2)
+        is_def = bool(decorator or name)
         if is_def and decorators_only:
-            if d and d.group(1):
-                chunks[-1].name = d.group(1)
+            if name:
+                chunks[-1].name = name
         elif not is_def and chunks and not chunks[-1].is_def:
             pass  # consecutive plain statements share a chunk
         else:
             if chunks:
                 chunks[-1].end = line - 1
-            chunks.append(Chunk(line, line, is_def, None, d.group(1) or "" if d else "", start))
-        decorators_only = d is not None and not d.group(1)
+            chunks.append(Chunk(line, line, is_def, None, name or "", start))
+        decorators_only = bool(decorator)
     n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     if chunks:
         chunks[-1].end = max(chunks[-1].start, n_lines)
@@ -253,6 +239,11 @@ class SourceFile:
         self.chunks = split_chunks(text)
         self._functions: dict[str, Function] | None = None
         self._parsed: dict[str, Function] | None = None
+        self._derived: dict[str, Any] = {}  # what the parsed chunks define; reset by a parse
+
+    def _changed(self) -> None:
+        self._functions = self._parsed = None
+        self._derived.clear()
 
     @classmethod
     def from_bytes(cls, path: str, module: str, data: bytes) -> SourceFile:
@@ -260,11 +251,15 @@ class SourceFile:
 
     # -- parsing on demand ------------------------------------------------------------------
     def parse_lines(self, lines: Iterable[int]) -> None:
-        """Parse every chunk that holds one of ``lines`` (and the chunks without defs)."""
+        """Parse every chunk that holds one of ``lines``."""
         wanted = sorted(set(lines))
-        self.parse_chunks(
-            c for c in self.chunks if not c.is_def or any(c.start <= n <= c.end for n in wanted)
-        )
+        self.parse_chunks(c for c in self.chunks if any(c.start <= n <= c.end for n in wanted))
+
+    def parse_statements(self) -> None:
+        """Parse the chunks of plain statements: the imports and constants that resolve names."""
+        if not self._derived.get("statements"):
+            self.parse_chunks(c for c in self.chunks if not c.is_def)
+            self._derived["statements"] = True
 
     def parse_all(self) -> None:
         self.parse_chunks(self.chunks)
@@ -280,7 +275,7 @@ class SourceFile:
                 self._parse_whole()  # raises SourceError if the file itself is broken
                 return
             chunk.info = _extract(tree, self.module, self.is_package)
-            self._functions = self._parsed = None
+            self._changed()
 
     def _parse_whole(self) -> None:
         try:
@@ -292,7 +287,7 @@ class SourceFile:
         info = _extract(tree, self.module, self.is_package)
         n_lines = self.text.count("\n") + 1
         self.chunks = [Chunk(1, n_lines, False, info, "", 0, len(self.text))]
-        self._functions = self._parsed = None
+        self._changed()
 
     def ensure(self, quals: Iterable[str]) -> None:
         """Parse the chunks that define ``quals`` (every part of an overload set)."""
@@ -329,10 +324,13 @@ class SourceFile:
 
     def top_names(self) -> set[str]:
         """Names of the top-level defs and classes, parsed or not."""
-        out = {c.name for c in self.chunks if c.info is None and c.name}
-        for info in self.infos():
-            out.update(q for q in info.functions if "." not in q)
-            out.update(q for q in info.classes if "." not in q)
+        out: set[str] | None = self._derived.get("top_names")
+        if out is None:
+            out = {c.name for c in self.chunks if c.info is None and c.name}
+            for info in self.infos():
+                out.update(q for q in info.functions if "." not in q)
+                out.update(q for q in info.classes if "." not in q)
+            self._derived["top_names"] = out
         return out
 
     def class_quals(self) -> set[str]:
@@ -346,27 +344,48 @@ class SourceFile:
         return out
 
     def imports(self) -> list[tuple[str, str]]:
-        return [i for info in self.infos() for i in info.imports]
+        out: list[tuple[str, str]] | None = self._derived.get("imports")
+        if out is None:
+            out = self._derived["imports"] = [i for info in self.infos() for i in info.imports]
+        return out
 
     def stars(self) -> list[str]:
-        return [s for info in self.infos() for s in info.stars]
+        out: list[str] | None = self._derived.get("stars")
+        if out is None:
+            out = self._derived["stars"] = [s for info in self.infos() for s in info.stars]
+        return out
 
     def constants(self) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for info in self.infos():
-            for name, fp in info.constants.items():
-                out[name] = _combine(out[name], fp) if name in out else fp
+        out: dict[str, str] | None = self._derived.get("constants")
+        if out is None:
+            out = {}
+            for info in self.infos():
+                for name, fp in info.constants.items():
+                    out[name] = _combine(out[name], fp) if name in out else fp
+            self._derived["constants"] = out
         return out
 
     def classes(self) -> dict[str, tuple[str, ...]]:
-        return {q: b for info in self.infos() for q, b in info.classes.items()}
+        out: dict[str, tuple[str, ...]] | None = self._derived.get("classes")
+        if out is None:
+            out = {q: b for info in self.infos() for q, b in info.classes.items()}
+            self._derived["classes"] = out
+        return out
 
     # -- references, for impact ---------------------------------------------------------------
     def local(self, chunk: Chunk) -> tuple[str, list[Def]]:
         """A chunk's outline: its text with strings and comments blanked, and its defs."""
         if chunk.local is None:
-            blanked, defs = outline(self.text[chunk.offset : chunk.end_offset], chunk.start)
-            chunk.local = (blanked, defs)
+            text = self.text[chunk.offset : chunk.end_offset]
+            if chunk.name and text.count("def ") + text.count("class ") == 1 and "\\" not in text:
+                # one def and nothing nested (the common case): no line scan needed
+                blanked = _BLANK.sub(_blank, text)
+                end = chunk.start + len(blanked.rstrip().split("\n")) - 1
+                head = _DEF_LINE.search(blanked)
+                is_class = head is not None and head.group(1) == "class"
+                chunk.local = (blanked, [Def(chunk.name, is_class, chunk.start, end, None)])
+            else:
+                chunk.local = outline(text, chunk.start)
         return chunk.local
 
     def references(self, names: Iterable[str]) -> Iterator[tuple[int, str, list[Def]]]:
@@ -421,7 +440,7 @@ class SourceFile:
         )
 
     def is_class(self, qual: str) -> bool:
-        if any(qual in info.classes for info in self.infos()):
+        if qual in self.classes():
             return True
         chunk = self._unparsed_chunk(qual.split(".")[0])
         return chunk is not None and any(
@@ -433,7 +452,14 @@ class SourceFile:
         return name in self.top_names() or name in self.constants()
 
     def _unparsed_chunk(self, top: str) -> Chunk | None:
-        return next((c for c in self.chunks if c.info is None and c.name == top), None)
+        by_name: dict[str, Chunk] | None = self._derived.get("unparsed")
+        if by_name is None:
+            by_name = {}
+            for c in self.chunks:
+                if c.info is None and c.name:
+                    by_name.setdefault(c.name, c)
+            self._derived["unparsed"] = by_name
+        return by_name.get(top)
 
 
 def _is_word(ch: str) -> bool:

@@ -13,10 +13,10 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from codemode.errors import FatalError
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from codemode.scope import Scope
 
 REGULAR_MODES = frozenset({"100644", "100755"})
+_T = TypeVar("_T")
 _FETCH_HINT = (
     "use actions/checkout with fetch-depth: 0, or fetch the base first (git fetch origin {ref})"
 )
@@ -57,19 +58,28 @@ def run(root: Path, *args: str, stdin: bytes | None = None, check: bool = True) 
 
 def repo_root(path: Path) -> Path:
     """The top of the work tree holding ``path``."""
+    return locate(path)[0]
+
+
+def locate(path: Path) -> tuple[Path, Path]:
+    """The top of the work tree holding ``path``, and its git directory (one git run)."""
     try:
         proc = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, text=True
+            ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir"],
+            cwd=path,
+            capture_output=True,
+            text=True,
         )
     except FileNotFoundError as exc:
         raise FatalError("git is not installed or not on PATH; install git") from exc
     except NotADirectoryError as exc:
         raise FatalError(f"not a directory: {path}; pass --root DIR") from exc
-    if proc.returncode or not proc.stdout.strip():
+    lines = proc.stdout.splitlines()
+    if proc.returncode or len(lines) != 2:
         raise FatalError(
             f"not a git repository: {path}; run inside a git repository or pass --root"
         )
-    return Path(proc.stdout.strip())
+    return Path(lines[0]), Path(lines[1])
 
 
 def git_dir(root: Path) -> Path:
@@ -126,24 +136,23 @@ def _is_shallow(root: Path) -> bool:
 
 
 def _resolve_range(root: Path, base_ref: str, head_ref: str) -> Sides:
+    # the common case in two git runs; the diagnosis only when something is missing
+    merge_base = run(root, "merge-base", "--end-of-options", base_ref, head_ref, check=False)
     head = commit_or_none(root, head_ref)
     if head is None:
         raise FatalError(f"unknown revision {head_ref!r}; check the name passed to --head")
+    if merge_base.strip():
+        return Sides(merge_base.decode().strip(), head, "commit")
     base = commit_or_none(root, base_ref)
     if base is None:
         why = "is not in this shallow clone" if _is_shallow(root) else "is not a known revision"
         raise FatalError(f"the base {base_ref!r} {why}; " + _FETCH_HINT.format(ref=base_ref))
-    merge_base = run(root, "merge-base", base, head, check=False).decode().strip()
-    if not merge_base:
-        if _is_shallow(root):
-            raise FatalError(
-                f"no merge base of {base_ref!r} and {head_ref!r} in this shallow clone; "
-                + _FETCH_HINT.format(ref=base_ref)
-            )
+    if _is_shallow(root):
         raise FatalError(
-            f"{base_ref!r} and {head_ref!r} have no common ancestor; pick another --base"
+            f"no merge base of {base_ref!r} and {head_ref!r} in this shallow clone; "
+            + _FETCH_HINT.format(ref=base_ref)
         )
-    return Sides(merge_base, head, "commit")
+    raise FatalError(f"{base_ref!r} and {head_ref!r} have no common ancestor; pick another --base")
 
 
 # -- what changed -------------------------------------------------------------------------------
@@ -245,30 +254,38 @@ def _range(spec: str) -> tuple[int, int]:
     return int(start), int(count) if count else 1
 
 
-def diff(
-    root: Path, sides: Sides, pathspec: Sequence[str] = ("*.py",)
-) -> tuple[list[FileChange], dict[str, Hunks]]:
-    """Every changed file (any kind), and the lines the hunks of ``pathspec`` files touch,
-    from two git runs in parallel."""
-    raw_args = ["diff", "--raw", "-z", "--no-abbrev", *_DIFF_FLAGS, *sides.diff_args()]
-    patch_args = ["diff", "-U0", "--src-prefix=a/", "--dst-prefix=b/", *_DIFF_FLAGS]
-    patch_args += [*sides.diff_args(), "--", *pathspec]
-    box: dict[str, bytes | BaseException] = {}
+def raw_diff(root: Path, sides: Sides) -> tuple[list[FileChange], bytes]:
+    """Every changed file, any kind, and git's raw output (it pins the change exactly)."""
+    raw = run(root, "diff", "--raw", "-z", "--no-abbrev", *_DIFF_FLAGS, *sides.diff_args())
+    return _parse_raw(raw), raw
 
-    def patch() -> None:
+
+def hunks(root: Path, sides: Sides, pathspec: Sequence[str] = ("*.py",)) -> dict[str, Hunks]:
+    """The lines the hunks of ``pathspec`` files touch, by path."""
+    args = ["diff", "-U0", "--src-prefix=a/", "--dst-prefix=b/", *_DIFF_FLAGS]
+    return _parse_hunks(run(root, *args, *sides.diff_args(), "--", *pathspec))
+
+
+def in_background(fn: Callable[[], _T]) -> Callable[[], _T]:
+    """Start ``fn`` in a thread (a git subprocess, typically); call the result to wait."""
+    box: list[_T | BaseException] = []
+
+    def target() -> None:
         try:
-            box["patch"] = run(root, *patch_args)
+            box.append(fn())
         except BaseException as exc:  # re-raised in the caller's thread
-            box["patch"] = exc
+            box.append(exc)
 
-    thread = threading.Thread(target=patch)
+    thread = threading.Thread(target=target, daemon=True)
     thread.start()
-    raw = run(root, *raw_args)
-    thread.join()
-    patch_out = box["patch"]
-    if isinstance(patch_out, BaseException):
-        raise patch_out
-    return _parse_raw(raw), _parse_hunks(patch_out)
+
+    def wait() -> _T:
+        thread.join()
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
+
+    return wait
 
 
 # -- reading content ----------------------------------------------------------------------------
@@ -277,8 +294,9 @@ def diff(
 @dataclass(frozen=True, slots=True)
 class Entry:
     path: str
-    sha: str | None  # None: read from the work tree
+    sha: str | None  # the blob id of the content; None for an edited work-tree file
     mode: str
+    on_disk: bool = False  # read the work tree's copy (the same content, and cheaper)
 
 
 def list_files(root: Path, sides: Sides, suffix: str = ".py") -> list[Entry]:
@@ -295,6 +313,11 @@ def list_files(root: Path, sides: Sides, suffix: str = ".py") -> list[Entry]:
             if kind == "blob" and mode in REGULAR_MODES and path.endswith(suffix):
                 entries.append(Entry(path, sha, mode))
         return entries
+    # Index and work tree: a file whose work-tree copy equals the index (not "dirty") is read
+    # from disk, which is cheaper than decompressing its blob, and keeps the index's blob id
+    # as the key of its cached analysis.
+    dirty_out = run(root, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff")
+    dirty = set(dirty_out.decode("utf-8", "surrogateescape").split("\0"))
     out = run(root, "ls-files", "-s", "-z")
     entries = []
     for rec in out.decode("utf-8", "surrogateescape").split("\0"):
@@ -302,8 +325,14 @@ def list_files(root: Path, sides: Sides, suffix: str = ".py") -> list[Entry]:
             continue
         meta, _, path = rec.partition("\t")
         mode, sha, stage = meta.split(" ")
-        if stage == "0" and mode in REGULAR_MODES and path.endswith(suffix):
-            entries.append(Entry(path, sha if sides.head_kind == "index" else None, mode))
+        if stage != "0" or mode not in REGULAR_MODES or not path.endswith(suffix):
+            continue
+        if path not in dirty:
+            entries.append(Entry(path, sha, mode, on_disk=True))
+        elif sides.head_kind == "index":
+            entries.append(Entry(path, sha, mode))
+        else:
+            entries.append(Entry(path, None, mode, on_disk=True))
     return entries
 
 
@@ -347,11 +376,12 @@ def cat_blobs(root: Path, shas: Iterable[str]) -> Iterator[tuple[str, bytes]]:
 
 
 def read_worktree(root: Path, path: str) -> bytes | None:
-    full = root / path
-    if full.is_symlink():
+    full = os.path.join(root, path)  # not pathlib: this runs once per module of the repo
+    if os.path.islink(full):
         return None
     try:
-        return full.read_bytes()
+        with open(full, "rb") as f:
+            return f.read()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None  # deleted in the work tree but still tracked
 
@@ -360,7 +390,7 @@ def read_entries(root: Path, entries: Sequence[Entry]) -> Iterator[tuple[Entry, 
     """Contents of ``entries`` (blobs through cat-file, the rest from the work tree)."""
     by_sha: dict[str, list[Entry]] = {}
     for e in entries:
-        if e.sha is None:
+        if e.on_disk or e.sha is None:
             data = read_worktree(root, e.path)
             if data is not None:
                 yield e, data

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from codemode import git
+from codemode.analysis_cache import AnalysisCache
 from codemode.functions import Def, SourceError, SourceFile, decode_source
 
 # Everything that is not part of an identifier becomes a space, so split() yields identifiers.
@@ -32,41 +35,80 @@ def identifiers(data: bytes) -> frozenset[bytes]:
 
 @dataclass
 class ModuleFile:
-    """One module at the head side: bytes until someone needs more."""
+    """One module at the head side: read only when someone needs its content."""
 
-    path: str
+    entry: git.Entry
     module: str
-    data: bytes
-    words: frozenset[bytes] | None = None
+    data: bytes | None = None
+    words: frozenset[bytes] | None = None  # its identifiers, the impact prefilter
     source: SourceFile | None = None
     problem: str | None = None
 
-    def identifiers(self) -> frozenset[bytes]:
-        if self.words is None:
-            self.words = identifiers(self.data)
-        return self.words
+    @property
+    def path(self) -> str:
+        return self.entry.path
 
 
 @dataclass
 class Project:
     """The modules at the head side, keyed by dotted module name."""
 
+    repo: Path
     modules: dict[str, ModuleFile]
+    cache: AnalysisCache | None = None
     removed: frozenset[str] = frozenset()  # ids gone at head; references to them still count
     problems: list[str] = field(default_factory=list)
+
+    def load(self, files: Iterable[ModuleFile], words: bool = False) -> None:
+        """Read the content of ``files`` in one batch (and their identifiers, if ``words``)."""
+        need = {mf.entry: mf for mf in files if mf.data is None and mf.problem is None}
+        fresh: list[tuple[str, frozenset[bytes]]] = []
+        for entry, data in git.read_entries(self.repo, list(need)):
+            mf = need.pop(entry)
+            mf.data = data
+            if words and mf.words is None:
+                mf.words = identifiers(data)  # while git decompresses the next blob
+                if entry.sha:
+                    fresh.append((entry.sha, mf.words))
+        for mf in need.values():
+            mf.problem = "unreadable"  # e.g. deleted from the work tree
+        if fresh and self.cache:
+            self.cache.put_words(fresh)
+
+    def load_words(self) -> None:
+        """Every module's identifiers: from the cache by blob id, else from the content."""
+        missing = [mf for mf in self.modules.values() if mf.words is None and not mf.problem]
+        if self.cache and missing:
+            cached = self.cache.words(mf.entry.sha for mf in missing if mf.entry.sha)
+            for mf in missing:
+                mf.words = cached.get(mf.entry.sha or "")
+        self.load((mf for mf in missing if mf.words is None), words=True)
+        for mf in missing:
+            if mf.words is None and mf.data is not None:
+                mf.words = identifiers(mf.data)
+
+    def candidates(self, names: set[str]) -> list[ModuleFile]:
+        """The modules that write one of ``names`` as a word."""
+        wanted = {n.encode() for n in names}
+        self.load_words()
+        return [mf for mf in self.modules.values() if mf.words and not mf.words.isdisjoint(wanted)]
 
     def source(self, module: str) -> SourceFile | None:
         mf = self.modules.get(module)
         if mf is None or mf.problem is not None:
             return None
-        if mf.source is None:
-            try:
+        try:
+            if mf.source is None:
+                if mf.data is None:
+                    self.load([mf])
+                if mf.data is None:
+                    return None
                 mf.source = SourceFile.from_bytes(mf.path, module, mf.data)
-                mf.source.parse_lines(())  # imports and constants, needed to resolve anything
-            except SourceError as exc:
-                mf.problem = f"{mf.path}:{exc} (skipped)"
-                self.problems.append(mf.problem)
-                return None
+            mf.source.parse_statements()  # imports and constants, needed to resolve anything
+        except SourceError as exc:
+            mf.problem = f"{mf.path}:{exc} (skipped)"
+            self.problems.append(mf.problem)
+            return None
         return mf.source
 
     # -- resolution ---------------------------------------------------------------------------
@@ -211,16 +253,16 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
 
 
 def _callers(project: Project, targets: set[str], names: set[str]) -> dict[str, set[str]]:
-    wanted = {n.encode() for n in names}
     hits: dict[str, set[str]] = {}
-    for module, mf in list(project.modules.items()):
-        present = mf.identifiers() & wanted
-        if not present:
-            continue
+    wanted = {n.encode() for n in names}
+    candidates = project.candidates(names)
+    project.load(candidates)
+    for mf in candidates:
+        module = mf.module
         src = project.source(module)
         if src is None:
             continue
-        words = {w.decode() for w in present}
+        words = {w.decode() for w in (mf.words or frozenset()) & wanted}
         # ``from pkg.a import helper as h`` is used as ``h``
         words |= {local for local, target in src.imports() if target.rpartition(".")[2] in words}
         for _line, ref, defs in src.references(words):
@@ -258,7 +300,10 @@ def _targets(
 def head_ids(project: Project) -> frozenset[str]:
     """Every function id at head: exact for parsed chunks, from the outline elsewhere."""
     out: set[str] = set()
+    project.load(project.modules.values())
     for module, mf in project.modules.items():
+        if mf.data is None:
+            continue
         if mf.source is not None:
             out.update(f.id for f in mf.source.functions().values())
             continue

@@ -1,0 +1,106 @@
+"""A cache that makes a second run cheap, under ``<git-dir>/codemode-cache/`` (never committed).
+
+Two tables in one SQLite file:
+
+- ``words``: blob id -> the identifiers in that blob, the impact prefilter's input, so a warm
+  run reads only the blobs that can matter instead of every module of the repository;
+- ``results``: a key that pins every input of an analysis (the two commits or the index's
+  content, the source roots, the impact depth, the Python and cache versions) -> the result.
+
+Python's ``ast`` differs between versions, so the Python version is part of every key. The
+cache is an optimization only: any error (a read-only repository, a locked or corrupt file)
+turns it off for the run, and the analysis goes on without it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import pickle
+import sqlite3
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+SCHEMA = 1
+_KEEP_RESULTS = 64  # most recent results kept; a result is small, but PR heads come and go
+_VERSION = f"{SCHEMA}:{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+class AnalysisCache:
+    def __init__(self, git_dir: Path | None) -> None:
+        self._db: sqlite3.Connection | None = None
+        if git_dir is None:
+            return
+        try:
+            folder = git_dir / "codemode-cache"
+            folder.mkdir(exist_ok=True)
+            self._db = sqlite3.connect(folder / "analysis.sqlite3", timeout=2, isolation_level=None)
+            self._db.executescript(
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;"
+                "CREATE TABLE IF NOT EXISTS words (blob TEXT PRIMARY KEY, words BLOB) WITHOUT ROWID;"
+                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value BLOB, used REAL);"
+            )
+        except (OSError, sqlite3.Error):
+            self._db = None
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[sqlite3.Connection | None]:
+        try:
+            yield self._db
+        except (sqlite3.Error, pickle.PickleError, EOFError, AttributeError, TypeError):
+            self._db = None  # a broken cache must never break an analysis
+
+    # -- identifiers per blob -----------------------------------------------------------------
+    def words(self, blobs: Iterable[str]) -> dict[str, frozenset[bytes]]:
+        out: dict[str, frozenset[bytes]] = {}
+        wanted = [f"{_VERSION}:{b}" for b in blobs]
+        with self._guard() as db:
+            for i in range(0, len(wanted) if db else 0, 500):
+                part = wanted[i : i + 500]
+                marks = ",".join("?" * len(part))
+                assert db is not None
+                for key, words in db.execute(
+                    f"SELECT blob, words FROM words WHERE blob IN ({marks})", part
+                ):
+                    out[key.rpartition(":")[2]] = frozenset(words.split())
+        return out
+
+    def put_words(self, items: Iterable[tuple[str, frozenset[bytes]]]) -> None:
+        rows = [(f"{_VERSION}:{blob}", b" ".join(words)) for blob, words in items]
+        with self._guard() as db:
+            if db and rows:
+                db.execute("BEGIN")
+                db.executemany("INSERT OR REPLACE INTO words VALUES (?, ?)", rows)
+                db.execute("COMMIT")
+
+    # -- whole results ------------------------------------------------------------------------
+    @staticmethod
+    def key(*parts: object) -> str:
+        return hashlib.sha256(repr((_VERSION, *parts)).encode()).hexdigest()
+
+    def result(self, key: str) -> Any:
+        with self._guard() as db:
+            if db:
+                row = db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
+                if row:
+                    db.execute("UPDATE results SET used = ? WHERE key = ?", (time.time(), key))
+                    return pickle.loads(row[0])
+        return None
+
+    def put_result(self, key: str, value: Any) -> None:
+        with self._guard() as db:
+            if db:
+                blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+                db.execute("BEGIN")
+                db.execute(
+                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?)", (key, blob, time.time())
+                )
+                db.execute(
+                    "DELETE FROM results WHERE key NOT IN "
+                    "(SELECT key FROM results ORDER BY used DESC LIMIT ?)",
+                    (_KEEP_RESULTS,),
+                )
+                db.execute("COMMIT")
