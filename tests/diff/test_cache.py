@@ -1,0 +1,89 @@
+"""The analysis cache changes speed, never answers."""
+
+from __future__ import annotations
+
+from codemode.scope import Scope
+
+SRC = "def helper(x):\n    return x + 1\n\n\ndef caller(x):\n    return helper(x) * 2\n"
+
+
+def cache_dir(repo):
+    return repo.root / ".git" / "codemode-cache"
+
+
+def test_a_warm_run_answers_like_a_cold_one(repo):
+    repo.write("src/pkg/a.py", SRC)
+    base = repo.commit()
+    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
+    repo.commit()
+    cold = repo.range(base)
+    assert cache_dir(repo).is_dir()
+    warm = repo.range(base)
+    assert warm.functions == cold.functions
+    assert dict(warm.renames) == dict(cold.renames)
+    assert warm.changed_files == cold.changed_files
+    assert set(warm.head_ids) == set(cold.head_ids) == {"pkg.a.helper", "pkg.a.caller"}
+
+
+def test_without_the_cache_the_answer_is_the_same(repo):
+    from codemode.diff import analyze
+
+    repo.write("src/pkg/a.py", SRC)
+    base = repo.commit()
+    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
+    repo.commit()
+    scope = Scope("range", base=base, head="HEAD")
+    uncached = analyze(repo.config(), scope, cache=False)
+    assert not cache_dir(repo).exists()
+    assert uncached.functions == repo.range(base).functions
+
+
+def test_staged_results_follow_the_index(repo):
+    repo.write("src/pkg/a.py", SRC)
+    repo.commit()
+    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
+    repo.git("add", "-A")
+    assert repo.statuses(repo.staged()) == {"pkg.a.helper": "modified", "pkg.a.caller": "impacted"}
+    repo.write("src/pkg/a.py", SRC.replace("* 2", "* 3"))
+    repo.git("add", "-A")
+    assert repo.statuses(repo.staged()) == {"pkg.a.caller": "modified"}
+
+
+def test_a_corrupt_cache_is_ignored(repo):
+    repo.write("src/pkg/a.py", SRC)
+    base = repo.commit()
+    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
+    repo.commit()
+    expected = repo.range(base).functions
+    (cache_dir(repo) / "analysis.sqlite3").write_bytes(b"not a database")
+    for extra in cache_dir(repo).glob("analysis.sqlite3-*"):
+        extra.unlink()
+    assert repo.range(base).functions == expected
+
+
+def test_the_cache_lives_in_the_git_dir_so_it_is_never_committed(repo):
+    repo.write("src/pkg/a.py", SRC)
+    repo.commit()
+    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
+    repo.git("add", "-A")
+    repo.staged()
+    assert cache_dir(repo).is_dir()
+    assert repo.git("status", "--porcelain") == "M  src/pkg/a.py"
+
+
+def test_the_forked_child_and_this_process_agree(repo, monkeypatch):
+    """Past 40 changed files half the parsing runs in a forked child; the answer is the same."""
+    import codemode.diff
+
+    for i in range(50):
+        repo.write(f"src/pkg/m{i}.py", SRC.replace("helper", f"helper{i}"))
+    base = repo.commit()
+    for i in range(0, 50, 1):
+        repo.write(f"src/pkg/m{i}.py", SRC.replace("helper", f"helper{i}").replace("+ 1", "+ 7"))
+    repo.commit()
+    scope = Scope("range", base=base, head="HEAD")
+    forked = codemode.diff.analyze(repo.config(), scope, cache=False)
+    monkeypatch.setattr(codemode.diff, "_fork", lambda fn, arg: None)
+    alone = codemode.diff.analyze(repo.config(), scope, cache=False)
+    assert forked.functions == alone.functions
+    assert len([f for f in forked.functions if f.status == "modified"]) == 50
