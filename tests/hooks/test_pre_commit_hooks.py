@@ -63,6 +63,23 @@ def test_drifting_commit_is_blocked_with_a_readable_message(project: Project) ->
     assert "\x1b[" not in out.output  # NO_COLOR is set and the output is not a terminal
 
 
+@pytest.mark.parametrize("no_color", [False, True])
+def test_colour_follows_the_terminal_pre_commit_gives_the_hook(
+    project: Project, no_color: bool
+) -> None:
+    """pre-commit runs a hook in a pseudo-terminal when it colours its own output."""
+    project.write("src/shop/pricing.py", DRIFTED)
+    project.git("add", "src/shop/pricing.py")
+    env = {"NO_COLOR": "1" if no_color else ""}
+
+    out = project.run(
+        sys.executable, "-m", "pre_commit", "run", "--color", "always", "codemode-check", env=env
+    )
+
+    assert out.returncode == 1, out.output
+    assert ("\x1b[31mdrifted\x1b[0m" in out.output) is not no_color, out.output
+
+
 def test_the_fixed_commit_passes(project: Project) -> None:
     project.write("src/shop/pricing.py", DRIFTED)
     project.git("add", "src/shop/pricing.py")
