@@ -120,25 +120,8 @@ def _check_change(
             if fr.id in removed and fr.id not in analysis.head_ids:
                 functions.append(_orphan(fr.id, fr.spec, fr.line, analysis.renames.get(fr.id)))
                 continue
-            if (
-                cf is not None
-                and fr.status == "ok"
-                and cf.status == "modified"
-                and cf.changed_lines
-            ):
-                ran = result.lines.get(fr.id, set())
-                if not ran & set(cf.changed_lines):
-                    lines = ", ".join(str(n) for n in cf.changed_lines[:8])
-                    fr = FunctionResult(
-                        fr.id,
-                        "stale",
-                        fr.spec,
-                        fr.line,
-                        fr.cases,
-                        message="the spec passes, but no case runs the changed lines "
-                        f"({cf.path}: {lines}); add a case or run `codemode regen --staged`",
-                        path=cf.path,
-                    )
+            if cf is not None and fr.status == "ok" and cf.status == "modified":
+                fr = _stale_or_ok(fr, cf, root, result.lines.get(fr.id, set()))
             if cf is not None:
                 fr = FunctionResult(
                     **{**fr.__dict__, "path": cf.path, "impacted_by": cf.impacted_by}
@@ -148,6 +131,8 @@ def _check_change(
         for fid, cf in sorted(changed.items()):
             if fid in verified or not in_shard(fid, shard):
                 continue
+            if cf.renamed_from and index.files_for(cf.renamed_from):
+                continue  # the orphaned old spec names this rename; one finding, not two
             if cf.status in ("added", "modified", "renamed") and not index.files_for(fid):
                 functions.append(
                     FunctionResult(
@@ -175,6 +160,32 @@ def _check_change(
     finally:
         if staged_root is not None:
             shutil.rmtree(staged_root, ignore_errors=True)
+
+
+def _stale_or_ok(fr: FunctionResult, cf: Any, root: Path, ran: set[int]) -> FunctionResult:
+    """Stale: the spec passes, yet a changed statement of the function ran in no case."""
+    from codemode.stale import unexecuted_changes
+
+    if not cf.changed_lines or cf.lineno is None:
+        return fr
+    try:
+        source = (root / cf.path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return fr
+    missed = unexecuted_changes(source, cf.lineno, cf.changed_lines, ran)
+    if not missed:
+        return fr
+    lines = ", ".join(str(n) for n in missed[:8])
+    return FunctionResult(
+        fr.id,
+        "stale",
+        fr.spec,
+        fr.line,
+        fr.cases,
+        message=f"the spec passes, but no case runs the changed line(s) {cf.path}:{lines}; "
+        "add a case or run `codemode regen --staged`",
+        path=cf.path,
+    )
 
 
 def _orphan(fid: str, spec: str | None, line: int | None, renamed_to: str | None) -> FunctionResult:
