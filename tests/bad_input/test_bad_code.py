@@ -14,8 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from conftest import Run
+from hazard_run import Run
 
 Check = Callable[..., Run]
 
@@ -95,7 +94,7 @@ def test_the_function_gets_no_token_from_the_environment(
 def test_no_token_through_a_real_subprocess(tmp_path: Path) -> None:
     import shutil
 
-    from conftest import HAZARDS
+    from hazard_run import HAZARDS
 
     root = tmp_path / "hazards"
     shutil.copytree(HAZARDS, root, ignore=shutil.ignore_patterns("__pycache__"))

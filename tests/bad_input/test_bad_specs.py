@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
-from conftest import Run
+from hazard_run import Run
 
 Check = Callable[..., Run]
 
