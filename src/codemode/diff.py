@@ -11,20 +11,16 @@ and the rest of the analysis goes on.
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import TypeVar, cast
 
 from codemode import git
 from codemode.analysis_cache import AnalysisCache
 from codemode.config import Config
 from codemode.functions import Function, SourceError, SourceFile, module_name
-from codemode.impact import ModuleFile, Project, head_ids, impacted
+from codemode.impact import ModuleFile, Project, head_ids, impacted, run_forked
 from codemode.scope import Scope
 
 STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
@@ -145,40 +141,6 @@ def _load_jobs(arg: tuple[Path, list[_Job], Mapping[str, bytes] | None]) -> list
             new = _load(path, module, data, job.new_lines)
         out.append((old, new))
     return out
-
-
-_T = TypeVar("_T")
-_A = TypeVar("_A")
-
-
-def _fork(fn: Callable[[_A], _T], arg: _A) -> Callable[[], _T] | None:
-    """Run ``fn(arg)`` in a forked child; returns a function that waits for the result.
-    None where fork is not available or not safe (not Linux): the caller does the work."""
-    if not sys.platform.startswith("linux"):
-        return None
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: compute, send, and leave without running any cleanup
-        os.close(read_fd)
-        try:
-            payload = pickle.dumps((True, fn(arg)), protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException as exc:
-            payload = pickle.dumps((False, f"{type(exc).__name__}: {exc}"))
-        with os.fdopen(write_fd, "wb") as pipe:
-            pipe.write(payload)
-        os._exit(0)
-    os.close(write_fd)
-
-    def result() -> _T:
-        with os.fdopen(read_fd, "rb") as pipe:
-            data = pipe.read()
-        os.waitpid(pid, 0)
-        ok, value = pickle.loads(data) if data else (False, "the child died")
-        if not ok:
-            return fn(arg)  # do it here instead; an error will then surface normally
-        return cast(_T, value)
-
-    return result
 
 
 def source_roots(config: Config, repo: Path) -> tuple[str, ...]:
@@ -340,7 +302,7 @@ class _Analysis:
         jobs = self._jobs(changes, hunks)
         # Parsing the changed files is the bulk of a big diff: a forked child takes half of
         # them while this process reads the head side (git decompressing) and parses the rest.
-        theirs = _fork(_load_jobs, (self.repo, jobs[1::2], None)) if len(jobs) >= 40 else None
+        theirs = run_forked(_load_jobs, (self.repo, jobs[1::2], None)) if len(jobs) >= 40 else None
         mine = jobs[0::2] if theirs else jobs
         if theirs:
             project.load_words()  # a big change names many functions: impact needs them all

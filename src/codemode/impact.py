@@ -13,9 +13,13 @@ ignored: the result over-approximates only where a name is shadowed by a local v
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import os
+import pickle
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar, cast
 
 from codemode import git
 from codemode.analysis_cache import AnalysisCache
@@ -252,11 +256,33 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
     return result
 
 
+_Hits = tuple[dict[str, set[str]], list[str]]  # caller -> callees it reaches; problems
+
+
 def _callers(project: Project, targets: set[str], names: set[str]) -> dict[str, set[str]]:
-    hits: dict[str, set[str]] = {}
-    wanted = {n.encode() for n in names}
     candidates = project.candidates(names)
     project.load(candidates)
+    # Many candidates (a big change): a forked child takes half; it sees this process's
+    # memory as it is now, and sends back only the hits and the problems it found.
+    theirs = (
+        run_forked(_hits, (project, targets, names, candidates[1::2]))
+        if len(candidates) >= 200
+        else None
+    )
+    hits, _ = _hits((project, targets, names, candidates[0::2] if theirs else candidates))
+    if theirs:
+        more, more_problems = theirs()
+        for caller, callees in more.items():
+            hits.setdefault(caller, set()).update(callees)
+        project.problems.extend(p for p in more_problems if p not in project.problems)
+    return hits
+
+
+def _hits(arg: tuple[Project, set[str], set[str], list[ModuleFile]]) -> _Hits:
+    project, targets, names, candidates = arg
+    hits: dict[str, set[str]] = {}
+    wanted = {n.encode() for n in names}
+    known = len(project.problems)
     for mf in candidates:
         module = mf.module
         src = project.source(module)
@@ -273,7 +299,42 @@ def _callers(project: Project, targets: set[str], names: set[str]) -> dict[str, 
                         fid = f"{module}.{d.qual}"
                         if fid != target:
                             hits.setdefault(fid, set()).add(target)
-    return hits
+    return hits, project.problems[known:]
+
+
+_T = TypeVar("_T")
+_A = TypeVar("_A")
+
+
+def run_forked(fn: Callable[[_A], _T], arg: _A) -> Callable[[], _T] | None:
+    """Run ``fn(arg)`` in a forked child; returns a function that waits for its result.
+    None where fork is not available or not safe (only Linux is trusted): the caller then
+    does the work itself. A child that fails makes the waiting function run ``fn`` here."""
+    if not sys.platform.startswith("linux"):
+        return None
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, send, and leave without running any cleanup
+        os.close(read_fd)
+        try:
+            payload = pickle.dumps((True, fn(arg)), protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:
+            payload = pickle.dumps((False, f"{type(exc).__name__}: {exc}"))
+        with os.fdopen(write_fd, "wb") as pipe:
+            pipe.write(payload)
+        os._exit(0)
+    os.close(write_fd)
+
+    def result() -> _T:
+        with os.fdopen(read_fd, "rb") as pipe:
+            data = pipe.read()
+        os.waitpid(pid, 0)
+        ok, value = pickle.loads(data) if data else (False, "the child died")
+        if not ok:
+            return fn(arg)  # do it here instead; an error will then surface normally
+        return cast(_T, value)
+
+    return result
 
 
 def _targets(

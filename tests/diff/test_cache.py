@@ -83,7 +83,7 @@ def test_the_forked_child_and_this_process_agree(repo, monkeypatch):
     repo.commit()
     scope = Scope("range", base=base, head="HEAD")
     forked = codemode.diff.analyze(repo.config(), scope, cache=False)
-    monkeypatch.setattr(codemode.diff, "_fork", lambda fn, arg: None)
+    monkeypatch.setattr(codemode.diff, "run_forked", lambda fn, arg: None)
     alone = codemode.diff.analyze(repo.config(), scope, cache=False)
     assert forked.functions == alone.functions
     assert len([f for f in forked.functions if f.status == "modified"]) == 50
