@@ -192,7 +192,7 @@ class Verifier:
                 Check(
                     "duration",
                     ok,
-                    "" if ok else f"took {outcome.duration_ms:.1f} ms > {case.duration_ms:g} ms",
+                    "" if ok else f"took {outcome.duration_ms:.3g} ms > {case.duration_ms:g} ms",
                 )
             )
         for ev in func.evaluators:
@@ -212,7 +212,7 @@ class Verifier:
                     Check(
                         ev.name,
                         ok,
-                        "" if ok else f"took {outcome.duration_ms:.1f} ms > {limit:g} ms",
+                        "" if ok else f"took {outcome.duration_ms:.3g} ms > {limit:g} ms",
                     )
                 )
             elif ev.kind == "contains_input":

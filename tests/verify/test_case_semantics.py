@@ -6,6 +6,8 @@ which verdict each one must get, and why.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from ledger_report import Ledger
 
@@ -110,7 +112,8 @@ def test_duration_in_milliseconds_per_case(ledger: Ledger) -> None:
     assert ledger.status("text.slugify[spaces]") == "passed"  # duration: 2000 (ms)
     slow = ledger.case("text.slugify[bad_duration_ms]")
     assert slow.status == "failed"
-    assert "ms > 1e-06 ms" in slow.message
+    assert re.fullmatch(r"took [0-9.e-]+ ms > 1e-06 ms", slow.message), slow.message
+    assert not slow.message.startswith("took 0.0 ms")
 
 
 @pytest.mark.parametrize(
