@@ -308,10 +308,13 @@ _A = TypeVar("_A")
 
 def run_forked(fn: Callable[[_A], _T], arg: _A) -> Callable[[], _T] | None:
     """Run ``fn(arg)`` in a forked child; returns a function that waits for its result.
-    None where fork is not available or not safe (only Linux is trusted): the caller then
+    None where fork is not available or not safe (only Linux is trusted), when no core is
+    idle (the load average says so), or when ``CODEMODE_NO_FORK`` is set: the caller then
     does the work itself. A child that fails makes the waiting function run ``fn`` here."""
-    if not sys.platform.startswith("linux"):
+    if not sys.platform.startswith("linux") or os.environ.get("CODEMODE_NO_FORK"):
         return None
+    if os.getloadavg()[0] > len(os.sched_getaffinity(0)) - 1:
+        return None  # no idle core: a child would only compete with this process
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: compute, send, and leave without running any cleanup
