@@ -137,7 +137,14 @@ class Report:
     # --- JSON round trip -------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
+        # Built by hand: dataclasses.asdict deep-copies every value, ~0.3 s on 2,000 cases.
+        d = _shallow(self)
+        d["functions"] = [
+            {**_shallow(f), "cases": [_case_dict(c) for c in f.cases]} for f in self.functions
+        ]
+        for name in ("problems", "edits", "reviews"):
+            d[name] = [_shallow(x) for x in getattr(self, name)]
+        d["cost"] = _shallow(self.cost) if self.cost else None
         d["counts"] = self.counts()
         return d
 
@@ -216,6 +223,16 @@ def merge_reports(reports: list[Report]) -> Report:
         mode=reports[0].mode,
         scope=reports[0].scope,
     )
+
+
+def _shallow(obj: Any) -> dict[str, Any]:
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+
+
+def _case_dict(c: CaseResult) -> dict[str, Any]:
+    d = _shallow(c)
+    d["checks"] = [_shallow(k) for k in c.checks]
+    return d
 
 
 def _dedupe(items: Any) -> tuple[Any, ...]:
