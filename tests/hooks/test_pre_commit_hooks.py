@@ -102,6 +102,15 @@ def test_commit_that_touches_no_python_or_yaml_skips_the_hook(project: Project) 
     assert "(no files to check)Skipped" in out.output
 
 
+def test_yaml_that_is_not_a_spec_verifies_nothing(project: Project) -> None:
+    """CI workflows and the pre-commit config wake the hook (they are YAML): nothing to verify."""
+    project.write(".github/workflows/ci.yml", "on: push\n")
+    project.git("add", ".github")
+    out = project.pre_commit("codemode-check", "--verbose")
+    assert out.returncode == 0, out.output
+    assert "codemode: 0 functions" in out.output
+
+
 @pytest.mark.parametrize("outcome", ["drifted", "passed"])
 def test_check_hook_never_modifies_the_repository(project: Project, outcome: str) -> None:
     project.write("src/shop/pricing.py", DRIFTED if outcome == "drifted" else REFACTORED)
