@@ -84,6 +84,7 @@ class Chunk:
     offset: int = 0  # of its first character in the text
     end_offset: int = 0  # just past its last character
     local: tuple[str, list[Def]] | None = None  # its outline: blanked text and defs
+    scanned: ChunkInfo | None = None  # imports and constant names found without parsing
 
 
 def module_name(path: str, source_roots: Sequence[str]) -> str | None:
@@ -261,6 +262,19 @@ class SourceFile:
             self.parse_chunks(c for c in self.chunks if not c.is_def)
             self._derived["statements"] = True
 
+    def scan_statements(self) -> None:
+        """Imports and constant names of the plain-statement chunks by a regex over their
+        blanked text: enough to resolve names, at a fraction of a parse. A parse, where one
+        happens, takes precedence; constants' fingerprints only ever come from a parse."""
+        fresh = False
+        for chunk in self.chunks:
+            if chunk.is_def or chunk.info is not None or chunk.scanned is not None:
+                continue
+            chunk.scanned = _scan_statements(self.local(chunk)[0], self.module, self.is_package)
+            fresh = True
+        if fresh:
+            self._derived.clear()
+
     def parse_all(self) -> None:
         self.parse_chunks(self.chunks)
 
@@ -298,6 +312,13 @@ class SourceFile:
     def infos(self) -> Iterator[ChunkInfo]:
         return (c.info for c in self.chunks if c.info is not None)
 
+    def _statement_infos(self) -> Iterator[ChunkInfo]:
+        """Parsed chunks, and the scanned ones not parsed (yet)."""
+        for c in self.chunks:
+            info = c.info or c.scanned
+            if info is not None:
+                yield info
+
     def parsed_functions(self) -> dict[str, Function]:
         if self._parsed is None:
             out: dict[str, Function] = {}
@@ -327,6 +348,7 @@ class SourceFile:
         out: set[str] | None = self._derived.get("top_names")
         if out is None:
             out = {c.name for c in self.chunks if c.info is None and c.name}
+            out.update(self._unparsed_by_name())  # defs under an ``if`` at module level too
             for info in self.infos():
                 out.update(q for q in info.functions if "." not in q)
                 out.update(q for q in info.classes if "." not in q)
@@ -346,13 +368,15 @@ class SourceFile:
     def imports(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] | None = self._derived.get("imports")
         if out is None:
-            out = self._derived["imports"] = [i for info in self.infos() for i in info.imports]
+            out = [i for info in self._statement_infos() for i in info.imports]
+            self._derived["imports"] = out
         return out
 
     def stars(self) -> list[str]:
         out: list[str] | None = self._derived.get("stars")
         if out is None:
-            out = self._derived["stars"] = [s for info in self.infos() for s in info.stars]
+            out = [s for info in self._statement_infos() for s in info.stars]
+            self._derived["stars"] = out
         return out
 
     def constants(self) -> dict[str, str]:
@@ -449,17 +473,71 @@ class SourceFile:
 
     def is_top_level(self, name: str) -> bool:
         """A module-level def, class or constant named ``name``."""
-        return name in self.top_names() or name in self.constants()
+        return (
+            name in self.top_names()
+            or name in self.constants()
+            or any(name in c.scanned.constants for c in self.chunks if c.scanned and not c.info)
+        )
 
     def _unparsed_chunk(self, top: str) -> Chunk | None:
+        return self._unparsed_by_name().get(top)
+
+    def _unparsed_by_name(self) -> dict[str, Chunk]:
+        """Unparsed chunks by the top-level names they define; a chunk of plain statements
+        counts once scanned (a def under an ``if`` is a module-level def)."""
         by_name: dict[str, Chunk] | None = self._derived.get("unparsed")
         if by_name is None:
             by_name = {}
             for c in self.chunks:
                 if c.info is None and c.name:
                     by_name.setdefault(c.name, c)
+                elif c.info is None and c.scanned is not None:
+                    for d in self.local(c)[1]:
+                        if "." not in d.qual:
+                            by_name.setdefault(d.qual, c)
             self._derived["unparsed"] = by_name
-        return by_name.get(top)
+        return by_name
+
+
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n;]*)"
+    r"|import[ \t]+([^\n;]*))",
+    re.M,
+)
+# at any indentation: a plain-statement chunk is module scope, even under ``if`` or ``try``
+_ASSIGN = re.compile(
+    r"^[ \t]*([A-Za-z_][\w \t,]*?)[ \t]*(?::[^\n=]*)?(?:[-+*/%&|^@<>]{1,2})?=(?!=)", re.M
+)
+
+
+def _scan_statements(blanked: str, module: str, is_package: bool) -> ChunkInfo:
+    """Imports, star imports and constant names of blanked plain statements."""
+    info = ChunkInfo()
+    for m in _IMPORT.finditer(blanked):
+        dots, base, names, plain = m.groups()
+        if plain is not None:
+            for item in plain.replace("\\", " ").split(","):
+                target, _, alias = item.strip().partition(" as ")
+                target = target.strip()
+                if target:
+                    local = alias.strip() or target.split(".")[0]
+                    info.imports.append((local, target if alias.strip() else local))
+            continue
+        if dots:
+            pkg = _package(module, is_package, len(dots))
+            base = f"{pkg}.{base}" if pkg and base else pkg or base
+        for item in names.strip("()").replace("\\", " ").split(","):
+            name, _, alias = item.strip().partition(" as ")
+            name = name.strip()
+            if name == "*":
+                info.stars.append(base)
+            elif name:
+                info.imports.append((alias.strip() or name, f"{base}.{name}" if base else name))
+    for m in _ASSIGN.finditer(blanked):
+        for name in m.group(1).split(","):
+            if name.strip().isidentifier():
+                info.constants[name.strip()] = ""
+    return info
 
 
 def _is_word(ch: str) -> bool:

@@ -108,7 +108,7 @@ class Project:
                 if mf.data is None:
                     return None
                 mf.source = SourceFile.from_bytes(mf.path, module, mf.data)
-            mf.source.parse_statements()  # imports and constants, needed to resolve anything
+            mf.source.scan_statements()  # imports and constants, needed to resolve anything
         except SourceError as exc:
             mf.problem = f"{mf.path}:{exc} (skipped)"
             self.problems.append(mf.problem)

@@ -207,3 +207,40 @@ def test_a_syntax_error_names_its_line():
     src = SourceFile("a.py", "a", "def f():\n    return (\n")
     with pytest.raises(SourceError, match=r"^2: syntax error|^1: syntax error"):
         src.parse_all()
+
+
+def test_the_statement_scan_finds_what_the_parse_finds():
+    text = textwrap.dedent(
+        '''
+        """Doc: import nothing from here."""
+        import os, sys as system
+        import a.b.c
+        import a.b as ab
+        from . import sibling
+        from .. import up as upper
+        from .mod import (
+            one,
+            two as deux,  # a comment
+        )
+        from pkg.star import *
+        try:
+            import json
+        except ImportError:  # pragma: no cover
+            json = None
+        LIMIT: int = 3
+        A, B = 1, 2
+        COUNT += 1
+        if LIMIT:
+            def conditional():
+                return 1
+        '''
+    ).lstrip("\n")
+    scanned = SourceFile("src/pkg/sub/mod.py", "pkg.sub.mod", text)
+    scanned.scan_statements()
+    parsed = SourceFile("src/pkg/sub/mod.py", "pkg.sub.mod", text)
+    parsed.parse_all()
+    assert sorted(scanned.imports()) == sorted(parsed.imports())
+    assert scanned.stars() == parsed.stars() == ["pkg.star"]
+    for name in ("LIMIT", "A", "B", "COUNT", "json", "conditional"):
+        assert scanned.is_top_level(name), name
+    assert scanned.defines("conditional")
