@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +17,10 @@ from codemode.report import FunctionResult, Report
 from codemode.scope import Scope
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import index_specs
-from codemode.specs.load import load_spec_file
 from codemode.specs.types import SpecFile
 from codemode.verify import Verifier, in_shard
 from codemode.worker.pool import Worker
-from codemode.worker.python import find_python
+from codemode.worker.python import find_python, missing_module_hint
 
 
 def describe_scope(scope: Scope) -> str:
@@ -42,6 +42,8 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
 
 
 def _load_specs(config: Config, scope: Scope, root: Path) -> list[SpecFile]:
+    from codemode.specs.load import load_spec_file  # yaml: only when specs are parsed
+
     paths = scope.paths if scope.kind == "paths" else ()
     return [
         load_spec_file(p, root)
@@ -75,8 +77,20 @@ def run_check(
             problems=tuple(result.problems),
             scope=describe_scope(scope),
         )
+    notes = list(report.notes)
+    # Inside pre-commit's private env with no project interpreter, a missing module almost
+    # always means "set the interpreter"; say how, once, not on each of twenty cases.
+    hint = missing_module_hint(config, _messages(report))
+    if hint:
+        notes.append(hint)
     elapsed = time.perf_counter() - started
-    return Report(**{**_fields(report), "notes": (*report.notes, f"elapsed {elapsed:.2f} s")})
+    return Report(**{**_fields(report), "notes": (*notes, f"elapsed {elapsed:.2f} s")})
+
+
+def _messages(report: Report) -> Iterator[str]:
+    for f in report.functions:
+        yield f.message or ""
+        yield from (c.message or "" for c in f.cases)
 
 
 def _fields(report: Report) -> dict[str, Any]:
@@ -95,7 +109,7 @@ def _check_change(
     staged_root = git.materialize_staged(config.root) if scope.kind == "staged" else None
     root = staged_root or config.root
     try:
-        specs = _load_specs(config, Scope("all"), root)
+        specs = _load_affected_specs(config, root, analysis)
         index = index_specs(specs)
         changed = {f.id: f for f in analysis.functions if f.status != "removed"}
         removed = {f.id for f in analysis.functions if f.status == "removed"}
@@ -186,6 +200,29 @@ def _stale_or_ok(fr: FunctionResult, cf: Any, root: Path, ran: set[int]) -> Func
         "add a case or run `codemode regen --staged`",
         path=cf.path,
     )
+
+
+def _load_affected_specs(config: Config, root: Path, analysis: Any) -> list[SpecFile]:
+    """The spec files that name a function the change touched, or that the change edited.
+
+    The others cannot change a verdict; parsing every spec file is most of what a hook pays
+    when the staged change touches no spec'd function.
+    """
+    from codemode.fastpath import spec_keys
+    from codemode.specs.load import load_spec_file
+
+    wanted = {f.id for f in analysis.functions} | set(analysis.renames)
+    edited = _changed_spec_files(analysis)
+    out: list[SpecFile] = []
+    for path in find_spec_files(config, root=root):
+        rel = path.relative_to(root).as_posix()
+        try:
+            keys = spec_keys(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            keys = None  # the loader says what is wrong with it
+        if keys is None or rel in edited or wanted & keys.keys():
+            out.append(load_spec_file(path, root))
+    return out
 
 
 def _orphan(fid: str, spec: str | None, line: int | None, renamed_to: str | None) -> FunctionResult:

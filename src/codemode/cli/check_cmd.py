@@ -61,12 +61,18 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.check import run_check
+    from codemode.fastpath import quick_report
     from codemode.render.terminal import render, use_color
 
     scope = scope_from_args(args)
     config = config_from_args(args)
-    report = run_check(config, scope, shard=parse_shard(args.shard))
+    # A commit that stages only non-spec YAML (CI, pre-commit config) still wakes the hook:
+    # answer it from `git diff --cached` before importing the verification stack.
+    report = quick_report(config, scope)
+    if report is None:
+        from codemode.check import run_check
+
+        report = run_check(config, scope, shard=parse_shard(args.shard))
     if args.report_out:
         _write_atomic(args.report_out, report.to_json())
     if args.junit_out:

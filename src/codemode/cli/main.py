@@ -27,6 +27,7 @@ COMMANDS = {
     "comment": "comment_cmd",
     "merge": "merge_cmd",
     "action": "action_cmd",
+    "hook-regen": "hook_cmd",
     "example": "example_cmd",
 }
 

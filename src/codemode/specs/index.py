@@ -7,7 +7,6 @@ from pathlib import Path
 
 from codemode.config import Config
 from codemode.specs.discover import find_spec_files
-from codemode.specs.load import load_spec_file
 from codemode.specs.types import SpecFile
 
 
@@ -44,5 +43,7 @@ def index_specs(specs: list[SpecFile]) -> SpecIndex:
 
 
 def build_index(config: Config, root: Path | None = None) -> SpecIndex:
+    from codemode.specs.load import load_spec_file  # yaml: only when specs are parsed
+
     base = root or config.root
     return index_specs([load_spec_file(p, base) for p in find_spec_files(config, root=base)])
