@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-SCHEMA = 1
+SCHEMA = 2
 _KEEP_RESULTS = 64  # most recent results kept; a result is small, but PR heads come and go
 _VERSION = f"{SCHEMA}:{sys.version_info[0]}.{sys.version_info[1]}"
 
@@ -54,8 +54,9 @@ class AnalysisCache:
             self._db = None  # a broken cache must never break an analysis
 
     # -- identifiers per blob -----------------------------------------------------------------
-    def words(self, blobs: Iterable[str]) -> dict[str, frozenset[bytes]]:
-        out: dict[str, frozenset[bytes]] = {}
+    def words(self, blobs: Iterable[str]) -> dict[str, bytes]:
+        """Blob id -> its identifiers, space-separated (as ``put_words`` stored them)."""
+        out: dict[str, bytes] = {}
         wanted = [f"{_VERSION}:{b}" for b in blobs]
         with self._guard() as db:
             for i in range(0, len(wanted) if db else 0, 500):
@@ -65,11 +66,11 @@ class AnalysisCache:
                 for key, words in db.execute(
                     f"SELECT blob, words FROM words WHERE blob IN ({marks})", part
                 ):
-                    out[key.rpartition(":")[2]] = frozenset(words.split())
+                    out[key.rpartition(":")[2]] = words
         return out
 
-    def put_words(self, items: Iterable[tuple[str, frozenset[bytes]]]) -> None:
-        rows = [(f"{_VERSION}:{blob}", b" ".join(words)) for blob, words in items]
+    def put_words(self, items: Iterable[tuple[str, bytes]]) -> None:
+        rows = [(f"{_VERSION}:{blob}", words) for blob, words in items]
         with self._guard() as db:
             if db and rows:
                 db.execute("BEGIN")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -31,10 +32,43 @@ _NON_WORD = bytes(
     for c in range(256)
 )
 _CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
+_CLASS_HEAD = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
 
 
 def identifiers(data: bytes) -> frozenset[bytes]:
     return frozenset(data.translate(_NON_WORD).split())
+
+
+class Words:
+    """A module's identifiers: a set, or the space-separated text the cache keeps, which
+    answers a few membership questions (a pre-commit hook's) faster than building the set."""
+
+    __slots__ = ("_set", "_text")
+
+    def __init__(self, items: frozenset[bytes] | None = None, text: bytes | None = None) -> None:
+        self._set, self._text = items, text
+
+    def as_set(self) -> frozenset[bytes]:
+        if self._set is None:
+            self._set = frozenset((self._text or b"").split())
+        return self._set
+
+    def text(self) -> bytes:
+        if self._text is None:
+            self._text = b" " + b" ".join(sorted(self.as_set())) + b" "
+        return self._text
+
+    def present(self, names: set[bytes]) -> set[bytes]:
+        if self._set is None and len(names) <= 24:
+            text = self.text()
+            return {n for n in names if b" " + n + b" " in text}
+        return set(self.as_set() & names)
+
+    def has_any(self, names: set[bytes]) -> bool:
+        if self._set is None and len(names) <= 24:
+            text = self.text()
+            return any(b" " + n + b" " in text for n in names)
+        return not self.as_set().isdisjoint(names)
 
 
 @dataclass
@@ -44,7 +78,7 @@ class ModuleFile:
     entry: git.Entry
     module: str
     data: bytes | None = None
-    words: frozenset[bytes] | None = None  # its identifiers, the impact prefilter
+    words: Words | None = None  # its identifiers, the impact prefilter
     source: SourceFile | None = None
     problem: str | None = None
 
@@ -62,18 +96,19 @@ class Project:
     cache: AnalysisCache | None = None
     removed: frozenset[str] = frozenset()  # ids gone at head; references to them still count
     problems: list[str] = field(default_factory=list)
+    _families: dict[str, set[bytes]] = field(default_factory=dict)
 
     def load(self, files: Iterable[ModuleFile], words: bool = False) -> None:
         """Read the content of ``files`` in one batch (and their identifiers, if ``words``)."""
         need = {mf.entry: mf for mf in files if mf.data is None and mf.problem is None}
-        fresh: list[tuple[str, frozenset[bytes]]] = []
+        fresh: list[tuple[str, bytes]] = []
         for entry, data in git.read_entries(self.repo, list(need)):
             mf = need.pop(entry)
             mf.data = data
             if words and mf.words is None:
-                mf.words = identifiers(data)  # while git decompresses the next blob
+                mf.words = Words(identifiers(data))  # while git decompresses the next blob
                 if entry.sha:
-                    fresh.append((entry.sha, mf.words))
+                    fresh.append((entry.sha, mf.words.text()))
         for mf in need.values():
             mf.problem = "unreadable"  # e.g. deleted from the work tree
         if fresh and self.cache:
@@ -85,17 +120,53 @@ class Project:
         if self.cache and missing:
             cached = self.cache.words(mf.entry.sha for mf in missing if mf.entry.sha)
             for mf in missing:
-                mf.words = cached.get(mf.entry.sha or "")
+                text = cached.get(mf.entry.sha or "")
+                mf.words = Words(text=text) if text is not None else None
         self.load((mf for mf in missing if mf.words is None), words=True)
         for mf in missing:
             if mf.words is None and mf.data is not None:
-                mf.words = identifiers(mf.data)
+                mf.words = Words(identifiers(mf.data))
 
-    def candidates(self, names: set[str]) -> list[ModuleFile]:
-        """The modules that write one of ``names`` as a word."""
-        wanted = {n.encode() for n in names}
+    def candidates(self, names: Names) -> list[ModuleFile]:
+        """The modules that write a plain name, or a method's name and its class's (or a
+        subclass's) name: the only ways static resolution can reach a target. A common
+        method name (``run``, ``save``) alone would make nearly every module a candidate."""
         self.load_words()
-        return [mf for mf in self.modules.values() if mf.words and not mf.words.isdisjoint(wanted)]
+        every = names.words() | {o for owners in names.methods.values() for o in owners}
+        out = []
+        for mf in self.modules.values():
+            if mf.words is None:
+                continue
+            here = mf.words.present(every)
+            if not here.isdisjoint(names.plain) or any(
+                m in here and not here.isdisjoint(owners) for m, owners in names.methods.items()
+            ):
+                out.append(mf)
+        return out
+
+    def family(self, cls: str) -> set[bytes]:
+        """A class's name and its subclasses' names, from the class statements of the modules
+        that name it (a few levels, by text: this only narrows the search)."""
+        found: set[bytes] = self._families.get(cls, set())
+        if found:
+            return found
+        self.load_words()
+        found = {cls.encode()}
+        frontier = set(found)
+        for _ in range(4):
+            new: set[bytes] = set()
+            naming = [mf for mf in self.modules.values() if mf.words and mf.words.has_any(frontier)]
+            self.load(naming)
+            for mf in naming:
+                for name, bases in _CLASS_HEAD.findall(mf.data or b""):
+                    if not frontier.isdisjoint(identifiers(bases)) and name not in found:
+                        new.add(name)
+            if not new:
+                break
+            found |= new
+            frontier = new
+        self._families[cls] = found
+        return found
 
     def source(self, module: str) -> SourceFile | None:
         mf = self.modules.get(module)
@@ -222,15 +293,31 @@ class Impact:
     via: tuple[str, ...]  # changed id, ..., this function
 
 
-def _names(ids: Iterable[str]) -> set[str]:
-    """Identifiers a user of ``ids`` must write: the last part, and a class for its constructor."""
-    out: set[str] = set()
+@dataclass
+class Names:
+    """What a user of some targets must write: a plain name (a function, a constant, a class
+    for its constructor), or a method's name together with one of its class family's names."""
+
+    plain: set[bytes] = field(default_factory=set)
+    methods: dict[bytes, set[bytes]] = field(default_factory=dict)
+
+    def words(self) -> set[bytes]:
+        return self.plain | set(self.methods)
+
+
+def _names(project: Project, ids: Iterable[str]) -> Names:
+    names = Names()
     for i in ids:
-        parts = i.split(".")
-        out.add(parts[-1])
-        if parts[-1] in _CONSTRUCTORS and len(parts) > 1:
-            out.add(parts[-2])
-    return out
+        module, qual = project.split(i)
+        parts = qual.split(".")
+        owner = ".".join(parts[:-1])
+        if module and owner and project.is_class(f"{module}.{owner}"):
+            names.methods.setdefault(parts[-1].encode(), set()).update(project.family(parts[-2]))
+            if parts[-1] in _CONSTRUCTORS:
+                names.plain.add(parts[-2].encode())  # ``Cls(...)`` calls its constructor
+        else:
+            names.plain.add(parts[-1].encode())
+    return names
 
 
 def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, Impact]:
@@ -243,7 +330,7 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
     for _ in range(max(0, depth)):
         if not frontier:
             break
-        hits = _callers(project, frontier, _names(frontier))
+        hits = _callers(project, frontier, _names(project, frontier))
         frontier = set()
         for caller, callees in sorted(hits.items()):
             if caller in chains:
@@ -259,7 +346,7 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
 _Hits = tuple[dict[str, set[str]], list[str]]  # caller -> callees it reaches; problems
 
 
-def _callers(project: Project, targets: set[str], names: set[str]) -> dict[str, set[str]]:
+def _callers(project: Project, targets: set[str], names: Names) -> dict[str, set[str]]:
     candidates = project.candidates(names)
     project.load(candidates)
     # Many candidates (a big change): a forked child takes half; it sees this process's
@@ -278,17 +365,17 @@ def _callers(project: Project, targets: set[str], names: set[str]) -> dict[str, 
     return hits
 
 
-def _hits(arg: tuple[Project, set[str], set[str], list[ModuleFile]]) -> _Hits:
+def _hits(arg: tuple[Project, set[str], Names, list[ModuleFile]]) -> _Hits:
     project, targets, names, candidates = arg
     hits: dict[str, set[str]] = {}
-    wanted = {n.encode() for n in names}
+    wanted = names.words()
     known = len(project.problems)
     for mf in candidates:
         module = mf.module
         src = project.source(module)
         if src is None:
             continue
-        words = {w.decode() for w in (mf.words or frozenset()) & wanted}
+        words = {w.decode() for w in mf.words.present(wanted)} if mf.words else set()
         # ``from pkg.a import helper as h`` is used as ``h``
         words |= {local for local, target in src.imports() if target.rpartition(".")[2] in words}
         for _line, ref, defs in src.references(words):

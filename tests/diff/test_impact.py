@@ -205,3 +205,30 @@ def test_star_import_and_reexport_from_a_package(repo):
         "app.use.run": "impacted",
         "app.star.go": "impacted",
     }
+
+
+def test_a_method_reaches_subclasses_in_other_modules_but_not_namesakes(repo):
+    repo.write("src/pkg/base.py", "class Base:\n    def run(self):\n        return 1\n")
+    repo.write(
+        "src/pkg/child.py",
+        "from pkg.base import Base\n\n\nclass Child(Base):\n    def go(self):\n"
+        "        return self.run()\n",
+    )
+    repo.write(
+        "src/pkg/grand.py",  # names Child, not Base: found through the class family
+        "from pkg.child import Child\n\n\nclass Grand(Child):\n    def again(self):\n"
+        "        return self.run()\n",
+    )
+    repo.write(
+        "src/pkg/other.py",  # a namesake method in an unrelated class
+        "class Other:\n    def run(self):\n        return 2\n\n    def use(self):\n"
+        "        return self.run()\n",
+    )
+    base = repo.commit()
+    repo.write("src/pkg/base.py", "class Base:\n    def run(self):\n        return 3\n")
+    repo.commit()
+    assert repo.statuses(repo.range(base)) == {
+        "pkg.base.Base.run": "modified",
+        "pkg.child.Child.go": "impacted",
+        "pkg.grand.Grand.again": "impacted",
+    }
