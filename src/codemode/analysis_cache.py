@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import pickle
 import sqlite3
 import sys
@@ -32,6 +33,7 @@ _VERSION = f"{SCHEMA}:{sys.version_info[0]}.{sys.version_info[1]}"
 class AnalysisCache:
     def __init__(self, git_dir: Path | None) -> None:
         self._db: sqlite3.Connection | None = None
+        self._pid = os.getpid()
         if git_dir is None:
             return
         try:
@@ -48,6 +50,9 @@ class AnalysisCache:
 
     @contextlib.contextmanager
     def _guard(self) -> Iterator[sqlite3.Connection | None]:
+        if os.getpid() != self._pid:  # a forked child: SQLite connections must not cross fork
+            yield None
+            return
         try:
             yield self._db
         except (sqlite3.Error, pickle.PickleError, EOFError, AttributeError, TypeError):

@@ -6,6 +6,10 @@ the rest of a modified file is text-identical on both sides and so unchanged. Fu
 behaviour may change through a changed callee, base-class method or constant come from
 ``codemode.impact``. Problems (a syntax error, an undecodable file) are collected, one line each,
 and the rest of the analysis goes on.
+
+Speed: a result is cached under ``<git-dir>/codemode-cache`` by what pins it (two commits, or
+HEAD and the staged blobs), identifiers per blob id (see ``codemode.analysis_cache``); a big
+change has half its files parsed by a forked child when a core is idle.
 """
 
 from __future__ import annotations

@@ -7,13 +7,14 @@ combines them all. A fingerprint is the sha256 of the normalized AST with docstr
 the function's own name blanked, so comments, docstrings and formatting change nothing and a
 renamed-but-identical function keeps its fingerprint.
 
-Parsing is the expensive part of a diff (1-2 ms per module), so a ``SourceFile`` first makes an
-*outline* with one line scan over the text with strings and comments blanked out: where each
-def and class starts and ends, and the top-level chunks (a def or class with its decorators, or
-a run of other statements). A chunk is parsed only when asked: the chunks a hunk touches, the
-chunks that define imports and constants. A chunk that does not parse on its own makes the
-whole file parse instead, which is always correct. References to names (for impact) are found
-in the blanked text of the outline, without parsing.
+Parsing is the expensive part of a diff (1-2 ms per module), so a ``SourceFile`` first splits
+its text into top-level chunks (a def or class with its decorators, or a run of other
+statements) with one regex pass over the lines at column 0, and parses a chunk only when asked:
+the chunks a hunk touches, the other parts of an overload set. A chunk that does not parse on
+its own makes the whole file parse instead, which is always correct. For impact, a chunk's
+*outline* (its text with strings and comments blanked, and where each def and class starts and
+ends, by indentation) finds references and the functions that hold them without a parse, and
+a regex over the blanked plain statements finds the imports that resolve them.
 """
 
 from __future__ import annotations

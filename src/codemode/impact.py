@@ -2,13 +2,16 @@
 
 A static reverse-call graph, built only as far as it is needed. A function can reach a changed
 callee, base-class method or module-level constant only by writing its name, so each round
-first keeps the modules whose identifier set holds one of the changed names (a set lookup per
-module, no parsing), then finds the uses of those names in the module's outline (strings and
-comments blanked), and resolves each through the module's imports (``import x``, ``from x
-import y as z``, relative and star imports, re-exports from packages), ``self.``/``cls.``/
-``super()`` through the class's in-repo bases, and a class name to its constructor. Rounds
-repeat up to ``impact_depth``. A name that does not resolve to something in the repository is
-ignored: the result over-approximates only where a name is shadowed by a local variable.
+first keeps the modules whose identifiers hold a changed name (for a method: its name and the
+name of its class or a subclass), a set lookup per module and no parsing; then finds the uses
+of those names in the chunk outlines (strings and comments blanked); and resolves each through
+the module's imports (``import x``, ``from x import y as z``, relative and star imports,
+re-exports from packages), ``self.``/``cls.``/``super()`` through the class's in-repo bases,
+and a class name to its constructor. Rounds repeat up to ``impact_depth``.
+
+Limits, by design of a static analysis: a call through an instance (``obj.method()``) or a
+``getattr`` is not seen; a local variable that shadows a changed name can make its function
+look impacted.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ class Words:
 
     def text(self) -> bytes:
         if self._text is None:
-            self._text = b" " + b" ".join(sorted(self.as_set())) + b" "
+            self._text = b" " + b" ".join(self.as_set()) + b" "
         return self._text
 
     def present(self, names: set[bytes]) -> set[bytes]:
