@@ -371,16 +371,6 @@ class SourceFile:
             self._derived["top_names"] = out
         return out
 
-    def class_quals(self) -> set[str]:
-        """Every class qualname, parsed or outlined."""
-        out: set[str] = set()
-        for chunk in self.chunks:
-            if chunk.info is not None:
-                out.update(chunk.info.classes)
-            elif chunk.is_def:
-                out.update(d.qual for d in self.local(chunk)[1] if d.is_class)
-        return out
-
     def imports(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] | None = self._derived.get("imports")
         if out is None:

@@ -1,10 +1,10 @@
 """The only module that talks to git.
 
-Hot paths (a pre-commit hook, a PR diff) shell out to the ``git`` binary with plumbing
-commands (``diff --raw -z``, ``cat-file --batch``, ``ls-tree``): importing GitPython alone
-costs about 90 ms, which is the whole budget of a hook that must feel instant. GitPython is
-imported only where its object model earns its cost (``repo_root`` error detail is not one).
-Paths are repo-relative posix; ``core.quotePath`` is off so non-ASCII paths come back as-is.
+Everything goes through the ``git`` binary's plumbing (``diff --raw -z``, ``diff -U0``,
+``cat-file --batch``, ``ls-tree``, ``ls-files``) rather than GitPython's object model: importing
+GitPython alone costs about 90 ms, the whole budget of a pre-commit hook that must feel
+instant, and its per-object reads are slower than one streamed ``cat-file --batch``. Paths
+are repo-relative posix; ``core.quotePath`` is off so non-ASCII paths come back as they are.
 """
 
 from __future__ import annotations
@@ -80,10 +80,6 @@ def locate(path: Path) -> tuple[Path, Path]:
             f"not a git repository: {path}; run inside a git repository or pass --root"
         )
     return Path(lines[0]), Path(lines[1])
-
-
-def git_dir(root: Path) -> Path:
-    return Path(run(root, "rev-parse", "--absolute-git-dir").decode().strip())
 
 
 def commit_or_none(root: Path, ref: str) -> str | None:
@@ -175,7 +171,6 @@ class Hunks:
 
     old: list[tuple[int, int]]
     new: list[tuple[int, int]]
-    binary: bool = False
 
 
 def _parse_raw(out: bytes) -> list[FileChange]:
