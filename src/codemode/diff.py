@@ -14,6 +14,7 @@ change has half its files parsed by a forked child when a core is idle.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass, field
@@ -41,7 +42,9 @@ class ChangedFunction:
     lineno: int | None = None  # at head
     end_lineno: int | None = None
     changed_lines: tuple[int, ...] = ()  # head-side lines inside the function the change touched
-    fingerprint: str | None = None  # at head ("sha256:...")
+    # at head ("sha256:..."); None for a removed function, and for an impacted one outside
+    # --all (its chunk need not be parsed: ask fingerprint_functions_at)
+    fingerprint: str | None = None
 
 
 class HeadIds(Set[str]):
@@ -479,7 +482,11 @@ class _Analysis:
                 self.problems.append(f"{mf.path}:{exc} (skipped)")
                 continue
             for fn in src.functions().values():
-                if fn.id not in results:
+                known = results.get(fn.id)
+                if known is not None and known.fingerprint is None and known.status != "removed":
+                    # an impacted function's chunk may not have been parsed until now
+                    results[fn.id] = dataclasses.replace(known, fingerprint=fn.fingerprint)
+                elif known is None:
                     results[fn.id] = ChangedFunction(
                         fn.id,
                         mf.path,
