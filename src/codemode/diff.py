@@ -125,14 +125,18 @@ def _load(
     return src
 
 
-def _load_jobs(arg: tuple[Path, list[_Job], Mapping[str, bytes] | None]) -> list[_Loaded]:
+def _load_jobs(
+    arg: tuple[Path, list[_Job], Mapping[str, bytes] | None], blobs: dict[str, bytes] | None = None
+) -> list[_Loaded]:
     """Both sides of each job, parsed where the hunks touch them. ``new_data`` holds the
-    head side by path; without it (in a forked child) the head side is read here."""
+    head side by path and ``blobs`` the old side by blob id; what is missing (in a forked
+    child, all of it) is read here."""
     repo, jobs, new_data = arg
-    shas = [j.old[2] for j in jobs if j.old and j.old[2]]
-    if new_data is None:
-        shas += [j.new[2] for j in jobs if j.new and j.new[2]]
-    blobs = dict(git.cat_blobs(repo, shas))
+    if blobs is None:
+        shas = [j.old[2] for j in jobs if j.old and j.old[2]]
+        if new_data is None:
+            shas += [j.new[2] for j in jobs if j.new and j.new[2]]
+        blobs = dict(git.cat_blobs(repo, shas))
     out: list[_Loaded] = []
     for job in jobs:
         old = new = None
@@ -311,19 +315,25 @@ class _Analysis:
         self, changes: list[git.FileChange], hunks: dict[str, git.Hunks], project: Project
     ) -> tuple[list[_Side], list[_Side]]:
         jobs = self._jobs(changes, hunks)
+        if not jobs:
+            return [], []
         # Parsing the changed files is the bulk of a big diff: a forked child takes half of
-        # them while this process reads the head side (git decompressing) and parses the rest.
+        # them (when a core is idle) while this process reads the head side and the rest.
         theirs = run_forked(_load_jobs, (self.repo, jobs[1::2], None)) if len(jobs) >= 40 else None
         mine = jobs[0::2] if theirs else jobs
-        if theirs:
-            project.load_words()  # a big change names many functions: impact needs them all
+        # git decompresses the old side in the background while this process reads the head
+        # side and its identifiers (impact needs them anyway; cached ones cost no read)
+        old_shas = [j.old[2] for j in mine if j.old and j.old[2]]
+        old_blobs = git.in_background(lambda: dict(git.cat_blobs(self.repo, old_shas)))
+        project.load_words()
         new_modules = [
             project.modules[j.new[1]] for j in mine if j.new and j.new[1] in project.modules
         ]
         project.load(new_modules)
         new_data = {mf.path: mf.data for mf in new_modules if mf.data is not None}
         step = 2 if theirs else 1
-        loaded = dict(zip(range(0, len(jobs), step), _load_jobs((self.repo, mine, new_data))))
+        mine_loaded = _load_jobs((self.repo, mine, new_data), old_blobs())
+        loaded = dict(zip(range(0, len(jobs), step), mine_loaded))
         if theirs:
             loaded.update(zip(range(1, len(jobs), 2), theirs()))
         olds: list[_Side] = []
