@@ -244,3 +244,25 @@ def test_the_statement_scan_finds_what_the_parse_finds():
     for name in ("LIMIT", "A", "B", "COUNT", "json", "conditional"):
         assert scanned.is_top_level(name), name
     assert scanned.defines("conditional")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        '"""Only a docstring."""\n',
+        "def f():\r\n    return 1\r\n\r\n\r\ndef g():\r\n    return f()\r\n",  # CRLF
+        "def f():\n\treturn 1\n\n\nclass C:\n\tdef m(self):\n\t\treturn f()\n",  # tabs
+        "x = 1\n\x0c\ndef f():\n    return x\n",  # a form feed between statements
+        "def f(): return 1\ndef g(): return f()",  # no final newline
+        "@dec\nclass C:\n    @staticmethod\n    def s():\n        return 1\n",
+    ],
+)
+def test_odd_files_give_the_same_functions_outlined_and_parsed(text):
+    outlined = SourceFile("src/pkg/m.py", "pkg.m", text)
+    parsed = SourceFile("src/pkg/m.py", "pkg.m", text)
+    parsed.parse_all()
+    assert set(outlined.functions()) == set(parsed.functions())
+    for qual, fn in parsed.functions().items():
+        assert fn.fingerprint is not None
+        assert outlined.functions()[qual].lineno == fn.lineno, qual
