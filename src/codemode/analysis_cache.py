@@ -50,7 +50,7 @@ class AnalysisCache:
 
     @contextlib.contextmanager
     def _guard(self) -> Iterator[sqlite3.Connection | None]:
-        if os.getpid() != self._pid:  # a forked child: SQLite connections must not cross fork
+        if os.getpid() != self._pid:  # SQLite connections must not cross a fork
             yield None
             return
         try:

@@ -8,8 +8,7 @@ behaviour may change through a changed callee, base-class method or constant com
 and the rest of the analysis goes on.
 
 Speed: a result is cached under ``<git-dir>/codemode-cache`` by what pins it (two commits, or
-HEAD and the staged blobs), identifiers per blob id (see ``codemode.analysis_cache``); a big
-change has half its files parsed by a forked child when a core is idle.
+HEAD and the staged blobs), and identifiers per blob id (see ``codemode.analysis_cache``).
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from codemode import git
 from codemode.analysis_cache import AnalysisCache
 from codemode.config import Config
 from codemode.functions import Function, SourceError, SourceFile, module_name
-from codemode.impact import ModuleFile, Project, head_ids, impacted, run_forked
+from codemode.impact import ModuleFile, Project, head_ids, impacted
 from codemode.scope import Scope
 
 STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
@@ -126,17 +125,10 @@ def _load(
 
 
 def _load_jobs(
-    arg: tuple[Path, list[_Job], Mapping[str, bytes] | None], blobs: dict[str, bytes] | None = None
+    repo: Path, jobs: list[_Job], new_data: Mapping[str, bytes], blobs: Mapping[str, bytes]
 ) -> list[_Loaded]:
-    """Both sides of each job, parsed where the hunks touch them. ``new_data`` holds the
-    head side by path and ``blobs`` the old side by blob id; what is missing (in a forked
-    child, all of it) is read here."""
-    repo, jobs, new_data = arg
-    if blobs is None:
-        shas = [j.old[2] for j in jobs if j.old and j.old[2]]
-        if new_data is None:
-            shas += [j.new[2] for j in jobs if j.new and j.new[2]]
-        blobs = dict(git.cat_blobs(repo, shas))
+    """Both sides of each job, parsed where the hunks touch them: the old side from
+    ``blobs`` (by blob id), the head side from ``new_data`` (by path)."""
     out: list[_Loaded] = []
     for job in jobs:
         old = new = None
@@ -144,12 +136,8 @@ def _load_jobs(
             path, module, sha = job.old
             old = _load(path, module, blobs.get(sha or ""), job.old_lines)
         if job.new:
-            path, module, sha = job.new
-            if new_data is not None:
-                data = new_data.get(path)
-            else:
-                data = blobs.get(sha) if sha else git.read_worktree(repo, path)
-            new = _load(path, module, data, job.new_lines)
+            path, module, _ = job.new
+            new = _load(path, module, new_data.get(path), job.new_lines)
         out.append((old, new))
     return out
 
@@ -317,29 +305,20 @@ class _Analysis:
         jobs = self._jobs(changes, hunks)
         if not jobs:
             return [], []
-        # Parsing the changed files is the bulk of a big diff: a forked child takes half of
-        # them (when a core is idle) while this process reads the head side and the rest.
-        theirs = run_forked(_load_jobs, (self.repo, jobs[1::2], None)) if len(jobs) >= 40 else None
-        mine = jobs[0::2] if theirs else jobs
         # git decompresses the old side in the background while this process reads the head
         # side and its identifiers (impact needs them anyway; cached ones cost no read)
-        old_shas = [j.old[2] for j in mine if j.old and j.old[2]]
+        old_shas = [j.old[2] for j in jobs if j.old and j.old[2]]
         old_blobs = git.in_background(lambda: dict(git.cat_blobs(self.repo, old_shas)))
         project.load_words()
         new_modules = [
-            project.modules[j.new[1]] for j in mine if j.new and j.new[1] in project.modules
+            project.modules[j.new[1]] for j in jobs if j.new and j.new[1] in project.modules
         ]
         project.load(new_modules)
         new_data = {mf.path: mf.data for mf in new_modules if mf.data is not None}
-        step = 2 if theirs else 1
-        mine_loaded = _load_jobs((self.repo, mine, new_data), old_blobs())
-        loaded = dict(zip(range(0, len(jobs), step), mine_loaded))
-        if theirs:
-            loaded.update(zip(range(1, len(jobs), 2), theirs()))
+        loaded = _load_jobs(self.repo, jobs, new_data, old_blobs())
         olds: list[_Side] = []
         news: list[_Side] = []
-        for index, job in enumerate(jobs):
-            old, new = loaded[index]
+        for job, (old, new) in zip(jobs, loaded):
             for result, where in ((old, job.old), (new, job.new)):
                 if isinstance(result, str) and where:
                     self.problems.append(f"{where[0]}:{result} (skipped)")

@@ -16,14 +16,10 @@ look impacted.
 
 from __future__ import annotations
 
-import os
-import pickle
 import re
-import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar, cast
 
 from codemode import git
 from codemode.analysis_cache import AnalysisCache
@@ -346,33 +342,18 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
     return result
 
 
-_Hits = tuple[dict[str, set[str]], list[str]]  # caller -> callees it reaches; problems
-
-
 def _callers(project: Project, targets: set[str], names: Names) -> dict[str, set[str]]:
     candidates = project.candidates(names)
     project.load(candidates)
-    # Many candidates (a big change): a forked child takes half; it sees this process's
-    # memory as it is now, and sends back only the hits and the problems it found.
-    theirs = (
-        run_forked(_hits, (project, targets, names, candidates[1::2]))
-        if len(candidates) >= 200
-        else None
-    )
-    hits, _ = _hits((project, targets, names, candidates[0::2] if theirs else candidates))
-    if theirs:
-        more, more_problems = theirs()
-        for caller, callees in more.items():
-            hits.setdefault(caller, set()).update(callees)
-        project.problems.extend(p for p in more_problems if p not in project.problems)
-    return hits
+    return _hits(project, targets, names, candidates)
 
 
-def _hits(arg: tuple[Project, set[str], Names, list[ModuleFile]]) -> _Hits:
-    project, targets, names, candidates = arg
+def _hits(
+    project: Project, targets: set[str], names: Names, candidates: list[ModuleFile]
+) -> dict[str, set[str]]:
+    """Caller id -> the targets it reaches, among the functions of ``candidates``."""
     hits: dict[str, set[str]] = {}
     wanted = names.words()
-    known = len(project.problems)
     for mf in candidates:
         module = mf.module
         src = project.source(module)
@@ -389,45 +370,7 @@ def _hits(arg: tuple[Project, set[str], Names, list[ModuleFile]]) -> _Hits:
                         fid = f"{module}.{d.qual}"
                         if fid != target:
                             hits.setdefault(fid, set()).add(target)
-    return hits, project.problems[known:]
-
-
-_T = TypeVar("_T")
-_A = TypeVar("_A")
-
-
-def run_forked(fn: Callable[[_A], _T], arg: _A) -> Callable[[], _T] | None:
-    """Run ``fn(arg)`` in a forked child; returns a function that waits for its result.
-    None where fork is not available or not safe (only Linux is trusted), when no core is
-    idle (the load average says so), or when ``CODEMODE_NO_FORK`` is set: the caller then
-    does the work itself. A child that fails makes the waiting function run ``fn`` here."""
-    if not sys.platform.startswith("linux") or os.environ.get("CODEMODE_NO_FORK"):
-        return None
-    if os.getloadavg()[0] > len(os.sched_getaffinity(0)) - 1:
-        return None  # no idle core: a child would only compete with this process
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: compute, send, and leave without running any cleanup
-        os.close(read_fd)
-        try:
-            payload = pickle.dumps((True, fn(arg)), protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException as exc:
-            payload = pickle.dumps((False, f"{type(exc).__name__}: {exc}"))
-        with os.fdopen(write_fd, "wb") as pipe:
-            pipe.write(payload)
-        os._exit(0)
-    os.close(write_fd)
-
-    def result() -> _T:
-        with os.fdopen(read_fd, "rb") as pipe:
-            data = pipe.read()
-        os.waitpid(pid, 0)
-        ok, value = pickle.loads(data) if data else (False, "the child died")
-        if not ok:
-            return fn(arg)  # do it here instead; an error will then surface normally
-        return cast(_T, value)
-
-    return result
+    return hits
 
 
 def _targets(

@@ -69,24 +69,3 @@ def test_the_cache_lives_in_the_git_dir_so_it_is_never_committed(repo):
     repo.staged()
     assert cache_dir(repo).is_dir()
     assert repo.git("status", "--porcelain") == "M  src/pkg/a.py"
-
-
-def test_the_forked_child_and_this_process_agree(repo, monkeypatch):
-    """Past 40 changed files half the parsing runs in a forked child; the answer is the same."""
-    import os
-
-    import codemode.diff
-
-    for i in range(50):
-        repo.write(f"src/pkg/m{i}.py", SRC.replace("helper", f"helper{i}"))
-    base = repo.commit()
-    for i in range(0, 50, 1):
-        repo.write(f"src/pkg/m{i}.py", SRC.replace("helper", f"helper{i}").replace("+ 1", "+ 7"))
-    repo.commit()
-    scope = Scope("range", base=base, head="HEAD")
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # as if a core were idle
-    forked = codemode.diff.analyze(repo.config(), scope, cache=False)
-    monkeypatch.setattr(codemode.diff, "run_forked", lambda fn, arg: None)
-    alone = codemode.diff.analyze(repo.config(), scope, cache=False)
-    assert forked.functions == alone.functions
-    assert len([f for f in forked.functions if f.status == "modified"]) == 50
