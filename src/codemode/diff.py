@@ -279,6 +279,9 @@ class _Analysis:
     def _jobs(self, changes: list[git.FileChange], hunks: dict[str, git.Hunks]) -> list[_Job]:
         jobs = []
         for c in changes:
+            if c.status == "U":  # a merge conflict: the index holds no one version to read
+                self.problems.append(f"{c.new_path or c.old_path}: unmerged (skipped)")
+                continue
             old_ok = c.old_path is not None and c.old_mode in git.REGULAR_MODES
             new_ok = c.new_path is not None and c.new_mode in git.REGULAR_MODES
             old_mod = self.module(c.old_path) if old_ok and c.old_path else None

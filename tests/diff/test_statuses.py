@@ -341,3 +341,30 @@ def test_all_scope_lists_every_function(repo):
     result = repo.analyze(Scope("all"))
     assert repo.statuses(result) == {"pkg.a.helper": "modified", "pkg.a.other": "unchanged"}
     assert all(f.fingerprint for f in result.functions)
+
+
+def test_non_ascii_paths(repo):
+    repo.write("src/pkg/café.py", A)
+    base = repo.commit()
+    repo.write("src/pkg/café.py", A.replace("x + 1", "x + 2"))
+    repo.commit()
+    result = repo.range(base)
+    assert repo.statuses(result) == {"pkg.café.helper": "modified"}
+    assert repo.by_id(result)["pkg.café.helper"].changed_lines == (2,)
+
+
+def test_a_merge_conflict_in_the_index_is_a_problem_not_a_removal(repo):
+    repo.write("src/pkg/a.py", A)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "other")
+    repo.write("src/pkg/a.py", A.replace("x + 1", "x + 2"))
+    repo.commit("other")
+    repo.git("checkout", "-q", "main")
+    repo.write("src/pkg/a.py", A.replace("x + 1", "x + 3"))
+    repo.commit("main")
+    import subprocess
+
+    subprocess.run(["git", "merge", "-q", "other"], cwd=repo.root, capture_output=True)
+    result = repo.staged()
+    assert "removed" not in repo.statuses(result).values()
+    assert "src/pkg/a.py: unmerged (skipped)" in result.problems
