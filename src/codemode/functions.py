@@ -689,6 +689,7 @@ class _Extractor:
         if fields is None:
             fields = _FIELDS[t] = tuple((n, n + "=") for n in t._fields if n not in _SKIP_FIELDS)
         append(t.__name__ + "(")
+        # tokens are grouped to save appends; the joined text is what the fingerprint hashes
         for name, label in fields:
             value = getattr(node, name, None)
             if value is None:
@@ -698,22 +699,20 @@ class _Extractor:
                     continue
                 if skip_first_stmt and name == "body" and _is_docstring(value[0]):
                     value = value[1:]
-                append(label)
-                append("[")
+                append(label + "[")
                 for item in value:
                     if isinstance(item, ast.AST):
                         visit(item)
                     else:
                         append(repr(item))
                     append(",")
-                append("]")
+                append("],")
             elif isinstance(value, ast.AST):
                 append(label)
                 visit(value)
+                append(",")
             else:
-                append(label)
-                append(repr(value))
-            append(",")
+                append(f"{label}{value!r},")
         append(")")
 
     def _qual(self, name: str) -> str:
@@ -725,10 +724,10 @@ class _Extractor:
         self.scope.append((qual, False))
         start = len(self.out)
         self._generic(node, skip_first_stmt=True)
-        # Blank this function's own name (out[start + 2], after "FunctionDef(" and "name="):
+        # Blank this function's own name (out[start + 1], "name='f'," after "FunctionDef("):
         # a renamed but otherwise identical function keeps its fingerprint. An enclosing
         # function's serialization keeps the name, since renaming an inner def changes it.
-        own = [*self.out[start : start + 2], "''", *self.out[start + 3 :]]
+        own = self.out[start] + "name=''," + "".join(self.out[start + 2 :])
         self.scope.pop()
         start_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         fn = Function(
@@ -736,7 +735,7 @@ class _Extractor:
             qual,
             start_line,
             node.end_lineno or node.lineno,
-            _sha("".join(own)),
+            _sha(own),
             cls,
         )
         prev = self.info.functions.get(qual)
