@@ -48,6 +48,10 @@ class AnalysisCache:
         except (OSError, sqlite3.Error):
             self._db = None
 
+    @property
+    def enabled(self) -> bool:
+        return self._db is not None and os.getpid() == self._pid
+
     @contextlib.contextmanager
     def _guard(self) -> Iterator[sqlite3.Connection | None]:
         if os.getpid() != self._pid:  # SQLite connections must not cross a fork

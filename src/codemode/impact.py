@@ -101,12 +101,13 @@ class Project:
         """Read the content of ``files`` in one batch (and their identifiers, if ``words``)."""
         need = {mf.entry: mf for mf in files if mf.data is None and mf.problem is None}
         fresh: list[tuple[str, bytes]] = []
+        keep = self.cache is not None and self.cache.enabled
         for entry, data in git.read_entries(self.repo, list(need)):
             mf = need.pop(entry)
             mf.data = data
             if words and mf.words is None:
                 mf.words = Words(identifiers(data))  # while git decompresses the next blob
-                if entry.sha:
+                if entry.sha and keep:
                     fresh.append((entry.sha, mf.words.text()))
         for mf in need.values():
             mf.problem = "unreadable"  # e.g. deleted from the work tree
