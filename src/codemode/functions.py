@@ -640,7 +640,6 @@ def _sha(text: str) -> str:
 # the position, type comments are comments. None and empty lists are left out so that a field
 # added by a later Python (``type_params`` in 3.12) does not change every fingerprint.
 _SKIP_FIELDS = frozenset({"ctx", "kind", "type_comment", "type_ignores"})
-_ASSIGNS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
 _FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}  # node type -> (field, "field=")
 
 
@@ -656,30 +655,28 @@ class _Extractor:
 
     def run(self, tree: ast.Module) -> ChunkInfo:
         for stmt in tree.body:
-            t = type(stmt)
-            if t is ast.Import or t is ast.ImportFrom:
-                self._import(stmt)  # type: ignore[arg-type]  # no fingerprint needs it
-            elif t is not ast.Expr:  # a bare expression at module level defines nothing
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self._import(stmt)  # no fingerprint needs its text
+            elif not isinstance(stmt, ast.Expr):  # a bare expression defines nothing
                 self.visit(stmt)
         return self.info
 
     def visit(self, node: ast.AST) -> None:
-        t = type(node)
-        if t is ast.Name:
-            self.out.append(f"Name {node.id}")  # type: ignore[attr-defined]
-        elif t is ast.Constant:
-            self.out.append(f"Constant {node.value!r}")  # type: ignore[attr-defined]
-        elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
-            self._function(node)  # type: ignore[arg-type]
-        elif t is ast.ClassDef:
-            self._class(node)  # type: ignore[arg-type]
-        elif not self.scope and t in _ASSIGNS:
+        if isinstance(node, ast.Name):
+            self.out.append(f"Name {node.id}")
+        elif isinstance(node, ast.Constant):
+            self.out.append(f"Constant {node.value!r}")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._function(node)
+        elif isinstance(node, ast.ClassDef):
+            self._class(node)
+        elif not self.scope and isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             start = len(self.out)
             self._generic(node)
-            self._constant(node, "".join(self.out[start:]))  # type: ignore[arg-type]
+            self._constant(node, "".join(self.out[start:]))
         else:
-            if t is ast.Import or t is ast.ImportFrom:
-                self._import(node)  # type: ignore[arg-type]
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                self._import(node)
             self._generic(node)
 
     def _generic(self, node: ast.AST, skip_first_stmt: bool = False) -> None:
@@ -774,9 +771,9 @@ class _Extractor:
         fp = _sha(text)
         for target in targets:
             for sub in ast.walk(target):
-                if type(sub) is ast.Name:
-                    prev = self.info.constants.get(sub.id)  # type: ignore[attr-defined]
-                    self.info.constants[sub.id] = _combine(prev, fp) if prev else fp  # type: ignore[attr-defined]
+                if isinstance(sub, ast.Name):
+                    prev = self.info.constants.get(sub.id)
+                    self.info.constants[sub.id] = _combine(prev, fp) if prev else fp
 
 
 def _extract(tree: ast.Module, module: str, is_package: bool) -> ChunkInfo:
