@@ -19,13 +19,18 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from codemode import git
 from codemode.analysis_cache import AnalysisCache
 from codemode.config import Config
-from codemode.functions import Function, SourceError, SourceFile, module_name
-from codemode.impact import ModuleFile, Project, head_ids, impacted
 from codemode.scope import Scope
+
+if TYPE_CHECKING:  # imported where used: a cached answer needs neither (a hook's startup)
+    from codemode.functions import Function, SourceFile
+    from codemode.impact import Project
+
+    _Loaded = tuple[SourceFile | str | None, SourceFile | str | None]  # str: a problem
 
 STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
 
@@ -103,12 +108,11 @@ class _Job:
     new_lines: set[int] | None
 
 
-_Loaded = tuple[SourceFile | str | None, SourceFile | str | None]  # str: a problem
-
-
 def _load(
     path: str, module: str, data: bytes | None, lines: set[int] | None
 ) -> SourceFile | str | None:
+    from codemode.functions import SourceError, SourceFile
+
     if data is None:
         return None  # e.g. deleted from the work tree
     try:
@@ -140,6 +144,12 @@ def _load_jobs(
             new = _load(path, module, new_data.get(path), job.new_lines)
         out.append((old, new))
     return out
+
+
+def _head_ids(project: Project) -> frozenset[str]:
+    from codemode.impact import head_ids
+
+    return head_ids(project)
 
 
 def source_roots(config: Config, repo: Path) -> tuple[str, ...]:
@@ -190,6 +200,8 @@ class _Analysis:
         self.notes: set[str] = set()
 
     def module(self, path: str) -> str | None:
+        from codemode.functions import module_name
+
         module = module_name(path, self.roots)
         if module is None and path not in self.notes:
             self.notes.add(path)
@@ -206,6 +218,9 @@ class _Analysis:
         return self.cache.key(self.sides.head_kind, self.sides.base, change, config)
 
     def _project(self) -> Project:
+        from codemode.functions import module_name
+        from codemode.impact import ModuleFile, Project
+
         modules: dict[str, ModuleFile] = {}
         for entry in git.list_files(self.repo, self.sides):
             module = module_name(entry.path, self.roots)  # noted only if the diff touches it
@@ -225,11 +240,13 @@ class _Analysis:
             functions, problems, renames, changed_files = cached
             return DiffResult(
                 functions,
-                HeadIds(lambda: head_ids(self._project())),
+                HeadIds(lambda: _head_ids(self._project())),
                 problems,
                 MappingProxyType(renames),
                 changed_files,
             )
+        from codemode.impact import impacted
+
         hunks = git.in_background(lambda: git.hunks(self.repo, self.sides))
         project = self._project()
         changed_files = {c.new_path or c.old_path or "" for c in changes} - {""}
@@ -269,7 +286,7 @@ class _Analysis:
             )
         return DiffResult(
             functions=functions,
-            head_ids=HeadIds(lambda: head_ids(project)),
+            head_ids=HeadIds(lambda: _head_ids(project)),
             changed_files=tuple(sorted(changed_files)),
             problems=tuple(self.problems),
             renames=MappingProxyType(renames),
@@ -305,6 +322,8 @@ class _Analysis:
     def _changed_sides(
         self, changes: list[git.FileChange], hunks: dict[str, git.Hunks], project: Project
     ) -> tuple[list[_Side], list[_Side]]:
+        from codemode.functions import SourceFile
+
         jobs = self._jobs(changes, hunks)
         if not jobs:
             return [], []
@@ -345,6 +364,8 @@ class _Analysis:
     def _statements_alike(self, old: _Side, new: _Side) -> bool:
         """A hunk in the imports and constants on one side: parse them on both, so that
         constants (and defs under an ``if``) compare like with like."""
+        from codemode.functions import SourceError
+
         if any(c.info is not None and not c.is_def for s in (old, new) for c in s.src.chunks):
             for side in (old, new):
                 try:
@@ -368,6 +389,8 @@ class _Analysis:
     ) -> None:
         """A function parsed on one side only: parse its chunk on the other side too, if it
         is there (the hunks of the two sides can cut chunks differently)."""
+        from codemode.functions import SourceError
+
         by_module = {s.src.module: s for s in sides}
         for fid in wanted:
             if fid in fns and fns[fid][1].fingerprint is not None:
@@ -464,6 +487,8 @@ class _Analysis:
         return fn, mf.path if mf else ""
 
     def _add_unchanged(self, project: Project, results: dict[str, ChangedFunction]) -> None:
+        from codemode.functions import SourceError
+
         for module, mf in sorted(project.modules.items()):
             src = project.source(module)
             if src is None:
