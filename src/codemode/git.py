@@ -226,13 +226,22 @@ def _parse_hunks(out: bytes) -> dict[str, Hunks]:
     result: dict[str, Hunks] = {}
     old_path: str | None = None
     current: Hunks | None = None
+    in_header = False  # "--- "/"+++ " are headers only before a file's first hunk: after it,
+    # they are a removed "-- ..." or an added "++ ..." line of the file itself
     for line in out.decode("utf-8", "surrogateescape").split("\n"):
-        if line.startswith("@@ ") and current is not None:
-            minus, plus = line.split(" ", 3)[1:3]
-            current.old.append(_range(minus[1:]))
-            current.new.append(_range(plus[1:]))
-        elif line.startswith("diff --git "):
-            current = None
+        if line.startswith("diff --git "):
+            current, old_path, in_header = None, None, True
+        elif not in_header:
+            if line.startswith("@@ ") and current is not None:
+                minus, plus = line.split(" ", 3)[1:3]
+                current.old.append(_range(minus[1:]))
+                current.new.append(_range(plus[1:]))
+        elif line.startswith("@@ "):
+            in_header = False
+            if current is not None:
+                minus, plus = line.split(" ", 3)[1:3]
+                current.old.append(_range(minus[1:]))
+                current.new.append(_range(plus[1:]))
         elif line.startswith("--- "):
             old_path = _patch_path(line)
         elif line.startswith("+++ "):

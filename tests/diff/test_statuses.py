@@ -368,3 +368,15 @@ def test_a_merge_conflict_in_the_index_is_a_problem_not_a_removal(repo):
     result = repo.staged()
     assert "removed" not in repo.statuses(result).values()
     assert "src/pkg/a.py: unmerged (skipped)" in result.problems
+
+
+def test_lines_that_look_like_patch_headers(repo):
+    # removed "-- ..." and added "++ ..." lines print as "--- ..." and "+++ ..." in a patch
+    src = 'def sql():\n    return """\n-- old comment\n"""\n\n\ndef other():\n    return 1\n'
+    repo.write("src/pkg/a.py", src)
+    base = repo.commit()
+    repo.write("src/pkg/a.py", src.replace("-- old comment", "++ new text").replace("1\n", "2\n"))
+    repo.commit()
+    result = repo.range(base)
+    assert repo.statuses(result) == {"pkg.a.sql": "modified", "pkg.a.other": "modified"}
+    assert repo.by_id(result)["pkg.a.other"].changed_lines == (8,)
