@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -423,6 +422,8 @@ def materialize_staged(root: Path) -> Path | None:
         raise FatalError(
             f"git diff failed in {root}: {proc.stderr.decode(errors='replace').strip()}"
         )
+    import tempfile  # only here: a hook's every run should not pay for it
+
     tmp = Path(tempfile.mkdtemp(prefix="codemode-staged-"))
     run(root, "checkout-index", "--all", "--force", f"--prefix={tmp}{os.sep}")
     return tmp
