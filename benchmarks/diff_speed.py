@@ -1,17 +1,21 @@
 """How fast is ``codemode diff``? (issue 3, acceptance 3)
 
-Builds a repository of 2,000 modules with 20 functions each, commits, then a second commit that
-edits one function in each of 500 modules, and times in one run:
+Builds a repository of 2,000 modules with 20 functions each (a class with methods, calls into
+two sibling modules, a module constant), commits, then a second commit that edits one function
+in each of 500 modules, and times in one run:
 
 - ``git diff --stat`` between the two commits (the floor: git alone),
 - a naive baseline: read every changed blob (both sides) and ``ast.parse`` it whole, two ways:
   the GitPython way (``commit.diff`` + ``blob.data_stream``) and a fast way (``git cat-file --batch``),
 - ``codemode diff --base HEAD~1 --format json`` in a fresh process, cold (empty cache) and warm
-  (second run),
-- the staged path with a handful of staged files (what a pre-commit hook pays).
+  (second run); and what of warm is the interpreter, the CLI, and ``analyze()`` itself,
+- the staged path with five staged files (what a pre-commit hook pays): the first run ever,
+  the next edit (per-blob cache warm), and the same staged content again,
+- the peak RSS of the largest child process.
 
+The objects are packed, as in a clone (a CI checkout); ``--loose`` leaves them loose.
 Targets: cold <= 0.7x naive, warm <= 5x ``git diff --stat``, both under 1 s.
-Run: ``python benchmarks/diff_speed.py [--modules 2000] [--touch 500] [--keep DIR]``.
+Run: ``python benchmarks/diff_speed.py [--modules 2000] [--touch 500] [--keep DIR] [--loose]``.
 """
 
 from __future__ import annotations
