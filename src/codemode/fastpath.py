@@ -17,7 +17,6 @@ import re
 import subprocess
 import time
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -30,27 +29,11 @@ if TYPE_CHECKING:
 _CONFIG_FILES = frozenset({"pyproject.toml"})
 
 
-@lru_cache(maxsize=64)
 def glob_regex(pattern: str) -> re.Pattern[str]:
-    """``pathlib``-style glob as a regex on posix paths: ``**/`` spans zero or more folders."""
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+    """The spec globs' matcher, shared with discovery so both agree on what is a spec."""
+    from codemode.specs.discover import _glob_regex
+
+    return _glob_regex(pattern)
 
 
 def could_affect_specs(paths: Iterable[str], spec_globs: Sequence[str]) -> bool:

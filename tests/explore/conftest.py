@@ -1,42 +1,5 @@
-"""Explore tests: a copy of the shop example, a worker on it, and models scripted like real ones."""
+"""Fixtures shared with the other LLM-path tests live in tests/shopkit.py."""
 
-from __future__ import annotations
+from shopkit import Script, shop, shop_config, worker
 
-import shutil
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
-
-import pydantic_ai.models
-import pytest
-
-from codemode.check import make_worker
-from codemode.config import Config, load_config
-from codemode.worker.pool import Worker
-
-pydantic_ai.models.ALLOW_MODEL_REQUESTS = False
-
-SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
-
-
-@pytest.fixture
-def shop(tmp_path: Path) -> Path:
-    dest = tmp_path / "shop"
-    shutil.copytree(SHOP, dest, ignore=shutil.ignore_patterns("__pycache__"))
-    return dest
-
-
-@pytest.fixture
-def shop_config(shop: Path) -> Config:
-    return load_config(shop)
-
-
-@pytest.fixture
-def worker(shop_config: Config) -> Iterator[Worker]:
-    w = make_worker(shop_config)
-    w.start()
-    yield w
-    w.close()
-
-
-Script = Callable[[str], dict[str, Any]]
+__all__ = ["Script", "shop", "shop_config", "worker"]
