@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,3 +96,10 @@ def make_repo(path: Path) -> GitRepo:
 @pytest.fixture
 def repo(tmp_path: Path) -> Iterator[GitRepo]:
     yield make_repo(tmp_path / "repo")
+
+
+@pytest.fixture
+def new_repo() -> Callable[[Path], GitRepo]:
+    """Another repository (a submodule's, say); a fixture because conftest is not importable
+    by name when the whole suite runs."""
+    return make_repo

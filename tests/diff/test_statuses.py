@@ -299,10 +299,8 @@ def test_unknown_base_says_what_to_do(repo):
         repo.range("origin/nope")
 
 
-def test_submodules_are_skipped(repo, tmp_path: Path):
-    from conftest import make_repo  # the helper, not a fixture
-
-    lib = make_repo(tmp_path / "lib")
+def test_submodules_are_skipped(repo, new_repo, tmp_path: Path):
+    lib = new_repo(tmp_path / "lib")
     lib.write("lib.py", "def inner(): return 1\n")
     lib.commit()
     repo.write("src/pkg/a.py", A)
