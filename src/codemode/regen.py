@@ -327,12 +327,21 @@ def run_regen(
     function_ids: tuple[str, ...] = (),
     progress: Progress | None = None,
     retry_delay: float | None = None,
+    shard: tuple[int, int] | None = None,
 ) -> Report:
-    """Explore, gate and (unless ``dry_run``) write; the Report carries the edits and the cost."""
+    """Explore, gate and (unless ``dry_run``) write; the Report carries the edits and the cost.
+
+    With ``shard`` (K, N), only the functions of the K-th share are explored, split as
+    ``check --shard`` splits them, so a matrix of regen jobs never writes one spec twice.
+    """
     started = time.perf_counter()
     chosen = model if model is not None else config.model
     run = _Run(config, None, progress, retry_delay)
     targets = _targets(config, scope, function_ids, run.index)
+    if shard is not None:
+        from codemode.verify import in_shard
+
+        targets = [t for t in targets if in_shard(t.id, shard)]
     run.total = len(targets)
     if chosen is not None:
         from codemode.explore.budget import Budget

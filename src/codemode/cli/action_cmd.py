@@ -156,10 +156,7 @@ def _run(inputs: Inputs, config: Config, scope: Scope, dry_run: bool) -> Report:
     if inputs.mode == "regen":
         from codemode.regen import run_regen  # type: ignore[import-not-found,unused-ignore]
 
-        kwargs: dict[str, Any] = {"dry_run": dry_run}
-        if shard:
-            kwargs["shard"] = shard
-        report: Report = run_regen(config, scope, **kwargs)
+        report: Report = run_regen(config, scope, dry_run=dry_run, shard=shard)
         return report
     from codemode.check import run_check
 
