@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 from codemode.config import Config
 from codemode.explore.offline import explore_offline, plan_calls
 from codemode.explore.record import Recorder
 from codemode.explore.target import load_target
+from codemode.regen import run_regen
+from codemode.scope import Scope
 from codemode.worker.pool import Worker
 
 
@@ -45,3 +48,24 @@ def test_keeps_calls_reaching_new_lines_and_outcomes(shop_config: Config, worker
     for weight, case in by_input.items():
         if "expected" in case:
             assert case["expected"] == ("S" if weight <= 1000 else "M" if weight <= 5000 else "L")
+
+
+def test_docstring_examples_are_always_cases(shop: Path, shop_config: Config) -> None:
+    """The author's own examples say what the function is for: kept first, named as such."""
+    module = shop / "src" / "shop" / "truncating.py"
+    module.write_text(
+        "def truncate(text: str, width: int = 10) -> str:\n"
+        '    """Shorten text.\n\n'
+        "    >>> truncate('hello world', 8)\n"
+        "    'hello w…'\n"
+        '    """\n'
+        "    if len(text) <= width:\n"
+        "        return text\n"
+        "    return text[: width - 1] + '…'\n",
+        encoding="utf-8",
+    )
+    report = run_regen(
+        shop_config, Scope("all"), dry_run=True, function_ids=("shop.truncating.truncate",)
+    )
+    diff = "\n".join(e.diff for e in report.edits)
+    assert "{id: docstring_example, inputs: [hello world, 8], expected: hello w…}" in diff

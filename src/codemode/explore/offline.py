@@ -305,17 +305,34 @@ def _to_call(params: list[Param], values: dict[str, Any]) -> tuple[tuple[Any, ..
     return tuple(args), kwargs
 
 
+def _call_key(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
+    return json.dumps([list(args), kwargs], default=str, sort_keys=True)
+
+
 def select(
     records: Sequence[CallRecord], info: TargetInfo, max_cases: int = MAX_CASES
 ) -> list[tuple[CallRecord, str]]:
-    """Calls that reach new lines or outcomes, then new outputs, smallest inputs first."""
+    """Docstring examples, then calls that reach new lines or outcomes, then new outputs,
+    smallest inputs first."""
     ok = [r for r in records if usable(r, info)]
     ok.sort(key=lambda r: (len(json.dumps([r.args, r.kwargs], default=str)), r.n))
     seen_lines: set[int] = set()
     seen_out: set[tuple[str, str]] = set()
     seen_values: set[str] = set()
     picked: list[CallRecord] = []
+    ids: dict[int, str] = {}
+    # The author's own examples say what the function is for: always kept, whatever they cover.
+    doc_keys = {_call_key(a, k) for a, k in _doc_examples(info)}
     for r in ok:
+        if len(picked) < max_cases and _call_key(r.args, r.kwargs) in doc_keys:
+            picked.append(r)
+            ids[r.n] = "docstring_example"
+            seen_lines |= set(r.lines)
+            seen_out.add(r.outcome_key)
+            seen_values.add(_value_key(r))
+    for r in ok:
+        if r in picked:
+            continue
         if len(picked) >= max_cases:
             break
         if not set(r.lines) <= seen_lines or r.outcome_key not in seen_out:
@@ -342,7 +359,7 @@ def select(
             picked.append(r)
             seen_values.add(key)
     picked.sort(key=lambda r: r.n)
-    return [(r, auto_id(r, info)) for r in picked]
+    return [(r, ids.get(r.n) or auto_id(r, info)) for r in picked]
 
 
 def _is_number(v: Any) -> bool:
