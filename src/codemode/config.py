@@ -17,11 +17,6 @@ from typing import Any
 
 from codemode.errors import FatalError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
-
 VERDICTS = ("ok", "drifted", "stale", "missing", "orphaned", "error")
 
 DEFAULT_SPEC_GLOBS = (
@@ -179,6 +174,11 @@ def load_config(
     values: dict[str, Any] = {}
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
+        # imported here: a project without pyproject.toml (and --version) need not pay for it
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover - exercised on 3.10 only
+            import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
         try:
             text = pyproject.read_text(encoding="utf-8")
             data = tomllib.loads(text)

@@ -13,16 +13,14 @@ HEAD and the staged blobs), and identifiers per blob id (see ``codemode.analysis
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
+import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Set
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from codemode import git
-from codemode.analysis_cache import AnalysisCache
+from codemode.analysis_cache import AnalysisCache, digest
 from codemode.config import Config
 from codemode.scope import Scope
 
@@ -31,12 +29,16 @@ if TYPE_CHECKING:  # imported where used: a cached answer needs neither (a hook'
     from codemode.impact import Project
 
     _Loaded = tuple[SourceFile | str | None, SourceFile | str | None]  # str: a problem
+    # a cached result: functions, problems, renames, changed files
+    _Cached = tuple[tuple["ChangedFunction", ...], tuple[str, ...], dict[str, str], tuple[str, ...]]
 
 STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
+_NO_RENAMES: Mapping[str, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class ChangedFunction:
+# NamedTuples rather than dataclasses: a dataclass costs ~1 ms at import, and a cached run
+# (a pre-commit hook's) pays for every one this module defines.
+class ChangedFunction(NamedTuple):
     id: str  # "pkg.mod.Class.method"
     path: str  # repo-relative posix path at head (at base for removed)
     status: str  # one of STATUSES
@@ -77,19 +79,17 @@ class HeadIds(Set[str]):
         return "HeadIds(...)" if self._compute else f"HeadIds({len(self._ids)} ids)"
 
 
-@dataclass(frozen=True)
-class DiffResult:
+class DiffResult(NamedTuple):
     functions: tuple[ChangedFunction, ...]  # changed + impacted (+ unchanged for --all), by id
     head_ids: Set[str]  # every function id at head (for orphan detection); a lazy HeadIds
     problems: tuple[str, ...] = ()  # one line each
-    renames: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # old -> new
+    renames: Mapping[str, str] = _NO_RENAMES  # old -> new
     # every file the change touched, any kind (spec files too): repo-relative, at head
     # (at base for a deletion); empty for --all
     changed_files: tuple[str, ...] = ()
 
 
-@dataclass
-class _Side:
+class _Side(NamedTuple):
     """One side of one changed file."""
 
     path: str
@@ -97,8 +97,7 @@ class _Side:
     touched: set[int] | None  # None: everything
 
 
-@dataclass(frozen=True)
-class _Job:
+class _Job(NamedTuple):
     """One changed file: (path, module, blob id or None for the work tree) per side, and the
     lines the hunks touch per side (None: parse the whole side)."""
 
@@ -176,12 +175,74 @@ def _touched(ranges: Iterable[tuple[int, int]]) -> set[int]:
 def analyze(config: Config, scope: Scope, *, cache: bool = True) -> DiffResult:
     """The functions ``scope`` changed or impacts. ``cache=False`` neither reads nor writes
     ``<git-dir>/codemode-cache`` (the result is the same either way)."""
-    repo, git_dir = git.locate(config.root)
+    pinned = _pin_range(config, scope) if cache and scope.kind == "range" else None
+    if pinned is not None:
+        repo, git_dir, base, head = pinned
+        roots = source_roots(config, repo)
+        store = AnalysisCache(git_dir)
+        # the two commits as named pin the merge base too: one git run answers a repeat
+        pair_key = store.key("pair", base, head, (roots, config.impact_depth, False))
+        cached = store.result(pair_key)
+        if cached is not None:
+            return _from_cache(cached, lambda: _project(repo, git.Sides("", head, "commit"), roots))
+    else:
+        repo, git_dir = git.locate(config.root)
+        roots = source_roots(config, repo)
+        store = AnalysisCache(git_dir if cache else None)
+        pair_key = None
     sides = git.resolve(repo, scope)
-    roots = source_roots(config, repo)
-    store = AnalysisCache(git_dir if cache else None)
     everything = scope.kind in ("all", "paths")
-    return _Analysis(config, repo, sides, roots, store, everything).run()
+    return _Analysis(config, repo, sides, roots, store, everything, pair_key).run()
+
+
+def _pin_range(config: Config, scope: Scope) -> tuple[Path, Path, str, str] | None:
+    """The work tree, the git dir and the commits ``scope.base`` and ``scope.head`` name, in
+    one git run (a cached range needs nothing else); None if anything is unusual, and the
+    full path (which explains what is wrong) runs instead."""
+    refs = (scope.base or "HEAD", scope.head or "HEAD")
+    if any(r.startswith("-") for r in refs):
+        return None
+    try:
+        proc = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir"]
+            + [f"{r}^{{commit}}" for r in refs],
+            cwd=config.root,
+            capture_output=True,
+            text=True,
+        )
+    except OSError:
+        return None
+    lines = proc.stdout.splitlines()
+    if proc.returncode or len(lines) != 4:
+        return None
+    if not all(len(c) in (40, 64) and c.isalnum() for c in lines[2:]):
+        return None
+    return Path(lines[0]), Path(lines[1]), lines[2], lines[3]
+
+
+def _from_cache(cached: _Cached, project: Callable[[], Project]) -> DiffResult:
+    functions, problems, renames, changed_files = cached
+    return DiffResult(
+        functions,
+        HeadIds(lambda: _head_ids(project())),
+        problems,
+        MappingProxyType(renames),
+        changed_files,
+    )
+
+
+def _project(
+    repo: Path, sides: git.Sides, roots: tuple[str, ...], cache: AnalysisCache | None = None
+) -> Project:
+    from codemode.functions import module_name
+    from codemode.impact import ModuleFile, Project
+
+    modules: dict[str, ModuleFile] = {}
+    for entry in git.list_files(repo, sides):
+        module = module_name(entry.path, roots)  # noted only if the diff touches it
+        if module is not None and module not in modules:
+            modules[module] = ModuleFile(entry, module)
+    return Project(repo, modules, cache)
 
 
 class _Analysis:
@@ -193,9 +254,10 @@ class _Analysis:
         roots: tuple[str, ...],
         cache: AnalysisCache,
         everything: bool,
+        pair_key: str | None = None,
     ) -> None:
         self.config, self.repo, self.sides, self.roots = config, repo, sides, roots
-        self.cache, self.everything = cache, everything
+        self.cache, self.everything, self.pair_key = cache, everything, pair_key
         self.problems: list[str] = []
         self.notes: set[str] = set()
 
@@ -213,20 +275,12 @@ class _Analysis:
         diff names every changed blob). The work tree has no such id: never cached."""
         if self.sides.head_kind == "worktree":
             return None
-        change = self.sides.head or hashlib.sha256(raw).hexdigest()
+        change = self.sides.head or digest(raw)
         config = (self.roots, self.config.impact_depth, self.everything)
         return self.cache.key(self.sides.head_kind, self.sides.base, change, config)
 
     def _project(self) -> Project:
-        from codemode.functions import module_name
-        from codemode.impact import ModuleFile, Project
-
-        modules: dict[str, ModuleFile] = {}
-        for entry in git.list_files(self.repo, self.sides):
-            module = module_name(entry.path, self.roots)  # noted only if the diff touches it
-            if module is not None and module not in modules:
-                modules[module] = ModuleFile(entry, module)
-        return Project(self.repo, modules, self.cache)
+        return _project(self.repo, self.sides, self.roots, self.cache)
 
     def run(self) -> DiffResult:
         # two commits pin the answer by themselves: look it up before even asking for the diff
@@ -237,14 +291,9 @@ class _Analysis:
             key = key or self._key(raw)
             cached = self.cache.result(key) if key and self.sides.head_kind != "commit" else None
         if cached is not None:
-            functions, problems, renames, changed_files = cached
-            return DiffResult(
-                functions,
-                HeadIds(lambda: _head_ids(self._project())),
-                problems,
-                MappingProxyType(renames),
-                changed_files,
-            )
+            if self.pair_key:
+                self.cache.put_result(self.pair_key, cached)
+            return _from_cache(cached, self._project)
         from codemode.impact import impacted
 
         hunks = git.in_background(lambda: git.hunks(self.repo, self.sides))
@@ -280,10 +329,10 @@ class _Analysis:
             self._add_unchanged(project, results)
         self.problems.extend(p for p in project.problems if p not in self.problems)
         functions = tuple(results[k] for k in sorted(results))
-        if key:
-            self.cache.put_result(
-                key, (functions, tuple(self.problems), renames, tuple(sorted(changed_files)))
-            )
+        value = (functions, tuple(self.problems), renames, tuple(sorted(changed_files)))
+        for k in (key, self.pair_key):
+            if k:
+                self.cache.put_result(k, value)
         return DiffResult(
             functions=functions,
             head_ids=HeadIds(lambda: _head_ids(project)),
@@ -502,7 +551,7 @@ class _Analysis:
                 known = results.get(fn.id)
                 if known is not None and known.fingerprint is None and known.status != "removed":
                     # an impacted function's chunk may not have been parsed until now
-                    results[fn.id] = dataclasses.replace(known, fingerprint=fn.fingerprint)
+                    results[fn.id] = known._replace(fingerprint=fn.fingerprint)
                 elif known is None:
                     results[fn.id] = ChangedFunction(
                         fn.id,

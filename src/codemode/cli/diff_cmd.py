@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from codemode.config import Config, load_config
 from codemode.errors import FatalError
 from codemode.scope import Scope
+
+try:  # the json package's C string encoder, without importing the json package
+    from _json import encode_basestring_ascii as _encode_str
+except ImportError:  # pragma: no cover - an interpreter without the C accelerator
+    from json.encoder import py_encode_basestring_ascii as _encode_str
 
 EXAMPLES = """\
 examples:
@@ -95,17 +99,44 @@ def run(args: argparse.Namespace) -> int:
     ]
     if args.format == "json":
         # one function per line: readable, diffable, and far cheaper than indent=2
-        lines = ",\n".join(f"  {json.dumps(row)}" for row in rows)
+        lines = ",\n".join(f"  {_row_json(row)}" for row in rows)
+        renames = ", ".join(f"{_str(k)}: {_str(v)}" for k, v in result.renames.items())
         sys.stdout.write(
             '{"functions": [\n' + lines + ("\n" if rows else "") + "],\n"
-            f' "renames": {json.dumps(dict(result.renames))},\n'
-            f' "problems": {json.dumps(list(result.problems))}}}\n'
+            f' "renames": {{{renames}}},\n'
+            f' "problems": {_strs(result.problems)}}}\n'
         )
     else:
         _print_text(rows)
     for problem in result.problems:
         print(f"codemode: {problem}", file=sys.stderr)
     return 0
+
+
+def _str(value: str | None) -> str:
+    """``json.dumps`` of a str or None. The C encoder directly: ``json.dumps`` builds an
+    encoder per call, a third of a cached run's output time on thousands of rows."""
+    return "null" if value is None else _encode_str(value)
+
+
+def _int(value: int | None) -> str:
+    return "null" if value is None else int.__repr__(value)
+
+
+def _strs(values: Iterable[str]) -> str:
+    return "[" + ", ".join(map(_str, values)) + "]"
+
+
+def _row_json(r: dict[str, Any]) -> str:
+    """``json.dumps(r)`` of one row (same keys, order and spelling; a test holds them equal)."""
+    return (
+        f'{{"id": {_str(r["id"])}, "path": {_str(r["path"])}, "status": {_str(r["status"])}, '
+        f'"renamed_from": {_str(r["renamed_from"])}, "impacted_by": {_strs(r["impacted_by"])}, '
+        f'"via": {_strs(r["via"])}, "lineno": {_int(r["lineno"])}, '
+        f'"end_lineno": {_int(r["end_lineno"])}, '
+        f'"changed_lines": [{", ".join(map(_int, r["changed_lines"]))}], '
+        f'"fingerprint": {_str(r["fingerprint"])}, "specs": {_strs(r["specs"])}}}'
+    )
 
 
 def _print_text(rows: list[dict[str, Any]]) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -88,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception:  # the one place an unexpected error becomes exit 3
+        import traceback  # only here: every run would pay for it (linecache, tokenize)
+
         traceback.print_exc()
         print(
             "codemode: internal error (exit 3); please report it with the traceback above",
