@@ -15,22 +15,25 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Set
+from functools import partial
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
-from codemode import git
 from codemode.analysis_cache import AnalysisCache, digest
 from codemode.config import Config
 from codemode.scope import Scope
 
-if TYPE_CHECKING:  # imported where used: a cached answer needs neither (a hook's startup)
+if TYPE_CHECKING:  # imported where used: a cached answer needs none (a hook's startup)
+    from codemode import git
     from codemode.functions import Function, SourceFile
     from codemode.impact import Project
 
     _Loaded = tuple[SourceFile | str | None, SourceFile | str | None]  # str: a problem
     # a cached result: functions, problems, renames, changed files
-    _Cached = tuple[tuple["ChangedFunction", ...], tuple[str, ...], dict[str, str], tuple[str, ...]]
+    _Cached = tuple[
+        tuple[tuple[object, ...], ...], tuple[str, ...], dict[str, str], tuple[str, ...]
+    ]
 
 STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
 _NO_RENAMES: Mapping[str, str] = MappingProxyType({})
@@ -176,6 +179,7 @@ def analyze(config: Config, scope: Scope, *, cache: bool = True) -> DiffResult:
     """The functions ``scope`` changed or impacts. ``cache=False`` neither reads nor writes
     ``<git-dir>/codemode-cache`` (the result is the same either way)."""
     pinned = _pin_range(config, scope) if cache and scope.kind == "range" else None
+    pair_key: str | None = None
     if pinned is not None:
         repo, git_dir, base, head = pinned
         roots = source_roots(config, repo)
@@ -184,15 +188,22 @@ def analyze(config: Config, scope: Scope, *, cache: bool = True) -> DiffResult:
         pair_key = store.key("pair", base, head, (roots, config.impact_depth, False))
         cached = store.result(pair_key)
         if cached is not None:
-            return _from_cache(cached, lambda: _project(repo, git.Sides("", head, "commit"), roots))
-    else:
+            return _from_cache(cached, lambda: _project(repo, _commit_sides(head), roots))
+    from codemode import git
+
+    if pinned is None:
         repo, git_dir = git.locate(config.root)
         roots = source_roots(config, repo)
         store = AnalysisCache(git_dir if cache else None)
-        pair_key = None
     sides = git.resolve(repo, scope)
     everything = scope.kind in ("all", "paths")
     return _Analysis(config, repo, sides, roots, store, everything, pair_key).run()
+
+
+def _commit_sides(head: str) -> git.Sides:
+    from codemode import git
+
+    return git.Sides("", head, "commit")
 
 
 def _pin_range(config: Config, scope: Scope) -> tuple[Path, Path, str, str] | None:
@@ -221,9 +232,13 @@ def _pin_range(config: Config, scope: Scope) -> tuple[Path, Path, str, str] | No
 
 
 def _from_cache(cached: _Cached, project: Callable[[], Project]) -> DiffResult:
-    functions, problems, renames, changed_files = cached
+    rows, problems, renames, changed_files = cached
+    # tuple.__new__ directly: no Python-level call per function (thousands on a big change)
+    make = cast(
+        Callable[[tuple[object, ...]], ChangedFunction], partial(tuple.__new__, ChangedFunction)
+    )
     return DiffResult(
-        functions,
+        tuple(map(make, rows)),
         HeadIds(lambda: _head_ids(project())),
         problems,
         MappingProxyType(renames),
@@ -234,6 +249,7 @@ def _from_cache(cached: _Cached, project: Callable[[], Project]) -> DiffResult:
 def _project(
     repo: Path, sides: git.Sides, roots: tuple[str, ...], cache: AnalysisCache | None = None
 ) -> Project:
+    from codemode import git
     from codemode.functions import module_name
     from codemode.impact import ModuleFile, Project
 
@@ -283,6 +299,8 @@ class _Analysis:
         return _project(self.repo, self.sides, self.roots, self.cache)
 
     def run(self) -> DiffResult:
+        from codemode import git
+
         # two commits pin the answer by themselves: look it up before even asking for the diff
         key = self._key(b"") if self.sides.head_kind == "commit" else None
         cached = self.cache.result(key) if key else None
@@ -329,7 +347,12 @@ class _Analysis:
             self._add_unchanged(project, results)
         self.problems.extend(p for p in project.problems if p not in self.problems)
         functions = tuple(results[k] for k in sorted(results))
-        value = (functions, tuple(self.problems), renames, tuple(sorted(changed_files)))
+        value = (
+            tuple(map(tuple, functions)),  # plain tuples: the cache stores them with marshal
+            tuple(self.problems),
+            renames,
+            tuple(sorted(changed_files)),
+        )
         for k in (key, self.pair_key):
             if k:
                 self.cache.put_result(k, value)
@@ -343,6 +366,8 @@ class _Analysis:
 
     # -- reading ------------------------------------------------------------------------------
     def _jobs(self, changes: list[git.FileChange], hunks: dict[str, git.Hunks]) -> list[_Job]:
+        from codemode import git
+
         jobs = []
         for c in changes:
             if c.status == "U":  # a merge conflict: the index holds no one version to read
@@ -371,6 +396,7 @@ class _Analysis:
     def _changed_sides(
         self, changes: list[git.FileChange], hunks: dict[str, git.Hunks], project: Project
     ) -> tuple[list[_Side], list[_Side]]:
+        from codemode import git
         from codemode.functions import SourceFile
 
         jobs = self._jobs(changes, hunks)

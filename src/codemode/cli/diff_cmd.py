@@ -6,11 +6,16 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from codemode.config import Config, load_config
 from codemode.errors import FatalError
 from codemode.scope import Scope
+
+if TYPE_CHECKING:
+    from codemode.diff import ChangedFunction
+
+_T = TypeVar("_T")
 
 try:  # the json package's C string encoder, without importing the json package
     from _json import encode_basestring_ascii as _encode_str
@@ -79,38 +84,50 @@ def run(args: argparse.Namespace) -> int:
 
     overrides = {"impact_depth": args.depth} if args.depth is not None else {}
     config = load_config(args.root, overrides)
-    result = analyze(config, scope_of(args))
-    specs_for = spec_lookup(config)
-    rows = [
-        {
-            "id": f.id,
-            "path": f.path,
-            "status": f.status,
-            "renamed_from": f.renamed_from,
-            "impacted_by": list(f.impacted_by),
-            "via": list(f.via),
-            "lineno": f.lineno,
-            "end_lineno": f.end_lineno,
-            "changed_lines": list(f.changed_lines),
-            "fingerprint": f.fingerprint,
-            "specs": specs_for(f.id),
-        }
-        for f in result.functions
-    ]
+    scope = scope_of(args)
+    # the spec files are found (a walk of the project) while git answers the analysis
+    specs = _in_thread(lambda: spec_lookup(config))
+    result = analyze(config, scope)
+    specs_for = specs()
     if args.format == "json":
         # one function per line: readable, diffable, and far cheaper than indent=2
-        lines = ",\n".join(f"  {_row_json(row)}" for row in rows)
+        lines = ",\n".join(f"  {_row_json(f, specs_for(f.id))}" for f in result.functions)
         renames = ", ".join(f"{_str(k)}: {_str(v)}" for k, v in result.renames.items())
         sys.stdout.write(
-            '{"functions": [\n' + lines + ("\n" if rows else "") + "],\n"
+            '{"functions": [\n' + lines + ("\n" if result.functions else "") + "],\n"
             f' "renames": {{{renames}}},\n'
             f' "problems": {_strs(result.problems)}}}\n'
         )
     else:
-        _print_text(rows)
+        _print_text([row(f, specs_for(f.id)) for f in result.functions])
     for problem in result.problems:
         print(f"codemode: {problem}", file=sys.stderr)
     return 0
+
+
+def _in_thread(fn: Callable[[], _T]) -> Callable[[], _T]:
+    """Run ``fn`` in a thread; call the result to wait for its value (or its exception)."""
+    import threading
+
+    box: list[_T] = []
+    error: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            box.append(fn())
+        except BaseException as exc:  # re-raised in the caller's thread
+            error.append(exc)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+
+    def wait() -> _T:
+        thread.join()
+        if error:
+            raise error[0]
+        return box[0]
+
+    return wait
 
 
 def _str(value: str | None) -> str:
@@ -119,23 +136,40 @@ def _str(value: str | None) -> str:
     return "null" if value is None else _encode_str(value)
 
 
-def _int(value: int | None) -> str:
-    return "null" if value is None else int.__repr__(value)
-
-
 def _strs(values: Iterable[str]) -> str:
     return "[" + ", ".join(map(_str, values)) + "]"
 
 
-def _row_json(r: dict[str, Any]) -> str:
-    """``json.dumps(r)`` of one row (same keys, order and spelling; a test holds them equal)."""
+def row(f: ChangedFunction, specs: list[str]) -> dict[str, Any]:
+    """One function as ``--format json`` shows it."""
+    return {
+        "id": f.id,
+        "path": f.path,
+        "status": f.status,
+        "renamed_from": f.renamed_from,
+        "impacted_by": list(f.impacted_by),
+        "via": list(f.via),
+        "lineno": f.lineno,
+        "end_lineno": f.end_lineno,
+        "changed_lines": list(f.changed_lines),
+        "fingerprint": f.fingerprint,
+        "specs": specs,
+    }
+
+
+def _row_json(f: ChangedFunction, specs: list[str]) -> str:
+    """``json.dumps(row(f, specs))``, written directly (a test holds the two equal)."""
+    enc = _encode_str
     return (
-        f'{{"id": {_str(r["id"])}, "path": {_str(r["path"])}, "status": {_str(r["status"])}, '
-        f'"renamed_from": {_str(r["renamed_from"])}, "impacted_by": {_strs(r["impacted_by"])}, '
-        f'"via": {_strs(r["via"])}, "lineno": {_int(r["lineno"])}, '
-        f'"end_lineno": {_int(r["end_lineno"])}, '
-        f'"changed_lines": [{", ".join(map(_int, r["changed_lines"]))}], '
-        f'"fingerprint": {_str(r["fingerprint"])}, "specs": {_strs(r["specs"])}}}'
+        f'{{"id": {enc(f.id)}, "path": {enc(f.path)}, "status": {enc(f.status)}, '
+        f'"renamed_from": {"null" if f.renamed_from is None else enc(f.renamed_from)}, '
+        f'"impacted_by": [{", ".join(map(enc, f.impacted_by))}], '
+        f'"via": [{", ".join(map(enc, f.via))}], '
+        f'"lineno": {"null" if f.lineno is None else int.__repr__(f.lineno)}, '
+        f'"end_lineno": {"null" if f.end_lineno is None else int.__repr__(f.end_lineno)}, '
+        f'"changed_lines": [{", ".join(map(int.__repr__, f.changed_lines))}], '
+        f'"fingerprint": {"null" if f.fingerprint is None else enc(f.fingerprint)}, '
+        f'"specs": [{", ".join(map(enc, specs))}]}}'
     )
 
 
