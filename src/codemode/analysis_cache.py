@@ -45,6 +45,7 @@ class AnalysisCache:
     def __init__(self, git_dir: Path | None) -> None:
         self._db: sqlite3.Connection | None = None
         self._pid = os.getpid()
+        self.git_dir = git_dir  # what it was opened for
         if git_dir is None:
             return
         try:

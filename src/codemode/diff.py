@@ -36,6 +36,8 @@ if TYPE_CHECKING:  # imported where used: a cached answer needs none (a hook's s
     ]
 
 STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
+# changed .py files from which identifiers are read in a helper process (fewer: not worth it)
+_HELPER_MIN_CHANGES = 32
 _NO_RENAMES: Mapping[str, str] = MappingProxyType({})
 
 
@@ -312,9 +314,6 @@ class _Analysis:
             if self.pair_key:
                 self.cache.put_result(self.pair_key, cached)
             return _from_cache(cached, self._project)
-        from codemode.impact import impacted
-
-        hunks = git.in_background(lambda: git.hunks(self.repo, self.sides))
         project = self._project()
         changed_files = {c.new_path or c.old_path or "" for c in changes} - {""}
         changes = [
@@ -322,6 +321,27 @@ class _Analysis:
             for c in changes
             if (c.new_path or "").endswith(".py") or (c.old_path or "").endswith(".py")
         ]
+        # Impact needs every module's identifiers; with many changed files to parse here
+        # meanwhile, a forked helper reads them on the other core. Started before any
+        # thread or pipe of this process exists (the child would inherit them).
+        if len(changes) >= _HELPER_MIN_CHANGES:
+            project.start_words_helper()
+        try:
+            return self._changed(changes, changed_files, project, key)
+        finally:
+            project.close()
+
+    def _changed(
+        self,
+        changes: list[git.FileChange],
+        changed_files: set[str],
+        project: Project,
+        key: str | None,
+    ) -> DiffResult:
+        from codemode import git
+        from codemode.impact import impacted
+
+        hunks = git.in_background(lambda: git.hunks(self.repo, self.sides))
         old_sides, new_sides = self._changed_sides(changes, hunks(), project)
         old_fns, new_fns = self._functions(old_sides), self._functions(new_sides)
         results = self._statuses(old_fns, new_fns, old_sides, new_sides)

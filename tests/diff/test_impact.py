@@ -2,6 +2,33 @@
 
 from __future__ import annotations
 
+import pytest
+
+import codemode.diff
+import codemode.impact
+
+
+@pytest.fixture(autouse=True, params=["in-process", "helper"])
+def words_from(request, monkeypatch):
+    """Every test twice: identifiers read here, and by the forked helper (forced on)."""
+    if request.param == "helper":
+        monkeypatch.setattr(codemode.diff, "_HELPER_MIN_CHANGES", 0)
+        monkeypatch.setattr(codemode.impact, "_HELPER_MIN_MODULES", 0)
+        started = []
+        real = codemode.impact._WordsHelper.start
+
+        def start(*args):
+            helper = real(*args)
+            started.append(helper)
+            return helper
+
+        monkeypatch.setattr(codemode.impact._WordsHelper, "start", start)
+        yield
+        assert started and all(started)  # it ran: fork is available on the test platforms
+    else:
+        yield
+
+
 HELPERS = """
     RATE = 0.1
 
