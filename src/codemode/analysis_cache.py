@@ -1,13 +1,14 @@
 """A cache that makes a second run cheap, under ``<git-dir>/codemode-cache/`` (never committed).
 
-Two tables in one SQLite file:
-
-- ``words``: blob id -> the identifiers in that blob, the impact prefilter's input, so a warm
-  run reads only the blobs that can matter instead of every module of the repository;
-- ``results``: a key that pins every input of an analysis (the two commits or the index's
-  content, the source roots, the impact depth, the Python and cache versions) -> the result,
-  as plain tuples, dicts and strings in ``marshal`` format (several times faster to load than
-  pickled objects, and ``marshal`` is built in: a cached run imports no ``pickle``).
+- ``analysis.sqlite3``, table ``words``: blob id -> the identifiers in that blob, the impact
+  prefilter's input, so a warm run reads only the blobs that can matter instead of every
+  module of the repository;
+- ``results/<key>``: a key that pins every input of an analysis (the two commits or the
+  index's content, the source roots, the impact depth, the Python and cache versions) -> the
+  result, as plain tuples, dicts and strings in ``marshal`` format. One small file each: a
+  cached run reads one file and imports neither ``sqlite3`` nor ``pickle`` (``marshal`` is
+  built in, and loads several times faster than pickled objects). The most recently used
+  ``_KEEP_RESULTS`` are kept (a read touches the file's mtime).
 
 Python's ``ast`` differs between versions, so the Python version is part of every key. The
 cache is an optimization only: any error (a read-only repository, a locked or corrupt file)
@@ -19,14 +20,19 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import sqlite3
+import subprocess
 import sys
-import time
 from collections.abc import Iterable, Iterator
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
 
-SCHEMA = 4
+if TYPE_CHECKING:
+    import sqlite3
+
+    from codemode.config import Config
+    from codemode.scope import Scope
+
+SCHEMA = 5
 _KEEP_RESULTS = 64  # most recent results kept; a result is small, but PR heads come and go
 _VERSION = f"{SCHEMA}:{sys.version_info[0]}.{sys.version_info[1]}"
 
@@ -43,36 +49,51 @@ def digest(data: bytes) -> str:
 
 class AnalysisCache:
     def __init__(self, git_dir: Path | None) -> None:
-        self._db: sqlite3.Connection | None = None
+        self._db: sqlite3.Connection | None = None  # opened when identifiers are asked for
         self._pid = os.getpid()
+        self._ok = git_dir is not None
         self.git_dir = git_dir  # what it was opened for
-        if git_dir is None:
-            return
-        try:
-            folder = git_dir / "codemode-cache"
-            folder.mkdir(exist_ok=True)
-            self._db = sqlite3.connect(folder / "analysis.sqlite3", timeout=2, isolation_level=None)
-            self._db.executescript(
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;"
-                "CREATE TABLE IF NOT EXISTS words (blob TEXT PRIMARY KEY, words BLOB) WITHOUT ROWID;"
-                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value BLOB, used REAL);"
-            )
-        except (OSError, sqlite3.Error):
-            self._db = None
+        self.folder = git_dir / "codemode-cache" if git_dir is not None else None
+        if self.folder is not None:
+            try:
+                self.folder.mkdir(exist_ok=True)
+            except OSError:
+                self._ok = False
 
     @property
     def enabled(self) -> bool:
-        return self._db is not None and os.getpid() == self._pid
+        return self._ok and os.getpid() == self._pid
+
+    def _connect(self) -> sqlite3.Connection | None:
+        import sqlite3  # here: a cached result needs no database
+
+        if self._db is None and self.enabled and self.folder is not None:
+            db = sqlite3.connect(self.folder / "analysis.sqlite3", timeout=2, isolation_level=None)
+            db.executescript(
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;"
+                "CREATE TABLE IF NOT EXISTS words (blob TEXT PRIMARY KEY, words BLOB) WITHOUT ROWID;"
+            )
+            self._db = db
+        return self._db
 
     @contextlib.contextmanager
     def _guard(self) -> Iterator[sqlite3.Connection | None]:
-        if os.getpid() != self._pid:  # SQLite connections must not cross a fork
+        import sqlite3
+
+        errors = (OSError, sqlite3.Error, ValueError, EOFError, AttributeError, TypeError)
+        db = None
+        if self.enabled:  # off, or SQLite connections must not cross a fork
+            try:
+                db = self._connect()
+            except errors:
+                self._db, self._ok = None, False
+        if db is None:
             yield None
             return
         try:
-            yield self._db
-        except (sqlite3.Error, ValueError, EOFError, AttributeError, TypeError):
-            self._db = None  # a broken cache must never break an analysis
+            yield db
+        except errors:
+            self._db, self._ok = None, False  # a broken cache must never break an analysis
 
     # -- identifiers per blob -----------------------------------------------------------------
     def words(self, blobs: Iterable[str]) -> dict[str, bytes]:
@@ -104,26 +125,89 @@ class AnalysisCache:
         return digest(repr((_VERSION, *parts)).encode())
 
     def result(self, key: str) -> Any:
-        with self._guard() as db:
-            if db:
-                row = db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
-                if row:
-                    db.execute("UPDATE results SET used = ? WHERE key = ?", (time.time(), key))
-                    return marshal.loads(row[0])
-        return None
+        if not self.enabled or self.folder is None:
+            return None
+        path = os.path.join(self.folder, "results", key)
+        try:
+            with open(path, "rb") as f:
+                value = marshal.loads(f.read())
+        except (OSError, ValueError, EOFError, TypeError):
+            return None  # absent, unreadable or corrupt: recomputed, and replaced
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: kept
+        return value
 
     def put_result(self, key: str, value: Any) -> None:
         """``value``: plain data only (tuples, lists, dicts, str, int, None; no subclasses)."""
-        with self._guard() as db:
-            if db:
-                blob = marshal.dumps(value)
-                db.execute("BEGIN")
-                db.execute(
-                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?)", (key, blob, time.time())
-                )
-                db.execute(
-                    "DELETE FROM results WHERE key NOT IN "
-                    "(SELECT key FROM results ORDER BY used DESC LIMIT ?)",
-                    (_KEEP_RESULTS,),
-                )
-                db.execute("COMMIT")
+        if not self.enabled or self.folder is None:
+            return
+        folder = self.folder / "results"
+        tmp = folder / f".{key}.{os.getpid()}"
+        try:
+            folder.mkdir(exist_ok=True)
+            tmp.write_bytes(marshal.dumps(value))
+            os.replace(tmp, folder / key)  # whole or not at all, for a concurrent reader
+            names = [n for n in os.listdir(folder) if not n.startswith(".")]
+            if len(names) > _KEEP_RESULTS:
+                by_age = sorted(names, key=lambda n: os.stat(folder / n).st_mtime)
+                for name in by_age[: len(names) - _KEEP_RESULTS]:
+                    with contextlib.suppress(OSError):
+                        os.unlink(folder / name)
+        except (OSError, ValueError):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+# -- a range's result, from one git run ---------------------------------------------------------
+
+
+def source_roots(config: Config, repo: Path) -> tuple[str, ...]:
+    """Source roots as repo-relative prefixes (the config's root may be a subdirectory)."""
+    try:
+        prefix = PurePosixPath(config.root.resolve().relative_to(repo.resolve()).as_posix())
+    except ValueError:
+        prefix = PurePosixPath(".")
+    out = []
+    for r in config.source_roots:
+        joined = (prefix / r).as_posix()
+        out.append("." if joined in ("", ".") else joined.removeprefix("./"))
+    return tuple(out)
+
+
+class PinnedRange:
+    """A range scope's work tree, git dir, the two commits as named, and its cache entry."""
+
+    def __init__(self, repo: Path, git_dir: Path, base: str, head: str, config: Config) -> None:
+        self.repo, self.git_dir, self.base, self.head = repo, git_dir, base, head
+        self.roots = source_roots(config, repo)
+        self.cache = AnalysisCache(git_dir)
+        # the two commits as named pin the merge base too: one git run answers a repeat
+        self.key = self.cache.key("pair", base, head, (self.roots, config.impact_depth, False))
+
+    def result(self) -> Any:
+        return self.cache.result(self.key)
+
+
+def pin_range(config: Config, scope: Scope) -> PinnedRange | None:
+    """The commits ``scope.base`` and ``scope.head`` name, with the work tree and git dir, in
+    one git run: all that a cached range needs. None if anything is unusual, and the full
+    path (which explains what is wrong) runs instead."""
+    refs = (scope.base or "HEAD", scope.head or "HEAD")
+    if scope.kind != "range" or any(r.startswith("-") for r in refs):
+        return None
+    try:
+        proc = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir"]
+            + [f"{r}^{{commit}}" for r in refs],
+            cwd=config.root,
+            capture_output=True,
+            text=True,
+        )
+    except OSError:
+        return None
+    lines = proc.stdout.splitlines()
+    if proc.returncode or len(lines) != 4:
+        return None
+    if not all(len(c) in (40, 64) and c.isalnum() for c in lines[2:]):
+        return None
+    return PinnedRange(Path(lines[0]), Path(lines[1]), lines[2], lines[3], config)

@@ -13,14 +13,19 @@ HEAD and the staged blobs), and identifiers per blob id (see ``codemode.analysis
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from functools import partial
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from codemode.analysis_cache import AnalysisCache, digest
+from codemode.analysis_cache import (
+    AnalysisCache,
+    PinnedRange,
+    digest,
+    pin_range,
+    source_roots,
+)
 from codemode.config import Config
 from codemode.scope import Scope
 
@@ -156,19 +161,6 @@ def _head_ids(project: Project) -> frozenset[str]:
     return head_ids(project)
 
 
-def source_roots(config: Config, repo: Path) -> tuple[str, ...]:
-    """Source roots as repo-relative prefixes (the config's root may be a subdirectory)."""
-    try:
-        prefix = PurePosixPath(config.root.resolve().relative_to(repo.resolve()).as_posix())
-    except ValueError:
-        prefix = PurePosixPath(".")
-    out = []
-    for r in config.source_roots:
-        joined = (prefix / r).as_posix()
-        out.append("." if joined in ("", ".") else joined.removeprefix("./"))
-    return tuple(out)
-
-
 def _touched(ranges: Iterable[tuple[int, int]]) -> set[int]:
     lines: set[int] = set()
     for start, count in ranges:
@@ -177,18 +169,21 @@ def _touched(ranges: Iterable[tuple[int, int]]) -> set[int]:
     return lines
 
 
-def analyze(config: Config, scope: Scope, *, cache: bool = True) -> DiffResult:
+def analyze(
+    config: Config, scope: Scope, *, cache: bool = True, pinned: PinnedRange | None = None
+) -> DiffResult:
     """The functions ``scope`` changed or impacts. ``cache=False`` neither reads nor writes
-    ``<git-dir>/codemode-cache`` (the result is the same either way)."""
-    pinned = _pin_range(config, scope) if cache and scope.kind == "range" else None
+    ``<git-dir>/codemode-cache`` (the result is the same either way). ``pinned``: what
+    ``pin_range(config, scope)`` returned, when the caller asked already."""
+    if cache and pinned is None:
+        pinned = pin_range(config, scope)
+    elif not cache:
+        pinned = None
     pair_key: str | None = None
     if pinned is not None:
-        repo, git_dir, base, head = pinned
-        roots = source_roots(config, repo)
-        store = AnalysisCache(git_dir)
-        # the two commits as named pin the merge base too: one git run answers a repeat
-        pair_key = store.key("pair", base, head, (roots, config.impact_depth, False))
-        cached = store.result(pair_key)
+        repo, git_dir, head, roots = pinned.repo, pinned.git_dir, pinned.head, pinned.roots
+        store, pair_key = pinned.cache, pinned.key
+        cached = pinned.result()
         if cached is not None:
             return _from_cache(cached, lambda: _project(repo, _commit_sides(head), roots))
     from codemode import git
@@ -206,31 +201,6 @@ def _commit_sides(head: str) -> git.Sides:
     from codemode import git
 
     return git.Sides("", head, "commit")
-
-
-def _pin_range(config: Config, scope: Scope) -> tuple[Path, Path, str, str] | None:
-    """The work tree, the git dir and the commits ``scope.base`` and ``scope.head`` name, in
-    one git run (a cached range needs nothing else); None if anything is unusual, and the
-    full path (which explains what is wrong) runs instead."""
-    refs = (scope.base or "HEAD", scope.head or "HEAD")
-    if any(r.startswith("-") for r in refs):
-        return None
-    try:
-        proc = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir"]
-            + [f"{r}^{{commit}}" for r in refs],
-            cwd=config.root,
-            capture_output=True,
-            text=True,
-        )
-    except OSError:
-        return None
-    lines = proc.stdout.splitlines()
-    if proc.returncode or len(lines) != 4:
-        return None
-    if not all(len(c) in (40, 64) and c.isalnum() for c in lines[2:]):
-        return None
-    return Path(lines[0]), Path(lines[1]), lines[2], lines[3]
 
 
 def _from_cache(cached: _Cached, project: Callable[[], Project]) -> DiffResult:

@@ -69,3 +69,30 @@ def test_the_cache_lives_in_the_git_dir_so_it_is_never_committed(repo):
     repo.staged()
     assert cache_dir(repo).is_dir()
     assert repo.git("status", "--porcelain") == "M  src/pkg/a.py"
+
+
+def test_a_corrupt_result_file_is_recomputed(repo):
+    repo.write("src/pkg/a.py", SRC)
+    base = repo.commit()
+    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
+    repo.commit()
+    expected = repo.range(base).functions
+    results = list((cache_dir(repo) / "results").iterdir())
+    assert results
+    for path in results:
+        path.write_bytes(b"\x00garbage")
+    assert repo.range(base).functions == expected
+    assert repo.range(base).functions == expected  # and it was written again
+
+
+def test_old_results_are_evicted(repo, monkeypatch):
+    import codemode.analysis_cache
+
+    monkeypatch.setattr(codemode.analysis_cache, "_KEEP_RESULTS", 2)
+    repo.write("src/pkg/a.py", SRC)
+    base = repo.commit()
+    for n in range(4):
+        repo.write("src/pkg/a.py", SRC.replace("x + 1", f"x + {n + 2}"))
+        repo.commit()
+        repo.range(base)
+    assert len(list((cache_dir(repo) / "results").iterdir())) == 2

@@ -36,5 +36,13 @@ def test_rows_equal_json_dumps() -> None:
     ]
     for f, specs in cases:
         assert _row_json(f, specs) == json.dumps(row(f, specs))
+        assert _row_json(tuple(f), specs) == _row_json(f, specs)  # a cached row: plain fields
+        assert row(f, specs) == {
+            **f._asdict(),
+            "impacted_by": list(f.impacted_by),
+            "via": list(f.via),
+            "changed_lines": list(f.changed_lines),
+            "specs": specs,
+        }
     assert _strs(["a", "é\n"]) == json.dumps(["a", "é\n"])
     assert _strs([]) == json.dumps([])

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from codemode.config import Config, load_config
 from codemode.errors import FatalError
 from codemode.scope import Scope
-
-if TYPE_CHECKING:
-    from codemode.diff import ChangedFunction
 
 _T = TypeVar("_T")
 
@@ -80,29 +77,81 @@ def spec_lookup(config: Config) -> Callable[[str], list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.diff import analyze
-
     overrides = {"impact_depth": args.depth} if args.depth is not None else {}
     config = load_config(args.root, overrides)
     scope = scope_of(args)
     # the spec files are found (a walk of the project) while git answers the analysis
     specs = _in_thread(lambda: spec_lookup(config))
-    result = analyze(config, scope)
+    functions, problems, renames = analysis(config, scope)
     specs_for = specs()
     if args.format == "json":
         # one function per line: readable, diffable, and far cheaper than indent=2
-        lines = ",\n".join(f"  {_row_json(f, specs_for(f.id))}" for f in result.functions)
-        renames = ", ".join(f"{_str(k)}: {_str(v)}" for k, v in result.renames.items())
+        lines = ",\n".join(f"  {_row_json(f, specs_for(f[0]))}" for f in functions)
+        renamed = ", ".join(f"{_str(k)}: {_str(v)}" for k, v in renames.items())
         sys.stdout.write(
-            '{"functions": [\n' + lines + ("\n" if result.functions else "") + "],\n"
-            f' "renames": {{{renames}}},\n'
-            f' "problems": {_strs(result.problems)}}}\n'
+            '{"functions": [\n' + lines + ("\n" if functions else "") + "],\n"
+            f' "renames": {{{renamed}}},\n'
+            f' "problems": {_strs(problems)}}}\n'
         )
     else:
-        _print_text([row(f, specs_for(f.id)) for f in result.functions])
-    for problem in result.problems:
+        _print_text([row(f, specs_for(f[0])) for f in functions])
+    for problem in problems:
         print(f"codemode: {problem}", file=sys.stderr)
     return 0
+
+
+def analysis(
+    config: Config, scope: Scope
+) -> tuple[Sequence[Sequence[Any]], Sequence[str], Mapping[str, str]]:
+    """(functions, problems, renames); functions as ``ChangedFunction`` or, for a cached
+    range, plain tuples of its fields: the cache hit (one git run, one file read) needs
+    neither ``codemode.diff`` nor ``codemode.git``."""
+    from codemode.analysis_cache import pin_range
+
+    pinned = pin_range(config, scope)
+    cached = pinned.result() if pinned is not None else None
+    if cached is not None:
+        functions, problems, renames, _changed_files = cached
+        return functions, problems, renames
+    from codemode.diff import analyze
+
+    result = analyze(config, scope, pinned=pinned)
+    return result.functions, result.problems, result.renames
+
+
+def row(f: Sequence[Any], specs: list[str]) -> dict[str, Any]:
+    """One function (a ``ChangedFunction``, or its fields in order) as ``--format json``
+    shows it."""
+    return {
+        "id": f[0],
+        "path": f[1],
+        "status": f[2],
+        "renamed_from": f[3],
+        "impacted_by": list(f[4]),
+        "via": list(f[5]),
+        "lineno": f[6],
+        "end_lineno": f[7],
+        "changed_lines": list(f[8]),
+        "fingerprint": f[9],
+        "specs": specs,
+    }
+
+
+def _row_json(f: Sequence[Any], specs: list[str]) -> str:
+    """``json.dumps(row(f, specs))``, written directly (a test holds the two equal)."""
+    enc = _encode_str
+    fid, path, status, renamed_from, impacted_by, via, lineno, end, lines, fp = f
+    return (
+        f'{{"id": {enc(fid)}, "path": {enc(path)}, "status": {enc(status)}, '
+        f'"renamed_from": {"null" if renamed_from is None else enc(renamed_from)}, '
+        f'"impacted_by": [{", ".join(map(enc, impacted_by))}], '
+        f'"via": [{", ".join(map(enc, via))}], '
+        f'"lineno": {"null" if lineno is None else int.__repr__(lineno)}, '
+        f'"end_lineno": {"null" if end is None else int.__repr__(end)}, '
+        f'"changed_lines": [{", ".join(map(int.__repr__, lines))}], '
+        f'"fingerprint": {"null" if fp is None else enc(fp)}, '
+        f'"specs": [{", ".join(map(enc, specs))}]}}'
+    )
 
 
 def _in_thread(fn: Callable[[], _T]) -> Callable[[], _T]:
@@ -138,39 +187,6 @@ def _str(value: str | None) -> str:
 
 def _strs(values: Iterable[str]) -> str:
     return "[" + ", ".join(map(_str, values)) + "]"
-
-
-def row(f: ChangedFunction, specs: list[str]) -> dict[str, Any]:
-    """One function as ``--format json`` shows it."""
-    return {
-        "id": f.id,
-        "path": f.path,
-        "status": f.status,
-        "renamed_from": f.renamed_from,
-        "impacted_by": list(f.impacted_by),
-        "via": list(f.via),
-        "lineno": f.lineno,
-        "end_lineno": f.end_lineno,
-        "changed_lines": list(f.changed_lines),
-        "fingerprint": f.fingerprint,
-        "specs": specs,
-    }
-
-
-def _row_json(f: ChangedFunction, specs: list[str]) -> str:
-    """``json.dumps(row(f, specs))``, written directly (a test holds the two equal)."""
-    enc = _encode_str
-    return (
-        f'{{"id": {enc(f.id)}, "path": {enc(f.path)}, "status": {enc(f.status)}, '
-        f'"renamed_from": {"null" if f.renamed_from is None else enc(f.renamed_from)}, '
-        f'"impacted_by": [{", ".join(map(enc, f.impacted_by))}], '
-        f'"via": [{", ".join(map(enc, f.via))}], '
-        f'"lineno": {"null" if f.lineno is None else int.__repr__(f.lineno)}, '
-        f'"end_lineno": {"null" if f.end_lineno is None else int.__repr__(f.end_lineno)}, '
-        f'"changed_lines": [{", ".join(map(int.__repr__, f.changed_lines))}], '
-        f'"fingerprint": {"null" if f.fingerprint is None else enc(f.fingerprint)}, '
-        f'"specs": [{", ".join(map(enc, specs))}]}}'
-    )
 
 
 def _print_text(rows: list[dict[str, Any]]) -> None:
