@@ -257,6 +257,7 @@ class SourceFile:
         self._functions: dict[str, Function] | None = None
         self._parsed: dict[str, Function] | None = None
         self._derived: dict[str, Any] = {}  # what the parsed chunks define; reset by a parse
+        self._scanned: list[Chunk] | None = None  # the chunks scan_statements has covered
 
     def _changed(self) -> None:
         self._functions = self._parsed = None
@@ -282,6 +283,8 @@ class SourceFile:
         """Imports and constant names of the plain-statement chunks by a regex over their
         blanked text: enough to resolve names, at a fraction of a parse. A parse, where one
         happens, takes precedence; constants' fingerprints only ever come from a parse."""
+        if self._scanned is self.chunks:  # impact asks once per name it resolves
+            return
         fresh = False
         for chunk in self.chunks:
             if chunk.is_def or chunk.info is not None or chunk.scanned is not None:
@@ -290,6 +293,7 @@ class SourceFile:
             fresh = True
         if fresh:
             self._derived.clear()
+        self._scanned = self.chunks  # until a whole-file parse replaces the chunks
 
     def parse_all(self) -> None:
         self.parse_chunks(self.chunks)
