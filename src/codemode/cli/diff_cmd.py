@@ -6,11 +6,14 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from codemode.config import Config, load_config
 from codemode.errors import FatalError
 from codemode.scope import Scope
+
+if TYPE_CHECKING:
+    from codemode.analysis_cache import PinnedRange
 
 _T = TypeVar("_T")
 
@@ -69,11 +72,15 @@ def spec_lookup(config: Config) -> Callable[[str], list[str]]:
         from codemode.specs.discover import find_spec_files
 
         if not find_spec_files(config):
-            return lambda _id: []
+            return _no_specs
         from codemode.specs.index import build_index
     except ImportError:  # the spec index is not built yet
-        return lambda _id: []
+        return _no_specs
     return build_index(config).files_for
+
+
+def _no_specs(_id: str) -> list[str]:
+    return []
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,18 +89,25 @@ def run(args: argparse.Namespace) -> int:
     scope = scope_of(args)
     # the spec files are found (a walk of the project) while git answers the analysis
     specs = _in_thread(lambda: spec_lookup(config))
-    functions, problems, renames = analysis(config, scope)
-    specs_for = specs()
     if args.format == "json":
+        ids, heads, problems, renames = json_rows(config, scope)
+        specs_for = specs()
+        if specs_for is _no_specs:
+            lines = ",\n".join(f'  {head}, "specs": []}}' for head in heads)
+        else:
+            lines = ",\n".join(
+                f'  {head}, "specs": {_strs(specs_for(i))}}}' for i, head in zip(ids, heads)
+            )
         # one function per line: readable, diffable, and far cheaper than indent=2
-        lines = ",\n".join(f"  {_row_json(f, specs_for(f[0]))}" for f in functions)
         renamed = ", ".join(f"{_str(k)}: {_str(v)}" for k, v in renames.items())
         sys.stdout.write(
-            '{"functions": [\n' + lines + ("\n" if functions else "") + "],\n"
+            '{"functions": [\n' + lines + ("\n" if heads else "") + "],\n"
             f' "renames": {{{renamed}}},\n'
             f' "problems": {_strs(problems)}}}\n'
         )
     else:
+        functions, problems, renames = analysis(config, scope)
+        specs_for = specs()
         _print_text([row(f, specs_for(f[0])) for f in functions])
     for problem in problems:
         print(f"codemode: {problem}", file=sys.stderr)
@@ -101,14 +115,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def analysis(
-    config: Config, scope: Scope
+    config: Config, scope: Scope, pinned: PinnedRange | None = None
 ) -> tuple[Sequence[Sequence[Any]], Sequence[str], Mapping[str, str]]:
     """(functions, problems, renames); functions as ``ChangedFunction`` or, for a cached
     range, plain tuples of its fields: the cache hit (one git run, one file read) needs
     neither ``codemode.diff`` nor ``codemode.git``."""
     from codemode.analysis_cache import pin_range
 
-    pinned = pin_range(config, scope)
+    pinned = pinned or pin_range(config, scope)
     cached = pinned.result() if pinned is not None else None
     if cached is not None:
         functions, problems, renames, _changed_files = cached
@@ -117,6 +131,32 @@ def analysis(
 
     result = analyze(config, scope, pinned=pinned)
     return result.functions, result.problems, result.renames
+
+
+def json_rows(
+    config: Config, scope: Scope
+) -> tuple[Sequence[str], Sequence[str], Sequence[str], Mapping[str, str]]:
+    """(ids, each function's JSON row up to its specs, problems, renames). For a range, the
+    rows are kept in the cache next to the result they render (the specs are not: they are
+    looked up on every run), so a repeat renders nothing."""
+    from codemode.analysis_cache import pin_range
+
+    pinned = pin_range(config, scope)
+    key = f"{pinned.key}-json" if pinned is not None else ""
+    if pinned is not None:
+        hit = pinned.cache.result(key)
+        if hit is not None:
+            return cast(tuple[Sequence[str], Sequence[str], Sequence[str], Mapping[str, str]], hit)
+    functions, problems, renames = analysis(config, scope, pinned)
+    value = (
+        tuple(f[0] for f in functions),
+        tuple(map(_row_head, functions)),
+        tuple(problems),
+        dict(renames),
+    )
+    if pinned is not None:
+        pinned.cache.put_result(key, value)
+    return value
 
 
 def row(f: Sequence[Any], specs: list[str]) -> dict[str, Any]:
@@ -139,6 +179,11 @@ def row(f: Sequence[Any], specs: list[str]) -> dict[str, Any]:
 
 def _row_json(f: Sequence[Any], specs: list[str]) -> str:
     """``json.dumps(row(f, specs))``, written directly (a test holds the two equal)."""
+    return f'{_row_head(f)}, "specs": {_strs(specs)}}}'
+
+
+def _row_head(f: Sequence[Any]) -> str:
+    """A function's JSON row up to (not including) its ``, "specs": [...]}``."""
     enc = _encode_str
     fid, path, status, renamed_from, impacted_by, via, lineno, end, lines, fp = f
     return (
@@ -149,8 +194,7 @@ def _row_json(f: Sequence[Any], specs: list[str]) -> str:
         f'"lineno": {"null" if lineno is None else int.__repr__(lineno)}, '
         f'"end_lineno": {"null" if end is None else int.__repr__(end)}, '
         f'"changed_lines": [{", ".join(map(int.__repr__, lines))}], '
-        f'"fingerprint": {"null" if fp is None else enc(fp)}, '
-        f'"specs": [{", ".join(map(enc, specs))}]}}'
+        f'"fingerprint": {"null" if fp is None else enc(fp)}'
     )
 
 
