@@ -19,6 +19,7 @@ from __future__ import annotations
 import marshal
 import os
 import re
+import select
 import struct
 import sys
 import threading
@@ -451,11 +452,33 @@ def _serve_words(
             fresh.append((entry.sha, Words(found).text()))
     if git_dir is not None and fresh:
         AnalysisCache(git_dir).put_words(fresh)  # its own connection: none crosses a fork
+    # Until the first request comes (the caller is still parsing), build an index from
+    # identifier to modules, so that an answer is a lookup per name rather than a set
+    # intersection per module. A request that comes first stops the building: answered from
+    # the sets, it waits no longer than it would have without the index.
+    building: dict[bytes, list[int]] = {}
+    index: dict[bytes, list[int]] | None = building
+    for i, module_words in enumerate(words):
+        if i % 128 == 0 and select.select([requests], [], [], 0)[0]:
+            index = None
+            break
+        for word in module_words or ():
+            building.setdefault(word, []).append(i)
     while (request := _receive(requests)) is not None:
-        names = frozenset(marshal.loads(request))
-        found_in = [
-            (i, sorted(w & names)) for i, w in enumerate(words) if w and not w.isdisjoint(names)
-        ]
+        names = sorted(set(marshal.loads(request)))
+        if index is not None:
+            hits: dict[int, list[bytes]] = {}
+            for name in names:
+                for i in index.get(name, ()):
+                    hits.setdefault(i, []).append(name)
+            found_in = sorted(hits.items())
+        else:
+            wanted = frozenset(names)
+            found_in = [
+                (i, sorted(w & wanted))
+                for i, w in enumerate(words)
+                if w and not w.isdisjoint(wanted)
+            ]
         _send(replies, marshal.dumps(found_in))
 
 

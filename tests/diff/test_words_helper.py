@@ -77,8 +77,19 @@ def _force(monkeypatch, on: bool) -> None:
     monkeypatch.setattr(codemode.impact, "_HELPER_MIN_MODULES", 0 if on else 10**9)
 
 
+class _Select:
+    """select.select as the helper sees it when a request is already waiting."""
+
+    @staticmethod
+    def select(r, w, x, timeout=None):
+        return r, [], []
+
+
+@pytest.mark.parametrize("answers", ["index", "sets"])
 @pytest.mark.parametrize("kind", ["range", "staged", "worktree"])
-def test_the_helper_answers_as_the_process_does(repo, monkeypatch, kind):
+def test_the_helper_answers_as_the_process_does(repo, monkeypatch, kind, answers):
+    if answers == "sets":  # a request before the index is built: answered from the sets
+        monkeypatch.setattr(codemode.impact, "select", _Select)
     base = _project(repo)
     if kind == "range":
         repo.commit("change")
