@@ -10,17 +10,22 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codemode.config import Config
-from codemode.report import FunctionResult, Report
+from codemode.report import FunctionResult, Problem, Report
 from codemode.scope import Scope
+from codemode.shard import in_shard
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import index_specs
-from codemode.specs.types import SpecFile
-from codemode.verify import Verifier, in_shard
-from codemode.worker.pool import Worker
 from codemode.worker.python import find_python, missing_module_hint
+
+# The verification stack (worker, sandbox, comparison) is imported only when something is
+# verified: a pre-commit run whose change touches no spec'd function should not pay for it.
+if TYPE_CHECKING:
+    from codemode.specs.types import SpecFile
+    from codemode.verify import VerifyResult
+    from codemode.worker.pool import Worker
 
 
 def describe_scope(scope: Scope) -> str:
@@ -32,6 +37,8 @@ def describe_scope(scope: Scope) -> str:
 
 
 def make_worker(config: Config, root: Path | None = None) -> Worker:
+    from codemode.worker.pool import Worker
+
     return Worker(
         find_python(config.root, config.python),
         root or config.root,
@@ -68,7 +75,7 @@ def run_check(
             w.spawn()  # the interpreter starts while the specs are parsed
         try:
             specs = _load_specs(config, scope, config.root)
-            result = Verifier(config, w).verify(specs, shard=shard)
+            result = _verify(config, w, specs, shard=shard)
         finally:
             if own:
                 w.close()
@@ -85,6 +92,12 @@ def run_check(
         notes.append(hint)
     elapsed = time.perf_counter() - started
     return Report(**{**_fields(report), "notes": (*notes, f"elapsed {elapsed:.2f} s")})
+
+
+def _verify(config: Config, worker: Worker, specs: list[SpecFile], **kwargs: Any) -> VerifyResult:
+    from codemode.verify import Verifier
+
+    return Verifier(config, worker).verify(specs, **kwargs)
 
 
 def _messages(report: Report) -> Iterator[str]:
@@ -121,21 +134,26 @@ def _check_change(
             if spec.rel in changed_specs:
                 to_verify |= {f.id for f in spec.functions}
         to_verify = {fid for fid in to_verify if in_shard(fid, shard)}
-        own = worker is None
-        w = worker or make_worker(config, root)
-        try:
-            result = Verifier(config, w).verify(specs, only=to_verify, trace=True, shard=shard)
-        finally:
-            if own:
-                w.close()
+        verified_results: list[FunctionResult] = []
+        problems: list[Problem] = []
+        lines_run: dict[str, set[int]] = {}
+        if specs:
+            own = worker is None
+            w = worker or make_worker(config, root)
+            try:
+                result = _verify(config, w, specs, only=to_verify, trace=True, shard=shard)
+            finally:
+                if own:
+                    w.close()
+            verified_results, problems, lines_run = result.functions, result.problems, result.lines
         functions: list[FunctionResult] = []
-        for fr in result.functions:
+        for fr in verified_results:
             cf = changed.get(fr.id)
             if fr.id in removed and fr.id not in analysis.head_ids:
                 functions.append(_orphan(fr.id, fr.spec, fr.line, analysis.renames.get(fr.id)))
                 continue
             if cf is not None and fr.status == "ok" and cf.status == "modified":
-                fr = _stale_or_ok(fr, cf, root, result.lines.get(fr.id, set()))
+                fr = _stale_or_ok(fr, cf, root, lines_run.get(fr.id, set()))
             if cf is not None:
                 fr = FunctionResult(
                     **{**fr.__dict__, "path": cf.path, "impacted_by": cf.impacted_by}
@@ -167,7 +185,7 @@ def _check_change(
                     functions.append(_orphan(old, ref.file, ref.line, analysis.renames.get(old)))
         return Report(
             functions=tuple(functions),
-            problems=tuple(result.problems),
+            problems=tuple(problems),
             notes=tuple(notes),
             scope=describe_scope(scope),
         )
@@ -209,7 +227,6 @@ def _load_affected_specs(config: Config, root: Path, analysis: Any) -> list[Spec
     when the staged change touches no spec'd function.
     """
     from codemode.fastpath import spec_keys
-    from codemode.specs.load import load_spec_file
 
     wanted = {f.id for f in analysis.functions} | set(analysis.renames)
     edited = _changed_spec_files(analysis)
@@ -221,6 +238,8 @@ def _load_affected_specs(config: Config, root: Path, analysis: Any) -> list[Spec
         except (OSError, UnicodeDecodeError):
             keys = None  # the loader says what is wrong with it
         if keys is None or rel in edited or wanted & keys.keys():
+            from codemode.specs.load import load_spec_file  # yaml: only when a spec matters
+
             out.append(load_spec_file(path, root))
     return out
 

@@ -12,7 +12,12 @@ import json
 import math
 from typing import Any
 
-from codemode.worker.runtime import BYTES_TAG, UNREPRESENTABLE_TAG
+# The canonical form's tags, as worker/runtime.py writes them (it is stdlib-only and runs
+# as a script, so it cannot import them from here; tests/core/test_light_imports.py checks
+# that the two agree). Not imported from there: runtime pulls in decimal, fractions, uuid
+# and inspect, which the terminal report does not need.
+BYTES_TAG = "$bytes"
+UNREPRESENTABLE_TAG = "$unrepresentable"
 
 
 def values_equal(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import re
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +27,7 @@ from codemode.report import (
     Problem,
 )
 from codemode.sandbox import SANDBOX_ERROR, AssertionSandbox
+from codemode.shard import in_shard
 from codemode.specs.types import CaseSpec, EvaluatorSpec, FunctionSpec, SpecFile
 from codemode.worker.pool import Outcome, Worker
 from codemode.worker.runtime import BYTES_TAG, canonical, has_faithful_form
@@ -39,14 +39,6 @@ class VerifyResult:
     problems: list[Problem] = field(default_factory=list)
     # function id -> lines of the target that its cases executed (when traced)
     lines: dict[str, set[int]] = field(default_factory=dict)
-
-
-def in_shard(function_id: str, shard: tuple[int, int] | None) -> bool:
-    """Stable split of functions across ``--shard K/N`` jobs (crc32, not hash(): it is salted)."""
-    if shard is None:
-        return True
-    k, n = shard
-    return zlib.crc32(function_id.encode()) % n == k - 1
 
 
 def _wire_case(

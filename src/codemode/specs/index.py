@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codemode.config import Config
 from codemode.specs.discover import find_spec_files
-from codemode.specs.types import SpecFile
+
+if TYPE_CHECKING:
+    from codemode.specs.types import SpecFile
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,92 @@
+"""The hook's common case stays light: a staged change that touches no spec'd function
+is answered without importing the worker, the sandbox, YAML or pydantic."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from codemode import compare
+from codemode.worker import runtime
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "shop"
+HEAVY = ("codemode.worker.runtime", "codemode.verify", "codemode.sandbox", "yaml", "pydantic")
+
+PROBE = """
+import sys
+from codemode.cli.main import main
+code = main(["check", "--staged", "-q"])
+heavy = {heavy!r}
+print("LOADED=" + ",".join(m for m in heavy if m in sys.modules))
+"""
+
+
+def test_compare_uses_the_workers_tags() -> None:
+    assert compare.BYTES_TAG == runtime.BYTES_TAG
+    assert compare.UNREPRESENTABLE_TAG == runtime.UNREPRESENTABLE_TAG
+
+
+def _git(repo: Path, *args: str) -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+    }
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env)
+
+
+def _loaded(repo: Path) -> list[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY)],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    line = next(ln for ln in out.splitlines() if ln.startswith("LOADED="))
+    return [m for m in line.removeprefix("LOADED=").split(",") if m]
+
+
+def test_a_change_to_an_unspecd_function_loads_no_verification_stack(tmp_path: Path) -> None:
+    repo = tmp_path / "shop"
+    shutil.copytree(EXAMPLE, repo)
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "init")
+    (repo / "src/shop/extra.py").write_text("def helper(x):\n    return x + 1\n")
+    _git(repo, "add", "-A")
+    assert _loaded(repo) == []
+    # and when a spec'd function changes, the stack is there (the probe can see it)
+    pricing = repo / "src/shop/pricing.py"
+    pricing.write_text(
+        pricing.read_text().replace("round(net * (1 + rate), 2)", "round(net * (1 + rate), 3)")
+    )
+    _git(repo, "add", "-A")
+    assert "codemode.verify" in _loaded(repo)
+
+
+def test_report_json_of_the_no_op(tmp_path: Path) -> None:
+    repo = tmp_path / "shop"
+    shutil.copytree(EXAMPLE, repo)
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "init")
+    (repo / "src/shop/extra.py").write_text("def helper(x):\n    return x + 1\n")
+    _git(repo, "add", "-A")
+    out = subprocess.run(
+        [sys.executable, "-m", "codemode", "check", "--staged", "--format", "json"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0
+    assert [(f["id"], f["status"]) for f in json.loads(out.stdout)["functions"]] == [
+        ("shop.extra.helper", "missing")
+    ]
