@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from codemode import compare
 from codemode.worker import runtime
 
@@ -54,7 +56,9 @@ def _loaded(repo: Path) -> list[str]:
     return [m for m in line.removeprefix("LOADED=").split(",") if m]
 
 
-def test_a_change_to_an_unspecd_function_loads_no_verification_stack(tmp_path: Path) -> None:
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """The shop, committed, with a new unspec'd function staged."""
     repo = tmp_path / "shop"
     shutil.copytree(EXAMPLE, repo)
     _git(repo, "init", "-q")
@@ -62,6 +66,10 @@ def test_a_change_to_an_unspecd_function_loads_no_verification_stack(tmp_path: P
     _git(repo, "commit", "-qm", "init")
     (repo / "src/shop/extra.py").write_text("def helper(x):\n    return x + 1\n")
     _git(repo, "add", "-A")
+    return repo
+
+
+def test_a_change_to_an_unspecd_function_loads_no_verification_stack(repo: Path) -> None:
     assert _loaded(repo) == []
     # and when a spec'd function changes, the stack is there (the probe can see it)
     pricing = repo / "src/shop/pricing.py"
@@ -72,14 +80,7 @@ def test_a_change_to_an_unspecd_function_loads_no_verification_stack(tmp_path: P
     assert "codemode.verify" in _loaded(repo)
 
 
-def test_report_json_of_the_no_op(tmp_path: Path) -> None:
-    repo = tmp_path / "shop"
-    shutil.copytree(EXAMPLE, repo)
-    _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "init")
-    (repo / "src/shop/extra.py").write_text("def helper(x):\n    return x + 1\n")
-    _git(repo, "add", "-A")
+def test_report_json_of_the_no_op(repo: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "codemode", "check", "--staged", "--format", "json"],
         cwd=repo,

@@ -543,54 +543,58 @@ def _parse_function(
     )
 
 
+def _named_entries(
+    loader: Any,
+    top: dict[str, tuple[yaml.Node, yaml.Node]],
+    key: str,
+    model_name: str,
+    what: str,
+    example: str,
+    problems: list[SpecProblem],
+) -> list[tuple[str, int | None, dict[str, Any]]]:
+    """The valid ``name: {...}`` entries under a reserved key; each bad one is a problem."""
+    if key not in top:
+        return []
+    k, v = top[key]
+    if not isinstance(v, yaml.MappingNode):
+        problems.append(SpecProblem(_line(k), f"`{key}:` must be a mapping of name -> {example}"))
+        return []
+    out: list[tuple[str, int | None, dict[str, Any]]] = []
+    for ek, ev in _pairs(v):
+        name = _key_str(ek) or "?"
+        try:
+            data, _ = _validate(model_name, _construct(loader, ev))
+        except _Invalid as bad:
+            _, msg = _format_validation(bad.error, {}, None)
+            problems.append(SpecProblem(_line(ek), f"{what} {name!r}: {msg}"))
+            continue
+        out.append((name, _line(ek), data))
+    return out
+
+
 def _parse_reserved(
     loader: Any, top: dict[str, tuple[yaml.Node, yaml.Node]], problems: list[SpecProblem]
 ) -> tuple[dict[str, FixtureSpec], dict[str, SerializerSpec], dict[str, FunctionMetaSpec]]:
     fixtures: dict[str, FixtureSpec] = {}
     serializers: dict[str, SerializerSpec] = {}
     metas: dict[str, FunctionMetaSpec] = {}
-    if "fixtures" in top:
-        k, v = top["fixtures"]
-        if not isinstance(v, yaml.MappingNode):
-            problems.append(
-                SpecProblem(_line(k), "`fixtures:` must be a mapping of name -> {setup: ...}")
-            )
-        else:
-            for fk, fv in _pairs(v):
-                name = _key_str(fk) or "?"
-                try:
-                    fm, _ = _validate("FixtureModel", _construct(loader, fv))
-                except _Invalid as bad:
-                    _, msg = _format_validation(bad.error, {}, None)
-                    problems.append(SpecProblem(_line(fk), f"fixture {name!r}: {msg}"))
-                    continue
-                scope = SCOPE_ALIASES.get(fm["scope"], fm["scope"])
-                fixtures[name] = FixtureSpec(
-                    name,
-                    fm["setup"],
-                    fm["cls"],
-                    tuple(fm["args"]),
-                    fm["kwargs"],
-                    fm["teardown"],
-                    scope,
-                    _line(fk),
-                )
-    if "serializers" in top:
-        k, v = top["serializers"]
-        if not isinstance(v, yaml.MappingNode):
-            problems.append(
-                SpecProblem(_line(k), "`serializers:` must be a mapping of name -> {schema: ...}")
-            )
-        else:
-            for sk, sv in _pairs(v):
-                name = _key_str(sk) or "?"
-                try:
-                    sm, _ = _validate("SerializerModel", _construct(loader, sv))
-                except _Invalid as bad:
-                    _, msg = _format_validation(bad.error, {}, None)
-                    problems.append(SpecProblem(_line(sk), f"serializer {name!r}: {msg}"))
-                    continue
-                serializers[name] = SerializerSpec(name, sm["schema"], sm["serializer"])
+    for name, line, fm in _named_entries(
+        loader, top, "fixtures", "FixtureModel", "fixture", "{setup: ...}", problems
+    ):
+        fixtures[name] = FixtureSpec(
+            name,
+            fm["setup"],
+            fm["cls"],
+            tuple(fm["args"]),
+            fm["kwargs"],
+            fm["teardown"],
+            SCOPE_ALIASES.get(fm["scope"], fm["scope"]),
+            line,
+        )
+    for name, _line_no, sm in _named_entries(
+        loader, top, "serializers", "SerializerModel", "serializer", "{schema: ...}", problems
+    ):
+        serializers[name] = SerializerSpec(name, sm["schema"], sm["serializer"])
     if "codemode" in top:
         k, v = top["codemode"]
         try:
