@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,8 @@ CASE_ERROR = "error"  # timeout, crash, import error, sandbox error
 CASE_EMPTY = "empty"  # the case asserts nothing
 CASE_SKIPPED = "skipped"  # e.g. an LLM-judge evaluator with no model configured
 CASE_STATUSES = (CASE_PASSED, CASE_DRIFTED, CASE_FAILED, CASE_ERROR, CASE_EMPTY, CASE_SKIPPED)
+# The case statuses that fail a case, most important first (comments and annotations).
+FAILING_CASE_ORDER = {CASE_ERROR: 0, CASE_DRIFTED: 1, CASE_FAILED: 2}
 
 # Order of importance, most important first: used for sorting and for truncating comments.
 STATUS_ORDER = {"error": 0, "drifted": 1, "orphaned": 2, "missing": 3, "stale": 4, "ok": 5}
@@ -148,8 +151,10 @@ class Report:
         d["counts"] = self.counts()
         return d
 
-    def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, default=_json_default, allow_nan=True)
+    def to_json(self, indent: int | None = 2, extra: Mapping[str, Any] | None = None) -> str:
+        """The JSON report; ``extra`` adds top-level keys (where the report came from)."""
+        d = {**self.to_dict(), **(extra or {})}
+        return json.dumps(d, indent=indent, default=_json_default, allow_nan=True)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Report:

@@ -130,10 +130,3 @@ def test_annotation_command_line() -> None:
         first[0] == "::error file=specs/bad.yml,line=4,title=codemode%3A spec::unknown key 'expect'"
     )
     assert all("\n" not in line for line in first)
-
-
-def test_markdown_and_github_agree_on_the_marker() -> None:
-    from codemode import github
-    from codemode.render import markdown
-
-    assert markdown.marker("x") == github.marker("x")

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codemode.report import CASE_DRIFTED, CASE_ERROR, CASE_FAILED, STATUS_ORDER, Report
+from codemode.report import FAILING_CASE_ORDER, STATUS_ORDER, Report
 
 MAX_PER_LEVEL = 10
-_CASE_RANK = {CASE_ERROR: 0, CASE_DRIFTED: 1, CASE_FAILED: 2}
 _WARNING_VERDICTS = ("orphaned", "missing", "stale")
 
 
@@ -52,14 +51,17 @@ def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annota
         errors.append(((-1, 0), Annotation("error", p.message, p.file, p.line, "codemode: spec")))
     for f in report.sorted_functions():
         rank = STATUS_ORDER.get(f.status, 9)
-        failing = [c for c in f.cases if c.status in _CASE_RANK]
+        failing = [c for c in f.cases if c.status in FAILING_CASE_ORDER]
         for c in failing:
             text = c.message or f"{c.status}: expected {c.expected!r}, observed {c.observed!r}"
             if c.diff:
                 text += "\n" + c.diff
             title = f"codemode: {f.id}[{c.id}] {c.status}"
             errors.append(
-                ((rank, _CASE_RANK[c.status]), Annotation("error", text, f.spec, c.line, title))
+                (
+                    (rank, FAILING_CASE_ORDER[c.status]),
+                    Annotation("error", text, f.spec, c.line, title),
+                )
             )
         if f.status == "error" and not failing:
             text = f.message or "error"

@@ -16,10 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from codemode.github import marker
 from codemode.report import (
     CASE_DRIFTED,
     CASE_ERROR,
-    CASE_FAILED,
+    FAILING_CASE_ORDER,
     STATUS_ORDER,
     CaseResult,
     FunctionResult,
@@ -49,15 +50,9 @@ CASE_ICONS = {
     "empty": "⚠️",
     "skipped": "⚠️",
 }
-CASE_ORDER = {CASE_ERROR: 0, CASE_DRIFTED: 1, CASE_FAILED: 2}
 VALUE_LIMIT = 300  # characters of one expected/observed value
 DIFF_LIMIT = 1_500  # characters of one diff or one case's detail
 ACCEPT_LIMIT = 10  # accept commands listed before "… N more"
-
-
-def marker(comment_id: str) -> str:
-    # Kept equal to codemode.github.marker, without importing the GitHub layer here.
-    return f"<!-- codemode:comment-id={comment_id} -->"
 
 
 @dataclass(frozen=True)
@@ -220,8 +215,9 @@ def _problems(report: Report, overflow: str) -> Section:
 
 
 def _failing_cases(report: Report) -> list[tuple[FunctionResult, CaseResult]]:
-    pairs = [(f, c) for f in report.sorted_functions() for c in f.cases if c.status in CASE_ORDER]
-    pairs.sort(key=lambda p: (STATUS_ORDER.get(p[0].status, 9), CASE_ORDER[p[1].status]))
+    order = FAILING_CASE_ORDER
+    pairs = [(f, c) for f in report.sorted_functions() for c in f.cases if c.status in order]
+    pairs.sort(key=lambda p: (STATUS_ORDER.get(p[0].status, 9), order[p[1].status]))
     return pairs
 
 
