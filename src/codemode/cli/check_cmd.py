@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,13 +52,6 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def run(args: argparse.Namespace) -> int:
     from codemode.fastpath import quick_report
     from codemode.render.terminal import render, use_color
@@ -73,14 +65,18 @@ def run(args: argparse.Namespace) -> int:
         from codemode.check import run_check
 
         report = run_check(config, scope, shard=parse_shard(args.shard))
-    if args.report_out:
-        _write_atomic(args.report_out, report.to_json())
-    if args.junit_out:
-        from codemode.render.junit import render_junit
+    as_json = report.to_json() if args.report_out or args.format == "json" else ""
+    if args.report_out or args.junit_out:
+        from codemode.specs.write import write_atomic
 
-        _write_atomic(args.junit_out, render_junit(report))
+        if args.report_out:
+            write_atomic(args.report_out, as_json)
+        if args.junit_out:
+            from codemode.render.junit import render_junit
+
+            write_atomic(args.junit_out, render_junit(report))
     if args.format == "json":
-        sys.stdout.write(report.to_json() + "\n")
+        sys.stdout.write(as_json + "\n")
     else:
         sys.stdout.write(
             render(

@@ -84,13 +84,9 @@ def read_report(path: Path) -> tuple[Report, dict[str, Any]]:
 
 
 def write_report(path: Path, report: Report, ctx: Mapping[str, Any]) -> None:
-    data = report.to_dict()
-    if ctx:
-        data[GITHUB_KEY] = dict(ctx)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=repr) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    from codemode.specs.write import write_atomic
+
+    write_atomic(path, report.to_json(extra={GITHUB_KEY: dict(ctx)} if ctx else None) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:
