@@ -50,7 +50,6 @@ class Config:
     concurrency: int = 4
     coverage_rounds: int = 1
     impact_depth: int = 3
-    pyproject: Path | None = None
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
@@ -194,4 +193,4 @@ def load_config(
     for key, value in (overrides or {}).items():
         if value is not None:
             values[key] = value
-    return Config(root=root, pyproject=pyproject if pyproject.is_file() else None, **values)
+    return Config(root=root, **values)

@@ -33,7 +33,6 @@ class Event:
     head: str | None = None  # commit under review
     pr: int | None = None
     is_fork: bool = False  # the PR's head lives in another repository
-    initial_push: bool = False  # push of a new branch: no "before" commit
     head_ref: str | None = None  # the PR's branch name, where `commit: true` pushes
     # workflow_run: the commit the triggering run checked, so the comment lands on the
     # PR only if that commit is still its head.
@@ -55,25 +54,24 @@ def read_event(env: Mapping[str, str] | None = None) -> Event:
             repo=repo or base_repo,
             base=base.get("sha"),
             head=head.get("sha"),
-            pr=_int(pr.get("number") or payload.get("number")),
+            pr=parse_pr(pr.get("number") or payload.get("number")),
             is_fork=head_repo != base_repo,
             head_ref=head.get("ref"),
         )
     if name == "push":
         before, after = payload.get("before"), payload.get("after")
-        initial = not before or before == ZERO_SHA
+        # A new branch's first push has no "before" commit: base None.
         return Event(
             name,
             repo=repo,
-            base=None if initial else before,
+            base=None if not before or before == ZERO_SHA else before,
             head=after or env.get("GITHUB_SHA"),
-            initial_push=initial,
         )
     if name == "workflow_run":
         run = payload.get("workflow_run") or {}
         prs = run.get("pull_requests") or []
         # pull_requests is empty when the PR comes from a fork; the report carries it then.
-        number = _int(prs[0].get("number")) if prs else None
+        number = parse_pr(prs[0].get("number")) if prs else None
         return Event(name, repo=repo, pr=number, run_head_sha=run.get("head_sha"))
     return Event(name, repo=repo, head=env.get("GITHUB_SHA"))
 
@@ -88,8 +86,9 @@ def _payload(path: str | None) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _int(value: Any) -> int | None:
-    # PR numbers can come from artifacts a fork's code wrote: accept only a plain integer.
+def parse_pr(value: Any) -> int | None:
+    """A PR number, or None. It can come from an artifact a fork's code wrote: accept
+    only a plain positive integer."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -97,10 +96,6 @@ def _int(value: Any) -> int | None:
     if isinstance(value, str) and value.strip().isdigit():
         return int(value.strip()) or None
     return None
-
-
-def parse_pr(value: Any) -> int | None:
-    return _int(value)
 
 
 # --- step summary and outputs ----------------------------------------------------------------

@@ -22,7 +22,7 @@ PR = Event("pull_request", repo="o/r", base="b" * 40, head="h" * 40, pr=7, head_
             Event("push", base="1" * 40, head="2" * 40),
             Scope("range", base="1" * 40, head="HEAD"),
         ),
-        (Inputs(), Event("push", head="2" * 40, initial_push=True), Scope("all")),
+        (Inputs(), Event("push", head="2" * 40), Scope("all")),
         (Inputs(), Event("workflow_dispatch"), Scope("all")),
         (
             Inputs(base="origin/main"),
@@ -43,7 +43,7 @@ def test_scope(inputs: Inputs, event: Event, scope: Scope) -> None:
 
 
 def test_initial_push_says_why_everything_was_checked() -> None:
-    _, notes = scope_for(Inputs(), Event("push", initial_push=True))
+    _, notes = scope_for(Inputs(), Event("push"))
     assert notes and "first push" in notes[0]
 
 

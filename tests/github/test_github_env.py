@@ -44,13 +44,13 @@ def test_pull_request_from_a_fork(tmp_path: Path) -> None:
 def test_push_compares_before_and_after(tmp_path: Path) -> None:
     path = payload("push", tmp_path, BEFORE_SHA="1" * 40, AFTER_SHA="2" * 40)
     event = read_event({"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(path)})
-    assert (event.base, event.head, event.initial_push) == ("1" * 40, "2" * 40, False)
+    assert (event.base, event.head) == ("1" * 40, "2" * 40)
 
 
 def test_initial_push_has_no_base(tmp_path: Path) -> None:
     path = payload("push_initial", tmp_path, AFTER_SHA="2" * 40)
     event = read_event({"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(path)})
-    assert (event.base, event.head, event.initial_push) == (None, "2" * 40, True)
+    assert (event.base, event.head) == (None, "2" * 40)
 
 
 def test_workflow_run_from_a_fork_has_no_pr_number(tmp_path: Path) -> None:
