@@ -56,42 +56,32 @@ class Inputs:
 
 
 def read_inputs(env: Mapping[str, str]) -> Inputs:
+    """Each field of ``Inputs`` from its ``INPUT_*`` variable; empty means the default."""
+
     def get(name: str) -> str:
         # Runners name them INPUT_GITHUB-TOKEN for JavaScript actions; action.yml uses _.
         key = name.upper()
         value = env.get(f"INPUT_{key.replace('-', '_')}", env.get(f"INPUT_{key}", ""))
         return value.strip()
 
-    def flag(name: str, default: bool) -> bool:
-        value = get(name).lower()
-        if value in ("", "default"):
-            return default
-        if value in ("true", "yes", "1", "on"):
+    def flag(name: str, value: str) -> bool:
+        if value.lower() in ("true", "yes", "1", "on"):
             return True
-        if value in ("false", "no", "0", "off"):
+        if value.lower() in ("false", "no", "0", "off"):
             return False
         raise FatalError(f"input `{name}` must be true or false, got {value!r}")
 
-    mode = get("mode") or "check"
-    if mode not in ("check", "regen"):
-        raise FatalError(f"input `mode` must be check or regen, got {mode!r}")
-    return Inputs(
-        mode=mode,
-        base=get("base"),
-        head=get("head"),
-        model=get("model"),
-        python=get("python"),
-        github_token=get("github-token"),
-        comment=flag("comment", True),
-        comment_id=get("comment-id") or DEFAULT_COMMENT_ID,
-        fail_on=get("fail-on"),
-        max_model_requests=get("max-model-requests"),
-        max_cost=get("max-cost"),
-        shard=get("shard"),
-        args=get("args"),
-        commit=flag("commit", False),
-        report_path=get("report-path") or "codemode-report.json",
-    )
+    values: dict[str, Any] = {}
+    for field in dataclasses.fields(Inputs):
+        name = field.name.replace("_", "-")
+        value = get(name)
+        is_flag = isinstance(field.default, bool)
+        if value and not (is_flag and value.lower() == "default"):
+            values[field.name] = flag(name, value) if is_flag else value
+    inputs = Inputs(**values)
+    if inputs.mode not in ("check", "regen"):
+        raise FatalError(f"input `mode` must be check or regen, got {inputs.mode!r}")
+    return inputs
 
 
 def register(subparsers: Any) -> None:
