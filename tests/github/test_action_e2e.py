@@ -5,7 +5,6 @@ GitHub API. The project is a real git repository whose head commit drifts one ca
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -22,17 +21,6 @@ from ghfake import (
 )
 
 from codemode.github import marker
-
-# `codemode action` runs codemode.check (the lead's); skip only while it does not exist.
-needs_check = pytest.mark.skipif(
-    importlib.util.find_spec("codemode.check") is None, reason="codemode.check not built yet"
-)
-# The PR-range scope also needs the diff stage (codemode.diff).
-needs_diff = pytest.mark.skipif(
-    importlib.util.find_spec("codemode.check") is None
-    or importlib.util.find_spec("codemode.diff") is None,
-    reason="codemode.check / codemode.diff not built yet",
-)
 
 
 @pytest.fixture
@@ -59,7 +47,6 @@ def _ours(fake: FakeGitHub) -> list[dict[str, object]]:
     return [c for c in fake.pr_comments(7) if marker("default") in str(c["body"])]
 
 
-@needs_check
 def test_first_run_creates_the_comment_second_updates_it(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
@@ -97,7 +84,6 @@ def test_first_run_creates_the_comment_second_updates_it(
     assert summary.count("## codemode check") == 2
 
 
-@needs_check
 def test_forbidden_token_warns_and_exits_by_verdict(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
@@ -112,7 +98,6 @@ def test_forbidden_token_warns_and_exits_by_verdict(
     assert read_outputs(tmp_path / "github_output.txt")["drifted"] == "1"
 
 
-@needs_check
 def test_server_error_is_retried(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
@@ -127,7 +112,6 @@ def test_server_error_is_retried(
     assert "::warning" not in done.stdout
 
 
-@needs_check
 def test_fork_pull_request_gets_no_comment_but_a_report(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
@@ -142,7 +126,6 @@ def test_fork_pull_request_gets_no_comment_but_a_report(
     assert report["github"]["pr"] == 7
 
 
-@needs_diff
 def test_pull_request_scope_is_the_pr_range(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
@@ -172,7 +155,7 @@ def test_workflow_run_comment_from_a_fork_report(tmp_path: Path, fake_github: Fa
 
     report = _report_file(tmp_path, 7)
     event = payload("workflow_run_fork", tmp_path, HEAD_SHA=HEAD_SHA)
-    env = actions_env(tmp_path, fake_github, "workflow_run", event, GITHUB_TOKEN="")
+    env = actions_env(tmp_path, fake_github, "workflow_run", event)
     env["GITHUB_TOKEN"] = "test-token"
     done = run_codemode(["comment", "--report", str(report), "--fail-on", "none"], tmp_path, env)
     assert done.returncode == 0, done.stderr
@@ -250,7 +233,6 @@ def test_git_helper_is_hermetic(tmp_path: Path) -> None:
     assert git(tmp_path / "p", "log", "--format=%an", "-1") == "Test" and base != head
 
 
-@needs_diff
 def test_shallow_checkout_gets_the_base_fetched(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
@@ -274,11 +256,8 @@ def test_unreachable_base_asks_for_fetch_depth_0(
     assert "fetch-depth: 0" in done.stderr
 
 
-# --- regen mode (skips until the lead's codemode.regen exists) ---------------------------------
+# --- regen mode -----------------------------------------------------------------------------------
 
-needs_regen = pytest.mark.skipif(
-    importlib.util.find_spec("codemode.regen") is None, reason="codemode.regen not built yet"
-)
 NEW_FUNCTION = "\n\ndef triple(x):\n    return x * 3\n"
 
 
@@ -296,7 +275,6 @@ def _regen_project(tmp_path: Path) -> tuple[Path, Path, str, str]:
     return origin, clone, base, git(clone, "rev-parse", "HEAD")
 
 
-@needs_regen
 def test_regen_commit_pushes_to_a_same_repository_pr(
     tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
@@ -312,7 +290,6 @@ def test_regen_commit_pushes_to_a_same_repository_pr(
     assert "Spec edits committed" in str(_ours(fake_github)[0]["body"])
 
 
-@needs_regen
 def test_regen_never_commits_for_a_fork(tmp_path: Path, fake_github: FakeGitHub) -> None:
     origin, clone, base, head = _regen_project(tmp_path)
     env = _pr_env(
@@ -333,7 +310,6 @@ def test_regen_never_commits_for_a_fork(tmp_path: Path, fake_github: FakeGitHub)
     assert any("commit: true ignored" in n for n in report["notes"])
 
 
-@needs_diff
 def test_push_checks_before_to_after_without_a_comment(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:

@@ -28,7 +28,6 @@ COMMANDS = {
     "merge": "merge_cmd",
     "action": "action_cmd",
     "hook-regen": "hook_cmd",
-    "example": "example_cmd",
 }
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -77,13 +76,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name, module_name in COMMANDS.items():
         if only is not None and name != only:
             continue
-        try:
-            module = importlib.import_module(f"codemode.cli.{module_name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"codemode.cli.{module_name}":
-                continue  # a subcommand not built yet
-            raise
-        module.register(sub)
+        importlib.import_module(f"codemode.cli.{module_name}").register(sub)
     return parser
 
 
