@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -91,7 +92,7 @@ def run_check(
     if hint:
         notes.append(hint)
     elapsed = time.perf_counter() - started
-    return Report(**{**_fields(report), "notes": (*notes, f"elapsed {elapsed:.2f} s")})
+    return replace(report, notes=(*notes, f"elapsed {elapsed:.2f} s"))
 
 
 def _verify(config: Config, worker: Worker, specs: list[SpecFile], **kwargs: Any) -> VerifyResult:
@@ -104,10 +105,6 @@ def _messages(report: Report) -> Iterator[str]:
     for f in report.functions:
         yield f.message or ""
         yield from (c.message or "" for c in f.cases)
-
-
-def _fields(report: Report) -> dict[str, Any]:
-    return {f: getattr(report, f) for f in report.__dataclass_fields__}
 
 
 def _check_change(
@@ -155,9 +152,7 @@ def _check_change(
             if cf is not None and fr.status == "ok" and cf.status == "modified":
                 fr = _stale_or_ok(fr, cf, root, lines_run.get(fr.id, set()))
             if cf is not None:
-                fr = FunctionResult(
-                    **{**fr.__dict__, "path": cf.path, "impacted_by": cf.impacted_by}
-                )
+                fr = replace(fr, path=cf.path, impacted_by=cf.impacted_by)
             functions.append(fr)
         verified = {f.id for f in functions}
         for fid, cf in sorted(changed.items()):
@@ -256,4 +251,4 @@ def _orphan(fid: str, spec: str | None, line: int | None, renamed_to: str | None
 
 
 def _changed_spec_files(analysis: Any) -> set[str]:
-    return set(getattr(analysis, "changed_files", ()) or ())
+    return set(analysis.changed_files)

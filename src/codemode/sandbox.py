@@ -12,8 +12,6 @@ import ast
 import threading
 from typing import Any
 
-ASSERTION_VARIABLES = ("input", "output", "expected", "duration", "metadata")
-
 _TEMPLATE = """
 __results = []
 for input, output, expected, duration, metadata in __rows:
@@ -75,7 +73,6 @@ class AssertionSandbox:
         self.memory_mb = memory_mb
         self._pool: Any = None
         self._warming: threading.Thread | None = None
-        self.feeds = 0
 
     def warm_up(self) -> None:
         """Import Monty and start its process in the background, while the worker runs cases.
@@ -119,19 +116,18 @@ class AssertionSandbox:
         code = _TEMPLATE.format(expr=ast.unparse(tree))
         from pydantic_monty import MontyCrashedError, MontyError
 
-        self.feeds += 1
         try:
             with self._session() as session:
                 result = session.feed_run(code, inputs={"__rows": [list(r) for r in rows]})
         except MontyCrashedError as exc:
-            return [f"sandbox error: the sandbox stopped ({exc})"] * len(rows)
+            return [f"{SANDBOX_ERROR}the sandbox stopped ({exc})"] * len(rows)
         except MontyError as exc:
             first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-            return [f"sandbox error: {first}"] * len(rows)
+            return [f"{SANDBOX_ERROR}{first}"] * len(rows)
         except (TypeError, ValueError) as exc:  # a value Monty cannot take in
-            return [f"sandbox error: cannot pass the values into the sandbox ({exc})"] * len(rows)
+            return [f"{SANDBOX_ERROR}cannot pass the values into the sandbox ({exc})"] * len(rows)
         if not isinstance(result, list) or len(result) != len(rows):
-            return ["sandbox error: unexpected result"] * len(rows)
+            return [f"{SANDBOX_ERROR}unexpected result"] * len(rows)
         return [_classify(r) if isinstance(r, str) else bool(r) for r in result]
 
     def close(self) -> None:

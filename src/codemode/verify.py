@@ -84,7 +84,7 @@ class _Pending:
     case: CaseSpec
     outcome: Outcome
     checks: list[Check]
-    assertion_slots: list[tuple[str, int]]  # (check name, index in the batch for that expr)
+    assertion_slots: list[tuple[str, str, int]]  # (check name, expr, index in expr's batch)
 
 
 class Verifier:
@@ -298,7 +298,7 @@ class Verifier:
             if outcome.lines:
                 lines.update(outcome.lines)
             checks = self._judge(case, func, outcome)
-            slots: list[tuple[str, int]] = []
+            slots: list[tuple[str, str, int]] = []
             if outcome.kind == "returned":
                 exprs = [("assertion", case.assertion)] if case.assertion else []
                 exprs += [
@@ -306,8 +306,7 @@ class Verifier:
                     for ev in func.evaluators
                     if ev.kind == "assertion"
                 ]
-                for name, expr in exprs:
-                    assert expr is not None
+                if exprs:
                     row = (
                         _for_sandbox(canonical(case.input_value)),
                         _for_sandbox(outcome.value),
@@ -315,14 +314,14 @@ class Verifier:
                         (outcome.duration_ms or 0.0) / 1000.0,
                         None,
                     )
+                for name, expr in exprs:
                     batch = batches.setdefault(expr, [])
-                    slots.append((name + "\x00" + expr, len(batch)))
+                    slots.append((name, expr, len(batch)))
                     batch.append(row)
             pending.append(_Pending(case, outcome, checks, slots))
         answers = {expr: self.sandbox.evaluate(expr, rows) for expr, rows in batches.items()}
         for p in pending:
-            for key, idx in p.assertion_slots:
-                name, expr = key.split("\x00", 1)
+            for name, expr, idx in p.assertion_slots:
                 r = answers[expr][idx]
                 if r is True:
                     p.checks.append(Check(name, True))

@@ -59,7 +59,6 @@ class Outcome:
     duration_ms: float | None = None
     types: list[str | None] = field(default_factory=list)
     lines: list[int] | None = None
-    stdout: str = ""
 
 
 class WorkerDied(Exception):
@@ -117,8 +116,6 @@ class Worker:
         self.proc: subprocess.Popen[bytes] | None = None
         self.reader: _Lines | None = None
         self.stderr_file: Any = None
-        self.spawns = 0
-        self.python_version: str | None = None
         self.ready = False
 
     # --- lifecycle ---------------------------------------------------------------------
@@ -153,7 +150,6 @@ class Worker:
             ) from exc
         assert self.proc.stdout is not None
         self.reader = _Lines(self.proc.stdout.fileno())
-        self.spawns += 1
         self.ready = False
         with contextlib.suppress(WorkerDied):
             self._send({"op": "hello"})
@@ -170,7 +166,6 @@ class Worker:
                 f"the project's Python {self.python!r} could not start the codemode worker: "
                 f"{detail}"
             )
-        self.python_version = hello.get("python")
         self.ready = True
 
     def alive(self) -> bool:
@@ -280,11 +275,6 @@ class Worker:
         except WorkerDied:
             return None
 
-    def probe_env(self) -> list[str]:
-        self.ensure()
-        reply = self._request({"op": "probe"}, timeout=self.timeout)
-        return list(reply.get("env", [])) if reply else []
-
     def end_file(self, key: str) -> list[str]:
         if not self.alive():
             return []
@@ -391,5 +381,4 @@ def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
         duration_ms=reply.get("duration_ms"),
         types=list(reply.get("types", [])),
         lines=reply.get("lines"),
-        stdout=reply.get("stdout", ""),
     )

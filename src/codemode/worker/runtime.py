@@ -4,7 +4,7 @@ Stdlib only, and valid on Python 3.10 to 3.13: it runs under whatever interprete
 project uses, where codemode itself is usually not installed. It is started as a script
 (``python runtime.py --root ...``) and speaks JSON lines: requests on stdin, replies on a
 private duplicate of the original stdout, while fd 1 is pointed at /dev/null and
-``sys.stdout`` at a capped buffer, so the function's own prints never reach the protocol.
+``sys.stdout`` at a sink, so the function's own prints never reach the protocol.
 
 The parent also imports this module for ``canonical``/``decode``, so that expected
 values from YAML and observed values from the worker go through one canonical form.
@@ -320,10 +320,6 @@ def _resolve_type(node: Any, namespace: dict[str, Any]) -> Any:
 
 
 def _origin(t: Any) -> Any:
-
-    aliases = {list: list, dict: dict, set: set, tuple: tuple, frozenset: frozenset, type: type}
-    if t in aliases:
-        return aliases[t]
     return getattr(t, "__origin__", None) or t
 
 
@@ -569,20 +565,10 @@ def _build(builder: Any, value: Any) -> Any:
 # --------------------------------------------------------------------------------------
 
 
-class CappedIO(io.StringIO):
-    """Keeps the first ``cap`` characters of what the function prints; counts the rest."""
-
-    def __init__(self, cap: int = 4096) -> None:
-        super().__init__()
-        self.cap = cap
-        self.dropped = 0
+class _Discard(io.TextIOBase):
+    """``sys.stdout`` in the worker: what the function prints goes nowhere."""
 
     def write(self, s: str) -> int:
-        room = self.cap - self.tell()
-        if room > 0:
-            super().write(s[:room])
-        if len(s) > room:
-            self.dropped += len(s) - max(room, 0)
         return len(s)
 
 
@@ -613,21 +599,11 @@ class Runner:
     def handle(self, req: dict[str, Any]) -> None:
         op = req.get("op")
         if op == "hello":
-            self.send(
-                {
-                    "ok": True,
-                    "pid": os.getpid(),
-                    "python": sys.version.split()[0],
-                    "executable": sys.executable,
-                }
-            )
+            self.send({"ok": True})
         elif op == "run":
             self.run(req)
         elif op == "end_file":
             self.send({"ok": True, "errors": self.fixtures.end_file(req.get("key", ""))})
-        elif op == "probe":
-            # Used by tests of the isolation itself: what does the worker's environment hold?
-            self.send({"ok": True, "env": sorted(os.environ)})
         else:
             self.send({"fatal": "protocol", "message": f"unknown op {op!r}"})
 
@@ -712,7 +688,6 @@ class Runner:
     ) -> dict[str, Any]:
         out: dict[str, Any] = {"case": case.get("id")}
         case_teardowns: list[Callable[[], None]] = []
-        captured = CappedIO()
         try:
             try:
                 fx = self._fixture_values(
@@ -753,8 +728,7 @@ class Runner:
                         lines,
                     )
                 )
-            old_stdout = sys.stdout
-            sys.stdout = captured
+            old_stdout = sys.stdout  # restored, should the function replace it
             t0 = time.perf_counter()
             try:
                 result = func(*args, **kwargs)
@@ -771,10 +745,7 @@ class Runner:
                     out["types"] = [
                         check_type(result, t["expr"], bool(t.get("strict")), ns) for t in types
                     ]
-            except SystemExit as exc:
-                elapsed = time.perf_counter() - t0
-                out.update(outcome="raised", exc=_exc_info(exc))
-            except Exception as exc:
+            except (SystemExit, Exception) as exc:
                 elapsed = time.perf_counter() - t0
                 out.update(outcome="raised", exc=_exc_info(exc))
             finally:
@@ -784,11 +755,6 @@ class Runner:
             out["duration_ms"] = elapsed * 1000.0
             if tracing:
                 out["lines"] = sorted(lines)
-            text = captured.getvalue()
-            if text:
-                out["stdout"] = text + (
-                    f"\n… {captured.dropped} more characters" if captured.dropped else ""
-                )
             return out
         finally:
             for td in reversed(case_teardowns):
@@ -884,7 +850,7 @@ def main(argv: list[str] | None = None) -> int:
     proto = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="backslashreplace")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
-    sys.stdout = CappedIO()
+    sys.stdout = _Discard()
     _setup_paths(a.root, a.path)
     if a.memory_mb:
         _limit_memory(a.memory_mb)
