@@ -20,6 +20,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from codemode.specs.discover import glob_regex
+from codemode.specs.types import RESERVED_KEYS
+
 if TYPE_CHECKING:
     from codemode.config import Config
     from codemode.report import Report
@@ -29,19 +32,13 @@ if TYPE_CHECKING:
 _CONFIG_FILES = frozenset({"pyproject.toml"})
 
 
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """The spec globs' matcher, shared with discovery so both agree on what is a spec."""
-    from codemode.specs.discover import _glob_regex
-
-    return _glob_regex(pattern)
-
-
 def could_affect_specs(paths: Iterable[str], spec_globs: Sequence[str]) -> bool:
     """True when any of ``paths`` (posix, relative to the project root) may change a verdict."""
     for path in paths:
         name = PurePosixPath(path).name
         if name.endswith(".py") or name in _CONFIG_FILES:
             return True
+        # The matcher discovery uses, so both agree on what is a spec.
         if any(glob_regex(g.removeprefix("./")).match(path) for g in spec_globs):
             return True
     return False
@@ -82,8 +79,6 @@ def nothing_staged_to_check(root: Path, spec_globs: Sequence[str]) -> bool:
 
 # A top-level key of a block-style YAML mapping: a plain or quoted scalar, then ":" and a space.
 _TOP_KEY = re.compile(r"""(?:"([^"\\]+)"|'([^']+)'|([A-Za-z_][\w.\-]*))[ \t]*:(?:[ \t]|$)""")
-# Top-level keys that are not function ids (vowel's and ours).
-_RESERVED = frozenset({"codemode", "fixtures", "serializers"})
 
 
 def spec_keys(text: str) -> dict[str, int] | None:
@@ -107,7 +102,7 @@ def spec_keys(text: str) -> dict[str, int] | None:
         key = m.group(1) or m.group(2) or m.group(3)
         if key in keys:
             return None
-        if key not in _RESERVED:
+        if key not in RESERVED_KEYS:
             keys[key] = n
     return keys
 

@@ -102,7 +102,7 @@ def test_case_forms_of_input(full: SpecFile) -> None:
 
 def test_expected_null_is_an_expectation(full: SpecFile) -> None:
     one = full.functions[0].cases[2]
-    assert (one.has_expected, one.expected, one.asserts_something) == (True, None, True)
+    assert (one.has_expected, one.expected, one.raises) == (True, None, None)
 
 
 def test_raises_match_and_optional(full: SpecFile) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 import sys
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -81,9 +81,11 @@ def test_anything_unsure_goes_to_the_model(name: str, data: dict[str, Any]) -> N
 
 
 def test_constants_match_the_models() -> None:
-    assert load.RESERVED_KEYS == model.RESERVED_KEYS
     assert tuple(model.EVALUATOR_KINDS) == load.EVALUATOR_KINDS
-    assert load.SCOPE_ALIASES == model.SCOPE_ALIASES
+    assert {load._EVALUATOR_MODELS[k] for k in load.EVALUATOR_KINDS} == {
+        m.__name__ for m in model.EVALUATOR_KINDS.values()
+    }
+    assert set(load._SCOPES) == set(get_args(model.FixtureScope))
     for name, fields in load._FIELDS.items():
         cls = getattr(model, name)
         assert set(fields) == {f.alias or n for n, f in cls.model_fields.items()}, name

@@ -34,7 +34,7 @@ def _skip_dir(name: str) -> bool:
 
 
 @lru_cache(maxsize=64)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
+def glob_regex(pattern: str) -> re.Pattern[str]:
     """``specs/**/*.yml`` -> a regex on posix paths; ``**/`` matches zero or more folders."""
     out = []
     i = 0
@@ -67,7 +67,7 @@ def _static_prefix(pattern: str) -> str:
 
 
 def _walk(base: Path, pattern: str) -> list[Path]:
-    rx = _glob_regex(pattern)
+    rx = glob_regex(pattern)
     start = base / _static_prefix(pattern)
     found = []
     for dirpath, dirnames, filenames in os.walk(start):

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 import yaml
 
 from codemode.specs.types import (
+    RESERVED_KEYS,
+    SCOPE_ALIASES,
     CaseSpec,
     EvaluatorSpec,
     FixtureSpec,
@@ -116,10 +118,16 @@ def _fast_construct(loader: Any, node: yaml.Node) -> Any:
 # ``Model.model_validate(data).model_dump(by_alias=True)`` gives; anything else (a wrong
 # type, a missing or unknown key, a broken rule) goes to the model, which says what is wrong.
 
-RESERVED_KEYS = ("codemode", "fixtures", "serializers")
-EVALUATOR_KINDS = ("type", "assertion", "duration", "contains_input", "pattern", "rubric")
-SCOPE_ALIASES = {"function": "case", "module": "eval", "session": "file"}
-_SCOPES = ("case", "eval", "file", "function", "module", "session")
+_EVALUATOR_MODELS = {
+    "type": "TypeEval",
+    "assertion": "AssertionEval",
+    "duration": "DurationEval",
+    "contains_input": "ContainsInputEval",
+    "pattern": "PatternEval",
+    "rubric": "RubricEval",
+}
+EVALUATOR_KINDS = tuple(_EVALUATOR_MODELS)
+_SCOPES = ("case", "eval", "file", *SCOPE_ALIASES)
 _REQUIRED = object()
 Field = tuple[Callable[[Any], bool], Any]
 
@@ -313,10 +321,7 @@ def _did_you_mean(key: str, known: Iterable[str]) -> str:
 
 
 def _hint_unknown(key: str, known: Iterable[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(key, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(known)}"
+    return _did_you_mean(key, known) or f"; known keys: {', '.join(known)}"
 
 
 def _expression_problems(
@@ -460,14 +465,6 @@ def _parse_evaluators(
 
 
 _FUNCTION_KEYS = ("fixture", "serializer", "evals", "dataset")
-_EVALUATOR_MODELS = {
-    "type": "TypeEval",
-    "assertion": "AssertionEval",
-    "duration": "DurationEval",
-    "contains_input": "ContainsInputEval",
-    "pattern": "PatternEval",
-    "rubric": "RubricEval",
-}
 
 
 def _parse_function(

@@ -11,9 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-FixtureScope = Literal["case", "eval", "file", "function", "module", "session"]
-# vowel's legacy scope names, accepted for compatibility.
-SCOPE_ALIASES = {"function": "case", "module": "eval", "session": "file"}
+FixtureScope = Literal["case", "eval", "file", "function", "module", "session"]  # see SCOPE_ALIASES
 
 
 class _Strict(BaseModel):
@@ -158,9 +156,6 @@ class SpecFileModel(BaseModel):
     codemode: CodemodeMeta | None = None
     fixtures: dict[str, FixtureModel] = Field(default_factory=dict)
     serializers: dict[str, SerializerModel] = Field(default_factory=dict)
-
-
-RESERVED_KEYS = ("codemode", "fixtures", "serializers")
 
 
 def json_schema() -> dict[str, Any]:

@@ -6,6 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# Top-level keys that are not function ids (vowel's and ours).
+RESERVED_KEYS = ("codemode", "fixtures", "serializers")
+# vowel's legacy fixture scope names, accepted for compatibility.
+SCOPE_ALIASES = {"function": "case", "module": "eval", "session": "file"}
+
 
 @dataclass(frozen=True)
 class EvaluatorSpec:
@@ -39,18 +44,6 @@ class CaseSpec:
     strict_type: bool = False
     error: str | None = None  # validation error: the case is reported, not run
     generated: bool = False
-
-    @property
-    def asserts_something(self) -> bool:
-        return bool(
-            self.has_expected
-            or self.raises
-            or self.has_contains
-            or self.assertion
-            or self.pattern
-            or self.type
-            or self.duration_ms
-        )
 
 
 @dataclass(frozen=True)
@@ -120,7 +113,6 @@ class SpecFile:
     fixtures: dict[str, FixtureSpec] = field(default_factory=dict)
     serializers: dict[str, SerializerSpec] = field(default_factory=dict)
     problems: tuple[SpecProblem, ...] = ()  # file-level: bad YAML, unknown top-level key...
-    global_duration_s: float | None = None
 
     def function(self, function_id: str) -> FunctionSpec | None:
         return next((f for f in self.functions if f.id == function_id), None)
