@@ -175,10 +175,10 @@ def source_roots(config: Config, repo: Path) -> tuple[str, ...]:
 
 
 class PinnedRange:
-    """A range scope's work tree, git dir, the two commits as named, and its cache entry."""
+    """A range scope's work tree, its head commit, and its cache entry."""
 
     def __init__(self, repo: Path, git_dir: Path, base: str, head: str, config: Config) -> None:
-        self.repo, self.git_dir, self.base, self.head = repo, git_dir, base, head
+        self.repo, self.head = repo, head
         self.roots = source_roots(config, repo)
         self.cache = AnalysisCache(git_dir)
         # the two commits as named pin the merge base too: one git run answers a repeat

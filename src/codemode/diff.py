@@ -26,6 +26,7 @@ from codemode.analysis_cache import (
     pin_range,
     source_roots,
 )
+from codemode.background import in_background
 from codemode.config import Config
 from codemode.scope import Scope
 
@@ -138,7 +139,7 @@ def _load(
 
 
 def _load_jobs(
-    repo: Path, jobs: list[_Job], new_data: Mapping[str, bytes], blobs: Mapping[str, bytes]
+    jobs: list[_Job], new_data: Mapping[str, bytes], blobs: Mapping[str, bytes]
 ) -> list[_Loaded]:
     """Both sides of each job, parsed where the hunks touch them: the old side from
     ``blobs`` (by blob id), the head side from ``new_data`` (by path)."""
@@ -181,7 +182,7 @@ def analyze(
         pinned = None
     pair_key: str | None = None
     if pinned is not None:
-        repo, git_dir, head, roots = pinned.repo, pinned.git_dir, pinned.head, pinned.roots
+        repo, head, roots = pinned.repo, pinned.head, pinned.roots
         store, pair_key = pinned.cache, pinned.key
         cached = pinned.result()
         if cached is not None:
@@ -311,7 +312,7 @@ class _Analysis:
         from codemode import git
         from codemode.impact import impacted
 
-        hunks = git.in_background(lambda: git.hunks(self.repo, self.sides))
+        hunks = in_background(lambda: git.hunks(self.repo, self.sides))
         old_sides, new_sides = self._changed_sides(changes, hunks(), project)
         old_fns, new_fns = self._functions(old_sides), self._functions(new_sides)
         results = self._statuses(old_fns, new_fns, old_sides, new_sides)
@@ -337,20 +338,16 @@ class _Analysis:
             self._add_unchanged(project, results)
         self.problems.extend(p for p in project.problems if p not in self.problems)
         functions = tuple(results[k] for k in sorted(results))
-        value = (
-            tuple(map(tuple, functions)),  # plain tuples: the cache stores them with marshal
-            tuple(self.problems),
-            renames,
-            tuple(sorted(changed_files)),
-        )
+        problems, files = tuple(self.problems), tuple(sorted(changed_files))
+        value = (tuple(map(tuple, functions)), problems, renames, files)  # plain: for marshal
         for k in (key, self.pair_key):
             if k:
                 self.cache.put_result(k, value)
         return DiffResult(
             functions=functions,
             head_ids=HeadIds(lambda: _head_ids(project)),
-            changed_files=tuple(sorted(changed_files)),
-            problems=tuple(self.problems),
+            changed_files=files,
+            problems=problems,
             renames=MappingProxyType(renames),
         )
 
@@ -395,14 +392,14 @@ class _Analysis:
         # git decompresses the old side in the background while this process reads the head
         # side and its identifiers (impact needs them anyway; cached ones cost no read)
         old_shas = [j.old[2] for j in jobs if j.old and j.old[2]]
-        old_blobs = git.in_background(lambda: dict(git.cat_blobs(self.repo, old_shas)))
+        old_blobs = in_background(lambda: dict(git.cat_blobs(self.repo, old_shas)))
         project.load_words()
         new_modules = [
             project.modules[j.new[1]] for j in jobs if j.new and j.new[1] in project.modules
         ]
         project.load(new_modules)
         new_data = {mf.path: mf.data for mf in new_modules if mf.data is not None}
-        loaded = _load_jobs(self.repo, jobs, new_data, old_blobs())
+        loaded = _load_jobs(jobs, new_data, old_blobs())
         olds: list[_Side] = []
         news: list[_Side] = []
         for job, (old, new) in zip(jobs, loaded):

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from codemode.errors import FatalError
 
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from codemode.scope import Scope
 
 REGULAR_MODES = frozenset({"100644", "100755"})
-_T = TypeVar("_T")
 _FETCH_HINT = (
     "use actions/checkout with fetch-depth: 0, or fetch the base first (git fetch origin {ref})"
 )
@@ -228,17 +227,14 @@ def _parse_hunks(out: bytes) -> dict[str, Hunks]:
     for line in out.decode("utf-8", "surrogateescape").split("\n"):
         if line.startswith("diff --git "):
             current, old_path, in_header = None, None, True
-        elif not in_header:
-            if line.startswith("@@ ") and current is not None:
-                minus, plus = line.split(" ", 3)[1:3]
-                current.old.append(_range(minus[1:]))
-                current.new.append(_range(plus[1:]))
-        elif line.startswith("@@ "):
+        elif line.startswith("@@ "):  # hunk content starts with " ", "+", "-" or "\\"
             in_header = False
             if current is not None:
                 minus, plus = line.split(" ", 3)[1:3]
                 current.old.append(_range(minus[1:]))
                 current.new.append(_range(plus[1:]))
+        elif not in_header:
+            continue
         elif line.startswith("--- "):
             old_path = _patch_path(line)
         elif line.startswith("+++ "):
@@ -265,28 +261,6 @@ def hunks(root: Path, sides: Sides, pathspec: Sequence[str] = ("*.py",)) -> dict
     """The lines the hunks of ``pathspec`` files touch, by path."""
     args = ["diff", "-U0", "--src-prefix=a/", "--dst-prefix=b/", *_DIFF_FLAGS]
     return _parse_hunks(run(root, *args, *sides.diff_args(), "--", *pathspec))
-
-
-def in_background(fn: Callable[[], _T]) -> Callable[[], _T]:
-    """Start ``fn`` in a thread (a git subprocess, typically); call the result to wait."""
-    box: list[_T | BaseException] = []
-
-    def target() -> None:
-        try:
-            box.append(fn())
-        except BaseException as exc:  # re-raised in the caller's thread
-            box.append(exc)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-
-    def wait() -> _T:
-        thread.join()
-        if isinstance(box[0], BaseException):
-            raise box[0]
-        return box[0]
-
-    return wait
 
 
 # -- reading content ----------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from codemode import git
 from codemode.analysis_cache import AnalysisCache
-from codemode.functions import Def, SourceError, SourceFile, decode_source
+from codemode.functions import Def, SourceError, SourceFile
 
 # Everything that is not part of an identifier becomes a space, so split() yields identifiers.
 _NON_WORD = bytes(
@@ -72,12 +72,6 @@ class Words:
             text = self.text()
             return {n for n in names if b" " + n + b" " in text}
         return set(self.as_set() & names)
-
-    def has_any(self, names: set[bytes]) -> bool:
-        if self._set is None and len(names) <= 24:
-            text = self.text()
-            return any(b" " + n + b" " in text for n in names)
-        return not self.as_set().isdisjoint(names)
 
 
 @dataclass
@@ -600,12 +594,9 @@ def head_ids(project: Project) -> frozenset[str]:
     for module, mf in project.modules.items():
         if mf.data is None:
             continue
-        if mf.source is not None:
-            out.update(f.id for f in mf.source.functions().values())
-            continue
         try:
-            text = decode_source(mf.data)
+            src = mf.source or SourceFile.from_bytes(mf.path, module, mf.data)
         except SourceError:
             continue
-        out.update(f.id for f in SourceFile(mf.path, module, text).functions().values())
+        out.update(f.id for f in src.functions().values())
     return frozenset(out)

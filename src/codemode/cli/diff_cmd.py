@@ -7,16 +7,15 @@ import gc
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
+from codemode.background import in_background
 from codemode.config import Config, load_config
 from codemode.errors import FatalError
 from codemode.scope import Scope
 
 if TYPE_CHECKING:
     from codemode.analysis_cache import PinnedRange
-
-_T = TypeVar("_T")
 
 try:  # the json package's C string encoder, without importing the json package
     from _json import encode_basestring_ascii as _encode_str
@@ -102,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     config = load_config(args.root, overrides)
     scope = scope_of(args)
     # the spec files are found (a walk of the project) while git answers the analysis
-    specs = _in_thread(lambda: spec_lookup(config))
+    specs = in_background(lambda: spec_lookup(config))
     if args.format == "json":
         ids, heads, problems, renames = json_rows(config, scope)
         specs_for = specs()
@@ -210,31 +209,6 @@ def _row_head(f: Sequence[Any]) -> str:
         f'"changed_lines": [{", ".join(map(int.__repr__, lines))}], '
         f'"fingerprint": {"null" if fp is None else enc(fp)}'
     )
-
-
-def _in_thread(fn: Callable[[], _T]) -> Callable[[], _T]:
-    """Run ``fn`` in a thread; call the result to wait for its value (or its exception)."""
-    import threading
-
-    box: list[_T] = []
-    error: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            box.append(fn())
-        except BaseException as exc:  # re-raised in the caller's thread
-            error.append(exc)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-
-    def wait() -> _T:
-        thread.join()
-        if error:
-            raise error[0]
-        return box[0]
-
-    return wait
 
 
 def _str(value: str | None) -> str:
