@@ -64,6 +64,14 @@ class GitRepo:
         self.git("commit", "-q", "--allow-empty", "-m", message)
         return self.git("rev-parse", "HEAD")
 
+    def commit_change(self, rel: str, before: str | bytes, after: str | bytes) -> str:
+        """``rel`` committed as ``before``, then as ``after``: the first commit (a range's base)."""
+        self.write(rel, before)
+        base = self.commit()
+        self.write(rel, after)
+        self.commit()
+        return base
+
     def config(self, **overrides: Any) -> Config:
         return Config(root=self.root, **overrides)
 

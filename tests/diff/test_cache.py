@@ -5,6 +5,7 @@ from __future__ import annotations
 from codemode.scope import Scope
 
 SRC = "def helper(x):\n    return x + 1\n\n\ndef caller(x):\n    return helper(x) * 2\n"
+EDITED = SRC.replace("x + 1", "x + 2")
 
 
 def cache_dir(repo):
@@ -12,10 +13,7 @@ def cache_dir(repo):
 
 
 def test_a_warm_run_answers_like_a_cold_one(repo):
-    repo.write("src/pkg/a.py", SRC)
-    base = repo.commit()
-    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
-    repo.commit()
+    base = repo.commit_change("src/pkg/a.py", SRC, EDITED)
     cold = repo.range(base)
     assert cache_dir(repo).is_dir()
     warm = repo.range(base)
@@ -28,10 +26,7 @@ def test_a_warm_run_answers_like_a_cold_one(repo):
 def test_without_the_cache_the_answer_is_the_same(repo):
     from codemode.diff import analyze
 
-    repo.write("src/pkg/a.py", SRC)
-    base = repo.commit()
-    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
-    repo.commit()
+    base = repo.commit_change("src/pkg/a.py", SRC, EDITED)
     scope = Scope("range", base=base, head="HEAD")
     uncached = analyze(repo.config(), scope, cache=False)
     assert not cache_dir(repo).exists()
@@ -41,7 +36,7 @@ def test_without_the_cache_the_answer_is_the_same(repo):
 def test_staged_results_follow_the_index(repo):
     repo.write("src/pkg/a.py", SRC)
     repo.commit()
-    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
+    repo.write("src/pkg/a.py", EDITED)
     repo.git("add", "-A")
     assert repo.statuses(repo.staged()) == {"pkg.a.helper": "modified", "pkg.a.caller": "impacted"}
     repo.write("src/pkg/a.py", SRC.replace("* 2", "* 3"))
@@ -50,10 +45,7 @@ def test_staged_results_follow_the_index(repo):
 
 
 def test_a_corrupt_cache_is_ignored(repo):
-    repo.write("src/pkg/a.py", SRC)
-    base = repo.commit()
-    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
-    repo.commit()
+    base = repo.commit_change("src/pkg/a.py", SRC, EDITED)
     expected = repo.range(base).functions
     (cache_dir(repo) / "analysis.sqlite3").write_bytes(b"not a database")
     for extra in cache_dir(repo).glob("analysis.sqlite3-*"):
@@ -64,7 +56,7 @@ def test_a_corrupt_cache_is_ignored(repo):
 def test_the_cache_lives_in_the_git_dir_so_it_is_never_committed(repo):
     repo.write("src/pkg/a.py", SRC)
     repo.commit()
-    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
+    repo.write("src/pkg/a.py", EDITED)
     repo.git("add", "-A")
     repo.staged()
     assert cache_dir(repo).is_dir()
@@ -72,10 +64,7 @@ def test_the_cache_lives_in_the_git_dir_so_it_is_never_committed(repo):
 
 
 def test_a_corrupt_result_file_is_recomputed(repo):
-    repo.write("src/pkg/a.py", SRC)
-    base = repo.commit()
-    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
-    repo.commit()
+    base = repo.commit_change("src/pkg/a.py", SRC, EDITED)
     expected = repo.range(base).functions
     results = list((cache_dir(repo) / "results").iterdir())
     assert results

@@ -17,10 +17,7 @@ SRC = "def helper(x):\n    return x + 1\n\n\ndef caller(x):\n    return helper(x
 
 
 def test_diff_json_names_functions_statuses_and_impact(repo, capsys):
-    repo.write("src/pkg/a.py", SRC)
-    base = repo.commit()
-    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
-    repo.commit()
+    base = repo.commit_change("src/pkg/a.py", SRC, SRC.replace("x + 1", "x + 2"))
     assert main(["diff", "--base", base, "--format", "json", "--root", str(repo.root)]) == 0
     doc = json.loads(capsys.readouterr().out)
     rows = {r["id"]: r for r in doc["functions"]}

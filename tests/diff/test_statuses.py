@@ -74,10 +74,7 @@ def test_moved_file_with_an_edit(repo):
 
 
 def test_function_renamed_in_place(repo):
-    repo.write("src/pkg/a.py", A)
-    base = repo.commit()
-    repo.write("src/pkg/a.py", A.replace("def other", "def twice"))
-    repo.commit()
+    base = repo.commit_change("src/pkg/a.py", A, A.replace("def other", "def twice"))
     result = repo.range(base)
     assert repo.statuses(result) == {"pkg.a.twice": "renamed"}
     assert result.renames["pkg.a.other"] == "pkg.a.twice"
@@ -141,10 +138,7 @@ def test_docstring_only_edit_of_a_method_and_a_class(repo):
                 """Doc."""
                 return 1
     '''
-    repo.write("src/pkg/a.py", src)
-    base = repo.commit()
-    repo.write("src/pkg/a.py", src.replace('"""Doc."""', '"""Other words."""'))
-    repo.commit()
+    base = repo.commit_change("src/pkg/a.py", src, src.replace('"""Doc."""', '"""Other words."""'))
     assert repo.range(base).functions == ()
 
 
@@ -164,10 +158,9 @@ def test_binary_files_are_skipped_and_a_nul_py_file_is_a_problem(repo):
 
 def test_non_utf8_source_honours_its_coding_cookie(repo):
     text = "# -*- coding: latin-1 -*-\ndef greet():\n    return 'café'\n"
-    repo.write("src/pkg/fr.py", text.encode("latin-1"))
-    base = repo.commit()
-    repo.write("src/pkg/fr.py", text.replace("café", "thé").encode("latin-1"))
-    repo.commit()
+    base = repo.commit_change(
+        "src/pkg/fr.py", text.encode("latin-1"), text.replace("café", "thé").encode("latin-1")
+    )
     result = repo.range(base)
     assert repo.statuses(result) == {"pkg.fr.greet": "modified"}
     assert result.problems == ()
@@ -241,10 +234,7 @@ def test_merge_commit_range_shows_only_the_branch_change(repo):
 
 
 def test_detached_head(repo):
-    repo.write("src/pkg/a.py", A)
-    base = repo.commit()
-    repo.write("src/pkg/a.py", A.replace("x + 1", "x + 9"))
-    repo.commit()
+    base = repo.commit_change("src/pkg/a.py", A, A.replace("x + 1", "x + 9"))
     repo.git("checkout", "-q", "--detach", "HEAD")
     assert repo.statuses(repo.range(base)) == {"pkg.a.helper": "modified"}
     repo.write("src/pkg/a.py", A)
@@ -342,10 +332,7 @@ def test_all_scope_lists_every_function(repo):
 
 
 def test_non_ascii_paths(repo):
-    repo.write("src/pkg/café.py", A)
-    base = repo.commit()
-    repo.write("src/pkg/café.py", A.replace("x + 1", "x + 2"))
-    repo.commit()
+    base = repo.commit_change("src/pkg/café.py", A, A.replace("x + 1", "x + 2"))
     result = repo.range(base)
     assert repo.statuses(result) == {"pkg.café.helper": "modified"}
     assert repo.by_id(result)["pkg.café.helper"].changed_lines == (2,)
@@ -371,10 +358,9 @@ def test_a_merge_conflict_in_the_index_is_a_problem_not_a_removal(repo):
 def test_lines_that_look_like_patch_headers(repo):
     # removed "-- ..." and added "++ ..." lines print as "--- ..." and "+++ ..." in a patch
     src = 'def sql():\n    return """\n-- old comment\n"""\n\n\ndef other():\n    return 1\n'
-    repo.write("src/pkg/a.py", src)
-    base = repo.commit()
-    repo.write("src/pkg/a.py", src.replace("-- old comment", "++ new text").replace("1\n", "2\n"))
-    repo.commit()
+    base = repo.commit_change(
+        "src/pkg/a.py", src, src.replace("-- old comment", "++ new text").replace("1\n", "2\n")
+    )
     result = repo.range(base)
     assert repo.statuses(result) == {"pkg.a.sql": "modified", "pkg.a.other": "modified"}
     assert repo.by_id(result)["pkg.a.other"].changed_lines == (8,)
