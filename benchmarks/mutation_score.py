@@ -24,8 +24,7 @@ from codemode.check import make_worker
 from codemode.config import load_config
 from codemode.regen import run_regen
 from codemode.scope import Scope
-from codemode.specs.discover import find_spec_files
-from codemode.specs.load import load_spec_file
+from codemode.specs.index import build_index
 from codemode.verify import Verifier
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop"
@@ -100,7 +99,7 @@ def mutants(source: str, name: str) -> Iterator[tuple[str, str]]:
     index = next(
         i for i, n in enumerate(tree.body) if isinstance(n, ast.FunctionDef) and n.name == name
     )
-    count = sum(1 for _ in _mutations(tree.body[index]))  # type: ignore[arg-type]
+    count = len(list(_mutations(tree.body[index])))  # type: ignore[arg-type]
     for k in range(count):
         t = copy.deepcopy(tree)
         desc, node, attr, value = list(_mutations(t.body[index]))[k]  # type: ignore[arg-type]
@@ -128,8 +127,7 @@ def main() -> int:
         ids = function_ids(root)
         report = run_regen(config, Scope("all"), dry_run=False, function_ids=tuple(ids))
         written = [f.id for f in report.functions if f.status == "ok"]
-        specs = [load_spec_file(p, root) for p in find_spec_files(config, root=root)]
-        by_id = {f.id: (s, f) for s in specs for f in s.functions}
+        by_id = {f.id: (s, f) for s in build_index(config).files for f in s.functions}
         worker = make_worker(config)
         passing = []
         try:

@@ -13,7 +13,6 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from codemode.check import describe_scope, make_worker
@@ -21,6 +20,8 @@ from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.report import Cost, FunctionResult, Report, SpecEdit
 from codemode.scope import Scope
+from codemode.shard import in_shard
+from codemode.specs.discover import find_spec_files
 from codemode.specs.index import SpecIndex, build_index
 from codemode.specs.load import parse_spec_text
 from codemode.specs.types import FunctionSpec, SpecFile
@@ -57,26 +58,17 @@ def _targets(
     if function_ids:
         return [_Target(fid, explicit=True) for fid in dict.fromkeys(function_ids)]
     if scope.is_change:
-        try:
-            from codemode import diff as diff_mod
-        except ImportError as exc:  # the diff analyzer is another stage; say what works instead
-            raise FatalError(
-                "change scopes need the diff analyzer; use --all or --function ID"
-            ) from exc
-        analysis = diff_mod.analyze(config, scope)
+        from codemode import diff
+
+        analysis = diff.analyze(config, scope)
         return [
-            _Target(f.id, tuple(getattr(f, "changed_lines", ()) or ()), changed=True)
+            _Target(f.id, f.changed_lines, changed=True)
             for f in analysis.functions
             if f.status in ("added", "modified", "renamed")
         ]
     if scope.kind == "paths":
-        wanted = {Path(p).resolve() for p in scope.paths}
-        ids = [
-            f.id
-            for s in index.files
-            for f in s.functions
-            if s.path.resolve() in wanted or any(w in s.path.resolve().parents for w in wanted)
-        ]
+        wanted = {p.resolve() for p in find_spec_files(config, scope.paths)}
+        ids = [f.id for s in index.files if s.path.resolve() in wanted for f in s.functions]
         return [_Target(fid) for fid in dict.fromkeys(ids)]
     return [_Target(fid) for fid in sorted(index.function_ids())]
 
@@ -137,8 +129,7 @@ class _Run:
             self.progress(f"[{self.done}/{self.total}] {fid}: {text}")
 
     def _worker(self) -> Any:
-        w = make_worker(self.config.replace(timeout=min(self.config.timeout, EXPLORE_TIMEOUT)))
-        return w
+        return make_worker(self.config.replace(timeout=min(self.config.timeout, EXPLORE_TIMEOUT)))
 
     async def one(self, target: _Target, sem: asyncio.Semaphore) -> _Done:
         async with sem:
@@ -165,7 +156,7 @@ class _Run:
             return _Done(
                 target.id, "ok", "up to date (fingerprint unchanged)", spec.rel if spec else None
             )
-        if func is not None and not meta.fingerprint and not (target.explicit or target.changed):  # type: ignore[union-attr]
+        if meta and not meta.fingerprint and not (target.explicit or target.changed):
             # --all over a hand-written spec: nothing says it is stale; adding cases is a choice.
             return _Done(
                 target.id,
@@ -338,10 +329,7 @@ def run_regen(
     chosen = model if model is not None else config.model
     run = _Run(config, None, progress, retry_delay)
     targets = _targets(config, scope, function_ids, run.index)
-    if shard is not None:
-        from codemode.verify import in_shard
-
-        targets = [t for t in targets if in_shard(t.id, shard)]
+    targets = [t for t in targets if in_shard(t.id, shard)]
     run.total = len(targets)
     if chosen is not None:
         from codemode.explore.budget import Budget

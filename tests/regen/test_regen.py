@@ -153,6 +153,21 @@ def test_model_failure_keeps_the_spec(shop_config: Config, shop: Path) -> None:
     assert (shop / "specs" / "pricing.yml").read_bytes() == before
 
 
+def test_a_module_that_does_not_parse_is_that_functions_error(
+    shop_config: Config, shop: Path
+) -> None:
+    (shop / "src" / "shop" / "broken.py").write_text("def f(x):\n    return x +\n")
+    report = run_regen(
+        shop_config,
+        Scope("all"),
+        dry_run=True,
+        function_ids=("shop.broken.f", "shop.text.initials"),
+    )
+    status = {f.id: (f.status, f.message) for f in report.functions}
+    assert status["shop.broken.f"][0] == "error" and "does not parse" in status["shop.broken.f"][1]
+    assert status["shop.text.initials"][0] == "ok"
+
+
 @pytest.mark.parametrize("scope", [Scope("all"), Scope("paths", paths=("specs/text_dates.yml",))])
 def test_scopes_without_a_diff_pick_spec_functions(
     shop_config: Config, shop: Path, scope: Scope, monkeypatch: pytest.MonkeyPatch

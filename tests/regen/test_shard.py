@@ -7,7 +7,7 @@ from pathlib import Path
 from codemode.config import Config
 from codemode.regen import run_regen
 from codemode.scope import Scope
-from codemode.verify import in_shard
+from codemode.shard import in_shard
 
 IDS = (
     "shop.text.slugify",

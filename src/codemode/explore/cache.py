@@ -2,7 +2,8 @@
 
 An unchanged function costs no request: its cached snippets are replayed against the real
 code (the sandbox is deterministic) and the cached choice picks the same calls. The cache
-lives in the git dir (never committed, shared by worktrees' runs) or ``.codemode-cache/``.
+lives in ``<git-dir>/codemode-cache`` beside the diff analyzer's (never committed), or in
+``.codemode-cache/`` outside a git repository.
 """
 
 from __future__ import annotations
@@ -13,18 +14,18 @@ import os
 from pathlib import Path
 from typing import Any
 
+from codemode.errors import FatalError
 from codemode.explore.prompts import PROMPT_VERSION
 
 
 def cache_dir(root: Path) -> Path:
-    git = root / ".git"
-    if git.is_dir():
-        return git / "codemode-cache"
-    if git.is_file():  # a worktree: .git is a file naming the real git dir
-        text = git.read_text(encoding="utf-8", errors="replace").strip()
-        if text.startswith("gitdir:"):
-            return Path(text.split(":", 1)[1].strip()) / "codemode-cache"
-    return root / ".codemode-cache"
+    from codemode import git
+
+    try:
+        _, git_dir = git.locate(root)
+    except FatalError:  # not a repository (or no git): keep it in the project
+        return root / ".codemode-cache"
+    return git_dir / "codemode-cache"
 
 
 def cache_key(function_id: str, fingerprint: str | None, model: str, rounds: int) -> str:

@@ -17,10 +17,17 @@ from typing import Any
 
 from codemode.explore import prompts
 from codemode.explore.budget import Budget
-from codemode.explore.cases import build_cases, describe_call, representative, usable
+from codemode.explore.cases import (
+    build_cases,
+    describe_call,
+    inputs_of,
+    representative,
+    safe_id,
+    usable,
+)
 from codemode.explore.llm import ask
 from codemode.explore.offline import select
-from codemode.explore.record import CallRecord, Recorder
+from codemode.explore.record import CallRecord, Recorder, wire_call
 from codemode.explore.sandbox import SnippetResult, SnippetRunner
 from codemode.explore.target import TargetInfo
 
@@ -158,10 +165,9 @@ async def explore_with_model(
     unreached = body - recorder.lines()
     if unreached:
         ex.notes.append(f"lines never reached: {', '.join(str(n) for n in sorted(unreached)[:12])}")
-    usable_records = [r for r in recorder.records if usable(r, info)]
-    if not usable_records:
+    ex.answers = {"plan": _dump_plan(plans[0]), "coverage": [_dump_plan(p) for p in plans[1:]]}
+    if not any(usable(r, info) for r in recorder.records):
         ex.notes.append("no call of the target could become a case")
-        ex.answers = {"plan": _dump_plan(plans[0]), "coverage": [_dump_plan(p) for p in plans[1:]]}
         return ex
     shown = representative(recorder.records, info)
     choice = await answer(
@@ -177,11 +183,7 @@ async def explore_with_model(
         ex.notes.append("the model chose no usable call; the offline selection was used instead")
         ex.cases = build_cases(select(recorder.records, info), info, taken)
     ex.evaluators = await asyncio.to_thread(validate_evaluators, recorder, info, choice.evaluators)
-    ex.answers = {
-        "plan": _dump_plan(plans[0]),
-        "coverage": [_dump_plan(p) for p in plans[1:]],
-        "choice": choice.model_dump(),
-    }
+    ex.answers["choice"] = choice.model_dump()
     return ex
 
 
@@ -193,8 +195,6 @@ def validate_evaluators(
     recorder: Recorder, info: TargetInfo, proposals: Sequence[Any]
 ) -> dict[str, dict[str, Any]]:
     """Global evaluators that hold on every recorded call that returned; the rest are dropped."""
-    from codemode.explore.cases import inputs_of, safe_id
-
     returned = [r for r in recorder.records if r.kind == "returned" and usable(r, info)]
     kept: dict[str, dict[str, Any]] = {}
     if not returned:
@@ -202,27 +202,9 @@ def validate_evaluators(
     for p in proposals:
         name = safe_id(p.name).title().replace("_", "") or "Check"
         if p.type and not p.assertion:
-            wire = [
-                {
-                    "id": str(r.n),
-                    "args": list(r.args),
-                    "kwargs": r.kwargs,
-                    "form": "inputs_list",
-                    "input": list(r.args),
-                    "types": [{"expr": p.type, "strict": False}],
-                    "trace": False,
-                }
-                for r in returned
-            ]
-            outcomes = list(
-                recorder.worker.run(
-                    recorder.target,
-                    wire,
-                    fixtures=recorder.fixtures,
-                    fixture_names=recorder.fixture_names,
-                    file_key=recorder.file_key,
-                )
-            )
+            types = [{"expr": p.type, "strict": False}]
+            wire = [wire_call(str(r.n), r.args, r.kwargs, types=types) for r in returned]
+            outcomes = list(recorder.run_wire(wire))
             if outcomes and all(o.kind == "returned" and o.types == [None] for o in outcomes):
                 kept[name] = {"type": p.type}
         elif p.assertion and not p.type:

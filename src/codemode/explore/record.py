@@ -9,12 +9,12 @@ to the worker in one batch.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from codemode.worker import runtime
-from codemode.worker.pool import Worker
+from codemode.worker.pool import Outcome, Worker
 
 MAX_CALLS = 5000  # per function: a runaway snippet stops here, the records so far stay
 
@@ -38,6 +38,26 @@ class CallRecord:
         if self.kind == "returned":
             return ("returned", type(self.value).__name__)
         return ("error", "")
+
+
+def wire_call(
+    case_id: str,
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    *,
+    types: Sequence[dict[str, Any]] = (),
+    trace: bool = False,
+) -> dict[str, Any]:
+    """One call as a worker case: positional ``args`` and ``kwargs``, nothing from a spec."""
+    return {
+        "id": case_id,
+        "args": list(args),
+        "kwargs": kwargs,
+        "form": "inputs_list",
+        "input": list(args),
+        "types": list(types),
+        "trace": trace,
+    }
 
 
 class TooManyCalls(RuntimeError):
@@ -77,29 +97,9 @@ class Recorder:
             if len(self.records) + len(fresh) > MAX_CALLS:
                 raise TooManyCalls(f"more than {MAX_CALLS} calls of the target; stopped")
             if fresh:
-                wire = [
-                    {
-                        "id": key,
-                        "args": list(a),
-                        "kwargs": k,
-                        "form": "inputs_list",
-                        "input": list(a),
-                        "types": [],
-                        "trace": True,
-                    }
-                    for key, (a, k) in fresh.items()
-                ]
+                wire = [wire_call(key, a, k, trace=True) for key, (a, k) in fresh.items()]
                 self.worker_calls += len(wire)
-                outcomes = {
-                    o.case: o
-                    for o in self.worker.run(
-                        self.target,
-                        wire,
-                        fixtures=self.fixtures,
-                        fixture_names=self.fixture_names,
-                        file_key=self.file_key,
-                    )
-                }
+                outcomes = {o.case: o for o in self.run_wire(wire)}
                 for key, (a, k) in fresh.items():
                     o = outcomes.get(key)
                     rec = CallRecord(
@@ -116,6 +116,16 @@ class Recorder:
                     self.records.append(rec)
                     self._memo[key] = rec
             return [self._memo[key] for key in keys]
+
+    def run_wire(self, wire: list[dict[str, Any]]) -> Iterator[Outcome]:
+        """Run wire cases of the target in the worker, with this function's fixtures."""
+        return self.worker.run(
+            self.target,
+            wire,
+            fixtures=self.fixtures,
+            fixture_names=self.fixture_names,
+            file_key=self.file_key,
+        )
 
     def lines(self) -> set[int]:
         return {ln for r in self.records for ln in r.lines}

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import builtins
 import datetime as dt
-import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -116,8 +114,6 @@ class SnippetRunner:
         self.request_timeout = request_timeout
         self.processes = processes
         self._pool: Any = None
-        self._lock = threading.Lock()
-        self.sandbox_seconds = 0.0
 
     def __enter__(self) -> SnippetRunner:
         from pydantic_monty import Monty
@@ -157,7 +153,6 @@ class SnippetRunner:
         )
 
         results: list[SnippetResult] = []
-        started = time.perf_counter()
         for index, code in enumerate(snippets, 1):
             calls: list[int] = []
 
@@ -187,5 +182,4 @@ class SnippetRunner:
             except (TypeError, ValueError) as exc:  # the trailing value could not leave the sandbox
                 error = f"{type(exc).__name__}: {_first_line(str(exc))}"
             results.append(SnippetResult(index, tuple(calls), error))
-        self.sandbox_seconds += time.perf_counter() - started
         return results

@@ -7,13 +7,14 @@ so everything here comes from ``ast`` over the file on disk.
 from __future__ import annotations
 
 import ast
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from codemode.config import Config
 from codemode.errors import FatalError
-from codemode.functions import extract_all
+from codemode.functions import SourceError, SourceFile
 
 MISSING: Any = object()
 
@@ -59,7 +60,7 @@ class TargetInfo:
 
     def body_lines(self) -> set[int]:
         """Executable lines of the body (what coverage can reach), docstring excluded."""
-        tree = ast.parse(_dedent(self.source))
+        tree = ast.parse(textwrap.dedent(self.source))
         fn = tree.body[0]
         assert isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
         body = fn.body
@@ -77,12 +78,6 @@ class TargetInfo:
                 ):
                     lines.add(node.lineno + self.lineno - 1)
         return lines
-
-
-def _dedent(source: str) -> str:
-    import textwrap
-
-    return textwrap.dedent(source)
 
 
 def module_file(config: Config, module: str, root: Path | None = None) -> Path | None:
@@ -233,9 +228,17 @@ def _literals(fn: ast.AST, constants: dict[str, Any] | None = None) -> tuple[Any
 
 def load_target(config: Config, function_id: str, root: Path | None = None) -> TargetInfo:
     module, qualname, path = split_id(config, function_id, root)
-    data = path.read_bytes()
-    text = data.decode("utf-8-sig")
-    tree = ast.parse(text)
+    base = root or config.root
+    try:
+        rel = path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        rel = path.as_posix()
+    try:
+        sf = SourceFile.from_bytes(rel, module, path.read_bytes())
+        tree = ast.parse(sf.text)
+    except (SourceError, SyntaxError, ValueError) as exc:
+        raise FatalError(f"{function_id}: {path} does not parse: {exc}") from exc
+    text = sf.text
     found = _find(tree, qualname)
     if found is None:
         raise FatalError(f"{function_id}: no function {qualname!r} in {path}")
@@ -244,16 +247,9 @@ def load_target(config: Config, function_id: str, root: Path | None = None) -> T
     end = fn.end_lineno or fn.lineno
     lines = text.splitlines()
     source = "\n".join(lines[start - 1 : end]) + "\n"
-    base = root or config.root
-    try:
-        rel = path.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
-        rel = path.as_posix()
-    fp = None
-    sf = extract_all(rel, module, data)
+    sf.parse_all()
     f = sf.functions().get(qualname)
-    if f is not None:
-        fp = f.fingerprint
+    fp = f.fingerprint if f is not None else None
     params = _params(fn, is_method)
     sig = f"def {fn.name}({ast.unparse(fn.args)})" + (
         f" -> {ast.unparse(fn.returns)}" if fn.returns else ""
