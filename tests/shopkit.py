@@ -7,9 +7,8 @@ importing `from conftest import ...` get whichever conftest pytest loaded last.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pydantic_ai.models
 import pytest
@@ -41,6 +40,3 @@ def worker(shop_config: Config) -> Iterator[Worker]:
     w.start()
     yield w
     w.close()
-
-
-Script = Callable[[str], dict[str, Any]]

@@ -181,14 +181,7 @@ def test_check_staged_outside_pre_commit_gives_the_same_answer(
     assert (hooked.returncode, direct.returncode) == (want, want), hooked.output + direct.output
 
 
-def _regen_available(project: Project) -> bool:
-    probe = project.run(sys.executable, "-m", "codemode", "regen", "--help")
-    return probe.returncode == 0
-
-
 def test_regen_hook_writes_specs_and_blocks_until_they_are_staged(project: Project) -> None:
-    if not _regen_available(project):
-        pytest.skip("`codemode regen` is not built yet (codemode/regen.py, cli/regen_cmd.py)")
     project.write(
         "src/shop/pricing.py",
         PRICING + '\n\ndef double(x: int) -> int:\n    """>>> double(2)\n    4\n    """\n'

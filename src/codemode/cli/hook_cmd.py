@@ -99,15 +99,3 @@ def run(args: argparse.Namespace) -> int:
     if extra[:1] == ["--"]:
         extra = extra[1:]
     return hook_regen(extra)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m codemode.cli.hook_cmd regen [ARGS]``: the hook entry without the CLI table."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["regen"]:
-        argv = argv[1:]
-    return hook_regen(argv)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
