@@ -185,6 +185,10 @@ _TOP = re.compile(
 )
 
 
+# A second def or class at column 0 inside one chunk: only a merged chunk has one.
+_MORE_DEFS = re.compile(r"\n(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
+
+
 def _triple_quotes(text: str) -> list[tuple[int, str]]:
     marks: list[tuple[int, str]] = []
     for quote in ('"""', "'''"):  # str.find: many times faster than a regex here
@@ -326,7 +330,13 @@ class SourceFile:
     def ensure(self, quals: Iterable[str]) -> None:
         """Parse the chunks that define ``quals`` (every part of an overload set)."""
         tops = {q.split(".")[0] for q in quals}
-        self.parse_chunks(c for c in self.chunks if c.info is None and c.name in tops)
+        # Every chunk named after a top (an overload set spans several), and the chunk the
+        # index holds it in (a def merged into an earlier chunk, see _unparsed_by_name).
+        chosen = [c for c in self.chunks if c.info is None and c.name in tops]
+        index = self._unparsed_by_name()
+        seen = {id(c) for c in chosen}
+        chosen += [index[t] for t in tops if t in index and id(index[t]) not in seen]
+        self.parse_chunks(chosen)
 
     # -- what it defines ----------------------------------------------------------------------
     def infos(self) -> Iterator[ChunkInfo]:
@@ -504,7 +514,18 @@ class SourceFile:
         if by_name is None:
             by_name = {}
             for c in self.chunks:
-                if c.info is None and c.name:
+                if (
+                    c.info is None
+                    and c.name
+                    and _MORE_DEFS.search(self.text, c.offset + 1, c.end_offset)
+                ):
+                    # A quote the pairing could not place merged later defs into this chunk
+                    # (see split_chunks): index every top-level def its outline finds.
+                    by_name.setdefault(c.name, c)
+                    for d in self.local(c)[1]:
+                        if "." not in d.qual:
+                            by_name.setdefault(d.qual, c)
+                elif c.info is None and c.name:
                     by_name.setdefault(c.name, c)
                 elif c.info is None and c.scanned is not None:
                     for d in self.local(c)[1]:

@@ -6,7 +6,14 @@ import textwrap
 
 import pytest
 
-from codemode.functions import SourceError, SourceFile, decode_source, module_name, split_chunks
+from codemode.functions import (
+    Function,
+    SourceError,
+    SourceFile,
+    decode_source,
+    module_name,
+    split_chunks,
+)
 
 SOURCE = '''
 """Module docstring.
@@ -266,3 +273,30 @@ def test_odd_files_give_the_same_functions_outlined_and_parsed(text):
     for qual, fn in parsed.functions().items():
         assert fn.fingerprint is not None
         assert outlined.functions()[qual].lineno == fn.lineno, qual
+
+
+MERGED = """import re
+
+def first(text):
+    return text.find("\'\'\'")
+
+
+def second(x):
+    return x + 1
+
+
+class Base:
+    def price(self):
+        return 10
+"""
+
+
+def test_defs_merged_into_an_earlier_chunk_are_still_found_unparsed():
+    """A triple quote in a one-line string merges later defs into the chunk of ``first``;
+    lookups by name must still find them before anything is parsed."""
+    src = SourceFile.from_bytes("src/pkg/m.py", "pkg.m", MERGED.encode())
+    assert [c.name for c in src.chunks if c.is_def] == ["first"]  # the merge this test is about
+    assert src.defines("second") and src.is_class("Base") and src.defines("Base.price")
+    assert src.function("second") == Function("pkg.m.second", "second", 7, 8, None, None)
+    src.ensure(["second"])
+    assert src.parsed_functions()["second"].fingerprint is not None
