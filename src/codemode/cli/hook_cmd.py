@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from codemode.errors import FatalError
 
 MODIFIED_MESSAGE = "files were modified by this hook; review and stage them"
 
@@ -35,16 +36,12 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _git(root: Path, *args: str) -> bytes:
-    return subprocess.run(
-        ["git", "-c", "core.quotePath=false", *args], cwd=root, capture_output=True, check=True
-    ).stdout
-
-
 def _toplevel() -> Path:
+    from codemode import git
+
     try:
-        return Path(_git(Path.cwd(), "rev-parse", "--show-toplevel").decode().strip())
-    except (subprocess.CalledProcessError, FileNotFoundError):
+        return git.repo_root(Path.cwd())
+    except FatalError:
         return Path.cwd()
 
 
@@ -55,7 +52,9 @@ def snapshot(root: Path) -> Snapshot:
     the same status letter, and must still count as modified.
     """
     out: Snapshot = {}
-    raw = _git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+    from codemode import git
+
+    raw = git.run(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
     entries = raw.split(b"\0")
     i = 0
     while i < len(entries):

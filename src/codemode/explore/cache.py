@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +45,6 @@ class AnswerCache:
         return data
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        path = self.directory / f"{key}.json"
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(value), encoding="utf-8")
-        os.replace(tmp, path)
+        from codemode.specs.write import write_atomic
+
+        write_atomic(self.directory / f"{key}.json", json.dumps(value))
