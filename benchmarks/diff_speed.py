@@ -40,17 +40,10 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import _common
+
 FUNCS_PER_MODULE = 20
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+GIT_ENV = _common.GIT_ENV
 
 
 def module_text(i: int, n_modules: int, edited: bool = False) -> str:

@@ -30,19 +30,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+import _common
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 WORK = REPO_ROOT / "benchmarks" / ".work"
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "NO_COLOR": "1",
-}
+GIT_ENV = {**_common.GIT_ENV, "NO_COLOR": "1"}
 
 PRICING = '''\
 """Money."""
