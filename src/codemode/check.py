@@ -110,8 +110,8 @@ def _messages(report: Report) -> Iterator[str]:
 def _check_change(
     config: Config, scope: Scope, shard: tuple[int, int] | None, worker: Worker | None
 ) -> Report:
-    from codemode import diff as diff_mod  # type: ignore[attr-defined,unused-ignore]
-    from codemode import git  # type: ignore[attr-defined,unused-ignore]
+    from codemode import diff as diff_mod
+    from codemode import git
 
     analysis = diff_mod.analyze(config, scope)
     notes: list[str] = list(analysis.problems)

@@ -144,7 +144,7 @@ def scope_for(inputs: Inputs, event: Event) -> tuple[Scope, list[str]]:
 def _run(inputs: Inputs, config: Config, scope: Scope, dry_run: bool) -> Report:
     shard = parse_shard(inputs.shard)
     if inputs.mode == "regen":
-        from codemode.regen import run_regen  # type: ignore[import-not-found,unused-ignore]
+        from codemode.regen import run_regen
 
         report: Report = run_regen(config, scope, dry_run=dry_run, shard=shard)
         return report
