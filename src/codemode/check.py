@@ -6,10 +6,8 @@ the CLI and the Action.
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -92,7 +90,7 @@ def run_check(
     if hint:
         notes.append(hint)
     elapsed = time.perf_counter() - started
-    return replace(report, notes=(*notes, f"elapsed {elapsed:.2f} s"))
+    return report._replace(notes=(*notes, f"elapsed {elapsed:.2f} s"))
 
 
 def _verify(config: Config, worker: Worker, specs: list[SpecFile], **kwargs: Any) -> VerifyResult:
@@ -118,8 +116,14 @@ def _check_change(
     # --staged verifies the staged content even when the work tree has unstaged edits.
     staged_root = git.materialize_staged(config.root) if scope.kind == "staged" else None
     root = staged_root or config.root
+    own = worker is None
     try:
-        specs = _load_affected_specs(config, root, analysis)
+        paths = _affected_spec_paths(config, root, analysis)
+        if paths and own:
+            # The worker's interpreter starts while the YAML is imported and parsed.
+            worker = make_worker(config, root)
+            worker.spawn()
+        specs = _load_specs_at(paths, root)
         index = index_specs(specs)
         changed = {f.id: f for f in analysis.functions if f.status != "removed"}
         removed = {f.id for f in analysis.functions if f.status == "removed"}
@@ -135,13 +139,9 @@ def _check_change(
         problems: list[Problem] = []
         lines_run: dict[str, set[int]] = {}
         if specs:
-            own = worker is None
             w = worker or make_worker(config, root)
-            try:
-                result = _verify(config, w, specs, only=to_verify, trace=True, shard=shard)
-            finally:
-                if own:
-                    w.close()
+            worker = w
+            result = _verify(config, w, specs, only=to_verify, trace=True, shard=shard)
             verified_results, problems, lines_run = result.functions, result.problems, result.lines
         functions: list[FunctionResult] = []
         for fr in verified_results:
@@ -152,7 +152,7 @@ def _check_change(
             if cf is not None and fr.status == "ok" and cf.status == "modified":
                 fr = _stale_or_ok(fr, cf, root, lines_run.get(fr.id, set()))
             if cf is not None:
-                fr = replace(fr, path=cf.path, impacted_by=cf.impacted_by)
+                fr = fr._replace(path=cf.path, impacted_by=cf.impacted_by)
             functions.append(fr)
         verified = {f.id for f in functions}
         for fid, cf in sorted(changed.items()):
@@ -185,7 +185,11 @@ def _check_change(
             scope=describe_scope(scope),
         )
     finally:
+        if own and worker is not None:
+            worker.close()
         if staged_root is not None:
+            import shutil  # bz2, lzma: only when a staged tree was written
+
             shutil.rmtree(staged_root, ignore_errors=True)
 
 
@@ -215,17 +219,17 @@ def _stale_or_ok(fr: FunctionResult, cf: Any, root: Path, ran: set[int]) -> Func
     )
 
 
-def _load_affected_specs(config: Config, root: Path, analysis: Any) -> list[SpecFile]:
+def _affected_spec_paths(config: Config, root: Path, analysis: Any) -> list[Path]:
     """The spec files that name a function the change touched, or that the change edited.
 
     The others cannot change a verdict; parsing every spec file is most of what a hook pays
-    when the staged change touches no spec'd function.
+    when the staged change touches no spec'd function. Read without a YAML parser.
     """
     from codemode.fastpath import spec_keys
 
     wanted = {f.id for f in analysis.functions} | set(analysis.renames)
     edited = _changed_spec_files(analysis)
-    out: list[SpecFile] = []
+    out: list[Path] = []
     for path in find_spec_files(config, root=root):
         rel = path.relative_to(root).as_posix()
         try:
@@ -233,10 +237,16 @@ def _load_affected_specs(config: Config, root: Path, analysis: Any) -> list[Spec
         except (OSError, UnicodeDecodeError):
             keys = None  # the loader says what is wrong with it
         if keys is None or rel in edited or wanted & keys.keys():
-            from codemode.specs.load import load_spec_file  # yaml: only when a spec matters
-
-            out.append(load_spec_file(path, root))
+            out.append(path)
     return out
+
+
+def _load_specs_at(paths: list[Path], root: Path) -> list[SpecFile]:
+    if not paths:
+        return []
+    from codemode.specs.load import load_spec_file  # yaml: only when a spec matters
+
+    return [load_spec_file(p, root) for p in paths]
 
 
 def _orphan(fid: str, spec: str | None, line: int | None, renamed_to: str | None) -> FunctionResult:

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from codemode.specs import RESERVED_KEYS
 from codemode.specs.discover import glob_regex
-from codemode.specs.types import RESERVED_KEYS
 
 if TYPE_CHECKING:
     from codemode.config import Config

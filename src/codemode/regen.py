@@ -345,12 +345,8 @@ def run_regen(
     done = asyncio.run(_gather(run, targets))
     report = _finish(config, run, done, dry_run)
     elapsed = time.perf_counter() - started
-    return Report(
-        **{
-            **report.__dict__,
-            "scope": describe_scope(scope),
-            "notes": (*report.notes, f"elapsed {elapsed:.2f} s"),
-        }
+    return report._replace(
+        scope=describe_scope(scope), notes=(*report.notes, f"elapsed {elapsed:.2f} s")
     )
 
 

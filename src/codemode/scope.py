@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 ScopeKind = Literal["staged", "range", "worktree", "all", "paths"]
 
 
-@dataclass(frozen=True)
-class Scope:
+class Scope(NamedTuple):  # not a dataclass: see config.Config
     kind: ScopeKind
     base: str | None = None  # "range": the PR's base ref (the merge base is taken against head)
     head: str | None = None  # "range": defaults to HEAD

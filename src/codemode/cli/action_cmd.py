@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     report = _run(inputs, config, scope, dry_run=not commit)
     if commit:
         notes += _commit(config.root, report, event)
-    report = dataclasses.replace(report, notes=(*report.notes, *notes))
+    report = report._replace(notes=(*report.notes, *notes))
     report_path = Path(inputs.report_path)
     if not report_path.is_absolute():
         report_path = config.root / report_path

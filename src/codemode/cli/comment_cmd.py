@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codemode.config import Config, parse_fail_on
+from codemode.config import DEFAULT_FAIL_ON, parse_fail_on
 from codemode.errors import FatalError
 from codemode.github_env import append_summary, parse_pr, read_event, write_outputs
 from codemode.render.annotations import escape_data, render_annotations
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         expect_head_sha=event.run_head_sha,
         skip_reason="" if pr else "no pull request number (--pr, the event, or the report)",
     )
-    fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else Config.fail_on
+    fail_on = parse_fail_on(args.fail_on) if args.fail_on is not None else DEFAULT_FAIL_ON
     return deliver(report, target, fail_on, report_path=args.report, env=env)
 
 

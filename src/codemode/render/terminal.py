@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from codemode.compare import short
 from codemode.report import CASE_PASSED, CaseResult, FunctionResult, Report
 
 _COLORS = {"red": "31", "green": "32", "yellow": "33", "cyan": "36", "dim": "2", "bold": "1"}
@@ -64,6 +63,8 @@ def _case_lines(f: FunctionResult, c: CaseResult, p: Painter) -> list[str]:
         and c.message
         and not c.message.startswith("expected")
     ):
+        from codemode.compare import short  # json, difflib: only when a case is shown
+
         out.append(f"    expected: {short(c.expected, 100)}")
         out.append(f"    observed: {short(c.observed, 100)}")
     if c.diff:

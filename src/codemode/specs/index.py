@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from codemode.config import Config
 from codemode.specs.discover import find_spec_files
@@ -13,17 +12,23 @@ if TYPE_CHECKING:
     from codemode.specs.types import SpecFile
 
 
-@dataclass(frozen=True)
-class SpecRef:
+# Not dataclasses: the hook imports this on every commit (see config.Config).
+class SpecRef(NamedTuple):
     file: str  # repo-relative
     line: int | None
     cases: tuple[str, ...]
 
 
-@dataclass
 class SpecIndex:
-    files: list[SpecFile] = field(default_factory=list)
-    by_function: dict[str, list[SpecRef]] = field(default_factory=dict)
+    __slots__ = ("by_function", "files")
+
+    def __init__(
+        self,
+        files: list[SpecFile] | None = None,
+        by_function: dict[str, list[SpecRef]] | None = None,
+    ) -> None:
+        self.files: list[SpecFile] = files if files is not None else []
+        self.by_function: dict[str, list[SpecRef]] = by_function if by_function is not None else {}
 
     def files_for(self, function_id: str) -> list[str]:
         return [r.file for r in self.by_function.get(function_id, [])]

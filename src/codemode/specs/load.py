@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 import yaml
 
+from codemode.specs import RESERVED_KEYS
 from codemode.specs.types import (
-    RESERVED_KEYS,
     SCOPE_ALIASES,
     CaseSpec,
     EvaluatorSpec,

@@ -6,8 +6,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# Top-level keys that are not function ids (vowel's and ours).
-RESERVED_KEYS = ("codemode", "fixtures", "serializers")
 # vowel's legacy fixture scope names, accepted for compatibility.
 SCOPE_ALIASES = {"function": "case", "module": "eval", "session": "file"}
 

@@ -97,6 +97,24 @@ class _Lines:
         self.sel.close()
 
 
+def _wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """``proc.wait(timeout)``, woken by the exit itself: Popen.wait with a timeout sleeps in
+    doubling steps between polls, which adds up to ~15 ms at the end of every hook run."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # not Linux 5.3+, or the process is gone already
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=timeout)
+        return
+    try:
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            sel.select(timeout)
+    finally:
+        os.close(fd)
+    proc.poll()
+
+
 class Worker:
     def __init__(
         self,
@@ -200,8 +218,7 @@ class Worker:
             with contextlib.suppress(OSError):
                 self.proc.stdin.write(b'{"op":"exit"}\n')
                 self.proc.stdin.flush()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=2)
+            _wait_exit(self.proc, 2.0)
         self.kill()
         if self.stderr_file is not None:
             self.stderr_file.close()

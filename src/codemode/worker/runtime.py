@@ -12,25 +12,52 @@ values from YAML and observed values from the worker go through one canonical fo
 
 from __future__ import annotations
 
-import base64
-import dataclasses
-import datetime as _dt
-import decimal
 import enum
-import fractions
 import importlib
-import inspect
 import io
 import json
 import os
 import re
 import sys
 import time
-import traceback
-import uuid
-from collections.abc import Callable
-from pathlib import PurePath
-from typing import Any
+import types
+from collections.abc import Awaitable, Callable
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~4 ms of every start
+if TYPE_CHECKING:
+    from typing import Any
+
+# Startup is on the pre-commit hook's path (the parent waits for the worker's hello), so
+# only what every run needs is imported here. Value types (datetime, Decimal, UUID, paths,
+# dataclasses...) are looked up in sys.modules: a value of such a type can only exist once
+# its module has been imported, by the user's code or by YAML, so an absent module means
+# "not this type" and importing it just to say so would cost ~30 ms of every start.
+
+
+def _loaded(module: str, *names: str) -> tuple[type[Any], ...]:
+    """The classes ``names`` of ``module`` if it is imported, else () (isinstance: False)."""
+    mod = sys.modules.get(module)
+    return tuple(getattr(mod, n) for n in names) if mod is not None else ()
+
+
+def _b64encode(data: bytes) -> str:
+    import base64
+
+    return base64.b64encode(data).decode("ascii")
+
+
+def _b64decode(text: str) -> bytes:
+    import base64
+
+    return base64.b64decode(text)
+
+
+def _last_frame(exc: BaseException) -> types.TracebackType | None:
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb
+
 
 # --------------------------------------------------------------------------------------
 # Canonical data: YAML-safe values that compare by meaning, never by memory address.
@@ -65,14 +92,21 @@ def canonical(value: Any, _depth: int = 0, _path: set[int] | None = None) -> Any
     if isinstance(value, enum.Enum):
         return canonical(value.value, _depth + 1, _path)
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return {BYTES_TAG: base64.b64encode(bytes(value)).decode("ascii")}
-    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+        return {BYTES_TAG: _b64encode(bytes(value))}
+    if isinstance(value, _loaded("datetime", "datetime", "date", "time")):
         return value.isoformat()
-    if isinstance(value, _dt.timedelta):
+    if isinstance(value, _loaded("datetime", "timedelta")):
         return value.total_seconds()
-    if isinstance(value, (decimal.Decimal, fractions.Fraction, uuid.UUID)):
+    if isinstance(
+        value,
+        (
+            *_loaded("decimal", "Decimal"),
+            *_loaded("fractions", "Fraction"),
+            *_loaded("uuid", "UUID"),
+        ),
+    ):
         return str(value)
-    if isinstance(value, PurePath):
+    if isinstance(value, _loaded("pathlib", "PurePath")):
         return value.as_posix()
     if isinstance(value, complex):
         return {REPR_TAG: repr(value)}
@@ -94,7 +128,9 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
         return sorted(items, key=_sort_key)
     if isinstance(value, dict):
         return _canonical_dict(value, d, path)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if hasattr(type(value), "__dataclass_fields__") and not isinstance(value, type):
+        import dataclasses  # imported already: the value's class was made by it
+
         return {
             f.name: canonical(getattr(value, f.name), d, path) for f in dataclasses.fields(value)
         }
@@ -106,7 +142,7 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
         hasattr(value, "__dict__")
         and not isinstance(value, type)
         and not callable(value)
-        and not inspect.ismodule(value)
+        and not isinstance(value, types.ModuleType)
         and cls.__repr__ is object.__repr__  # type: ignore[comparison-overlap]
     ):
         out: dict[str, Any] = {OBJECT_TAG: _qualname(cls)}
@@ -115,7 +151,11 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
                 out[k] = canonical(v, d, path)
         return out
     text = _safe_repr(value)
-    if text is not None and not _ADDRESS.search(text) and not inspect.isgenerator(value):
+    if (
+        text is not None
+        and not _ADDRESS.search(text)
+        and not isinstance(value, types.GeneratorType)
+    ):
         return {REPR_TAG: text}
     return {UNREPRESENTABLE_TAG: _qualname(cls)}
 
@@ -179,10 +219,10 @@ def _encode(value: Any) -> Any:
         return [v if type(v) in _PLAIN else _encode(v) for v in value]
     if t is dict and all(type(k) is str for k in value):
         return {k: v if type(v) in _PLAIN else _encode(v) for k, v in value.items()}
-    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+    if isinstance(value, _loaded("datetime", "datetime", "date", "time")):
         return {_TYPE_TAG: type(value).__name__, "v": value.isoformat()}
     if isinstance(value, (bytes, bytearray)):
-        return {_TYPE_TAG: "bytes", "v": base64.b64encode(bytes(value)).decode("ascii")}
+        return {_TYPE_TAG: "bytes", "v": _b64encode(bytes(value))}
     if isinstance(value, (set, frozenset)):
         return {_TYPE_TAG: "set", "v": [_encode(v) for v in value]}
     if isinstance(value, tuple):
@@ -196,11 +236,20 @@ def _encode(value: Any) -> Any:
     return value
 
 
+def _from_iso(kind: str) -> Callable[[str], Any]:
+    def decode(text: str) -> Any:
+        import datetime
+
+        return getattr(datetime, kind).fromisoformat(text)
+
+    return decode
+
+
 _DECODERS: dict[str, Callable[[Any], Any]] = {
-    "datetime": _dt.datetime.fromisoformat,
-    "date": _dt.date.fromisoformat,
-    "time": _dt.time.fromisoformat,
-    "bytes": base64.b64decode,
+    "datetime": _from_iso("datetime"),
+    "date": _from_iso("date"),
+    "time": _from_iso("time"),
+    "bytes": _b64decode,
     "set": set,
 }
 
@@ -234,17 +283,17 @@ _BUILTIN_TYPES = {
 
 # Stdlib value types a spec names without importing them (``type: date``), whatever the
 # target module's own imports (``import datetime as dt`` leaves no ``date`` in its namespace).
-_STDLIB_TYPES = {
-    "date": _dt.date,
-    "datetime": _dt.datetime,
-    "time": _dt.time,
-    "timedelta": _dt.timedelta,
-    "timezone": _dt.timezone,
-    "Decimal": decimal.Decimal,
-    "Fraction": fractions.Fraction,
-    "UUID": uuid.UUID,
-    "Path": __import__("pathlib").Path,
-    "PurePath": PurePath,
+_STDLIB_TYPES = {  # name -> its module, imported when a type expression names it
+    "date": "datetime",
+    "datetime": "datetime",
+    "time": "datetime",
+    "timedelta": "datetime",
+    "timezone": "datetime",
+    "Decimal": "decimal",
+    "Fraction": "fractions",
+    "UUID": "uuid",
+    "Path": "pathlib",
+    "PurePath": "pathlib",
 }
 
 
@@ -275,7 +324,7 @@ def _resolve_type(node: Any, namespace: dict[str, Any]) -> Any:
         if hasattr(typing, name):
             return getattr(typing, name)
         if name in _STDLIB_TYPES:
-            return _STDLIB_TYPES[name]
+            return getattr(importlib.import_module(_STDLIB_TYPES[name]), name)
         raise ValueError(f"unknown type name {name!r}")
     if isinstance(node, ast.Attribute):
         parts = []
@@ -429,13 +478,15 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
             try:
                 owner, obj = (
                     obj,
-                    inspect.getattr_static(obj, attr)
-                    if isinstance(obj, type)
-                    else getattr(obj, attr),
+                    _getattr_static(obj, attr) if isinstance(obj, type) else getattr(obj, attr),
                 )
             except AttributeError:
                 where = ".".join(parts[: i + j])
-                what = "no module or attribute" if inspect.ismodule(obj) else "no attribute"
+                what = (
+                    "no module or attribute"
+                    if isinstance(obj, types.ModuleType)
+                    else "no attribute"
+                )
                 raise TargetError(
                     "missing",
                     f"{where} has {what} {attr!r}: renamed or removed? Point the spec at the "
@@ -446,7 +497,15 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
     raise TargetError("import", msg)
 
 
+def _getattr_static(obj: Any, attr: str) -> Any:
+    import inspect  # only for methods (Class.method): ~10 ms that plain functions never pay
+
+    return inspect.getattr_static(obj, attr)
+
+
 def _import_failed(module: str, exc: BaseException) -> str:
+    import traceback  # only when an import failed
+
     tb = traceback.extract_tb(exc.__traceback__)
     user = [f for f in tb if not f.filename.startswith("<") and f.filename != __file__]
     where = f" at {user[-1].filename}:{user[-1].lineno}" if user else ""
@@ -483,7 +542,7 @@ class Fixtures:
             fn = import_object(spec["setup"])
             value = fn(*spec.get("args", []), **spec.get("kwargs", {}))
         teardown: Callable[[], None] | None = None
-        if inspect.isgenerator(value):
+        if isinstance(value, types.GeneratorType):
             gen = value
             value = next(gen)
 
@@ -732,7 +791,7 @@ class Runner:
             t0 = time.perf_counter()
             try:
                 result = func(*args, **kwargs)
-                if inspect.isawaitable(result):
+                if _is_awaitable(result):
                     import asyncio
 
                     result = asyncio.run(_await(result))
@@ -775,7 +834,7 @@ def _bind(obj: Any, owner: Any, fx: dict[str, Any]) -> tuple[Callable[..., Any],
             return obj.__func__, fx
         if isinstance(obj, classmethod):
             return obj.__get__(None, owner), fx
-        if inspect.isfunction(obj) or isinstance(obj, property):
+        if isinstance(obj, (types.FunctionType, property)):
             instance = None
             rest = dict(fx)
             for name, value in fx.items():
@@ -806,8 +865,8 @@ def _exc_info(exc: BaseException) -> dict[str, Any]:
     cls = type(exc)
     mro = [c for c in cls.__mro__ if c not in (object,)]
     message = str(exc)
-    tb = traceback.extract_tb(exc.__traceback__)
-    where = f"{tb[-1].filename}:{tb[-1].lineno}" if tb else ""
+    tb = _last_frame(exc)
+    where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else ""
     return {
         "type": cls.__name__,
         "qualname": _qualname(cls),
@@ -837,14 +896,38 @@ def _limit_memory(mb: int) -> None:
         pass  # not on this platform: the parent's timeout still bounds the damage
 
 
-def main(argv: list[str] | None = None) -> int:
-    import argparse
+def _is_awaitable(value: Any) -> bool:
+    """``inspect.isawaitable`` without importing inspect on every worker start."""
+    if isinstance(value, types.GeneratorType):
+        return bool(value.gi_code.co_flags & 0x100)  # CO_ITERABLE_COROUTINE
+    return isinstance(value, (types.CoroutineType, Awaitable))
 
-    p = argparse.ArgumentParser()
-    p.add_argument("--root", required=True)
-    p.add_argument("--path", action="append", default=[])
-    p.add_argument("--memory-mb", type=int, default=0)
-    a = p.parse_args(argv)
+
+class _Args:
+    """``--root DIR [--path P ...] [--memory-mb N]``: written by the parent, never by hand,
+    so a few lines instead of argparse (~5 ms of the hook's every run)."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.root = ""
+        self.path: list[str] = []
+        self.memory_mb = 0
+        it = iter(argv)
+        for flag in it:
+            value = next(it, None)
+            if value is None or flag not in ("--root", "--path", "--memory-mb"):
+                raise SystemExit(f"codemode worker: bad arguments {argv!r}")
+            if flag == "--root":
+                self.root = value
+            elif flag == "--path":
+                self.path.append(value)
+            else:
+                self.memory_mb = int(value)
+        if not self.root:
+            raise SystemExit("codemode worker: --root is required")
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = _Args(sys.argv[1:] if argv is None else argv)
     # The protocol gets a private copy of stdout; fd 1 goes to /dev/null so that C-level
     # writes and prints from the user's code can never corrupt a reply line.
     proto = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="backslashreplace")
@@ -874,5 +957,23 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _exit_now(code: int) -> None:
+    """Leave without the interpreter's teardown of every module (~10 ms the parent waits for
+    at the end of each hook run). The user's atexit handlers still run; with threads of the
+    user's still alive, the ordinary exit joins them instead."""
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        raise SystemExit(code)
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    _exit_now(main())
