@@ -201,7 +201,8 @@ def pin_range(config: Config, scope: Scope) -> PinnedRange | None:
             + [f"{r}^{{commit}}" for r in refs],
             cwd=config.root,
             capture_output=True,
-            text=True,
+            encoding="utf-8",  # not text=True: that imports locale for its encoding
+            errors="surrogateescape",
         )
     except OSError:
         return None

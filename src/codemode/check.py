@@ -22,6 +22,7 @@ from codemode.worker.python import find_python, missing_module_hint
 # The verification stack (worker, sandbox, comparison) is imported only when something is
 # verified: a pre-commit run whose change touches no spec'd function should not pay for it.
 if TYPE_CHECKING:
+    from codemode.git import StagedChange
     from codemode.specs.types import SpecFile
     from codemode.verify import VerifyResult
     from codemode.worker.pool import Worker
@@ -63,10 +64,13 @@ def run_check(
     *,
     shard: tuple[int, int] | None = None,
     worker: Worker | None = None,
+    staged: StagedChange | None = None,
 ) -> Report:
+    """``staged``: ``git.staged_change(config.root)`` for a staged scope, when the caller has
+    it (the hook's fast path asked git already)."""
     started = time.perf_counter()
     if scope.is_change:
-        report = _check_change(config, scope, shard, worker)
+        report = _check_change(config, scope, shard, worker, staged)
     else:
         own = worker is None
         w = worker or make_worker(config)
@@ -106,12 +110,16 @@ def _messages(report: Report) -> Iterator[str]:
 
 
 def _check_change(
-    config: Config, scope: Scope, shard: tuple[int, int] | None, worker: Worker | None
+    config: Config,
+    scope: Scope,
+    shard: tuple[int, int] | None,
+    worker: Worker | None,
+    staged: StagedChange | None,
 ) -> Report:
     from codemode import diff as diff_mod
     from codemode import git
 
-    analysis = diff_mod.analyze(config, scope)
+    analysis = diff_mod.analyze(config, scope, staged=staged)
     notes: list[str] = list(analysis.problems)
     # --staged verifies the staged content even when the work tree has unstaged edits.
     staged_root = git.materialize_staged(config.root) if scope.kind == "staged" else None

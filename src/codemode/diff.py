@@ -171,11 +171,17 @@ def _touched(ranges: Iterable[tuple[int, int]]) -> set[int]:
 
 
 def analyze(
-    config: Config, scope: Scope, *, cache: bool = True, pinned: PinnedRange | None = None
+    config: Config,
+    scope: Scope,
+    *,
+    cache: bool = True,
+    pinned: PinnedRange | None = None,
+    staged: git.StagedChange | None = None,
 ) -> DiffResult:
     """The functions ``scope`` changed or impacts. ``cache=False`` neither reads nor writes
     ``<git-dir>/codemode-cache`` (the result is the same either way). ``pinned``: what
-    ``pin_range(config, scope)`` returned, when the caller asked already."""
+    ``pin_range(config, scope)`` returned, and ``staged``: what ``git.staged_change`` did (for
+    a staged scope), when the caller asked already."""
     if cache and pinned is None:
         pinned = pin_range(config, scope)
     elif not cache:
@@ -189,13 +195,24 @@ def analyze(
             return _from_cache(cached, lambda: _project(repo, _commit_sides(head), roots))
     from codemode import git
 
+    known: tuple[list[git.FileChange], bytes] | None = None
+    if staged is not None and scope.kind == "staged":
+        repo, git_dir, sides = staged.repo, staged.git_dir, staged.sides
+        known = staged.changes, staged.raw
+    elif pinned is None:
+        at_head: str | None = None
+        if scope.kind in ("staged", "worktree"):
+            repo, git_dir, at_head = git.locate_at_head(config.root)  # one git run, not two
+        else:
+            repo, git_dir = git.locate(config.root)
+        sides = git.resolve(repo, scope, at_head)
+    else:
+        sides = git.resolve(repo, scope)
     if pinned is None:
-        repo, git_dir = git.locate(config.root)
         roots = source_roots(config, repo)
         store = AnalysisCache(git_dir if cache else None)
-    sides = git.resolve(repo, scope)
     everything = scope.kind in ("all", "paths")
-    return _Analysis(config, repo, sides, roots, store, everything, pair_key).run()
+    return _Analysis(config, repo, sides, roots, store, everything, pair_key).run(known)
 
 
 def _commit_sides(head: str) -> git.Sides:
@@ -271,14 +288,15 @@ class _Analysis:
     def _project(self) -> Project:
         return _project(self.repo, self.sides, self.roots, self.cache)
 
-    def run(self) -> DiffResult:
+    def run(self, known: tuple[list[git.FileChange], bytes] | None = None) -> DiffResult:
+        """``known``: ``git.raw_diff`` of these sides, when the caller has it already."""
         from codemode import git
 
         # two commits pin the answer by themselves: look it up before even asking for the diff
         key = self._key(b"") if self.sides.head_kind == "commit" else None
         cached = self.cache.result(key) if key else None
         if cached is None:
-            changes, raw = git.raw_diff(self.repo, self.sides)
+            changes, raw = known or git.raw_diff(self.repo, self.sides)
             key = key or self._key(raw)
             cached = self.cache.result(key) if key and self.sides.head_kind != "commit" else None
         if cached is not None:

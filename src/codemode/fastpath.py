@@ -3,9 +3,10 @@
 The pre-commit hook runs on every commit that stages a ``.py`` or ``.yml`` file, and most YAML
 in a repository is not a spec (CI workflows, ``.pre-commit-config.yaml``, docker-compose, mkdocs).
 For those commits the full check (diff analysis, spec parsing with pydantic, a worker process)
-would only find that nothing changed. This module answers from ``git diff --cached`` alone: when
-no staged path is Python source, a spec file or the project's configuration, no function changed
-and no spec changed, so the verdict is "0 functions", exit 0.
+would only find that nothing changed. This module answers from git's raw diff of the index
+alone: when no staged path is Python source, a spec file or the project's configuration, no
+function changed and no spec changed, so the verdict is "0 functions", exit 0. Otherwise the
+same ``git.StagedChange`` goes on to the diff analysis, which asks git nothing twice.
 
 It is deliberately conservative: anything it is unsure of (a ``.py`` file anywhere, a path that
 matches a spec glob, git failing) means "run the full check".
@@ -14,12 +15,13 @@ matches a spec glob, git failing) means "run the full check".
 from __future__ import annotations
 
 import re
-import subprocess
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from codemode import git
+from codemode.errors import FatalError
 from codemode.specs import RESERVED_KEYS
 from codemode.specs.discover import glob_regex
 
@@ -44,37 +46,38 @@ def could_affect_specs(paths: Iterable[str], spec_globs: Sequence[str]) -> bool:
     return False
 
 
-def staged_paths(root: Path) -> list[str] | None:
-    """Staged paths relative to ``root`` (both sides of a rename), or None when git cannot say."""
+def staged_change(root: Path) -> git.StagedChange | None:
+    """git's statement of the staged change, or None when git cannot give one (not a
+    repository, git missing): then the full check runs and says what is wrong."""
     try:
-        proc = subprocess.run(
-            # --relative: paths relative to root, and changes outside root are left out, as the
-            # full check leaves them out (source roots and spec globs are relative to root).
-            [
-                "git",
-                "-c",
-                "core.quotePath=false",
-                "diff",
-                "--cached",
-                "--name-only",
-                "--no-renames",
-                "--relative",
-                "-z",
-            ],
-            cwd=root,
-            capture_output=True,
-        )
-    except OSError:
+        return git.staged_change(root)
+    except FatalError:
         return None
-    if proc.returncode != 0:
-        return None  # no commits yet, not a repository: let the full check say what is wrong
-    return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
-def nothing_staged_to_check(root: Path, spec_globs: Sequence[str]) -> bool:
+def staged_paths(change: git.StagedChange, root: Path) -> list[str]:
+    """The change's paths relative to ``root``, both sides of a rename. Changes outside
+    ``root`` are left out, as the full check leaves them out (source roots and spec globs
+    are relative to root)."""
+    try:
+        prefix = root.resolve().relative_to(change.repo.resolve()).as_posix()
+    except ValueError:
+        prefix = "."
+    under = "" if prefix == "." else prefix + "/"
+    out: list[str] = []
+    for c in change.changes:
+        for path in {c.old_path, c.new_path}:
+            if path and path.startswith(under):
+                out.append(path[len(under) :])
+    return out
+
+
+def nothing_staged_to_check(
+    root: Path, spec_globs: Sequence[str], change: git.StagedChange | None = None
+) -> bool:
     """True when the staged change certainly affects no spec (see the module docstring)."""
-    paths = staged_paths(root)
-    return paths is not None and not could_affect_specs(paths, spec_globs)
+    change = change or staged_change(root)
+    return change is not None and not could_affect_specs(staged_paths(change, root), spec_globs)
 
 
 # A top-level key of a block-style YAML mapping: a plain or quoted scalar, then ":" and a space.
@@ -112,13 +115,16 @@ NOTHING_TO_VERIFY = (
 )
 
 
-def quick_report(config: Config, scope: Scope) -> Report | None:
+def quick_report(
+    config: Config, scope: Scope, change: git.StagedChange | None = None
+) -> Report | None:
     """The report of a ``--staged`` run that has nothing to verify, or None: run the full check.
 
     ``check_cmd.run`` calls this before importing ``codemode.check`` (pydantic, yaml, the worker).
+    ``change``: ``staged_change(config.root)``, when the caller has it.
     """
     started = time.perf_counter()
-    if scope.kind != "staged" or not nothing_staged_to_check(config.root, config.specs):
+    if scope.kind != "staged" or not nothing_staged_to_check(config.root, config.specs, change):
         return None
     from codemode.report import Report
 

@@ -138,3 +138,53 @@ def test_spec_keys_reads_ids_and_lines() -> None:
         '"m.f":\n  dataset: []\nm.C.g:  # a method\n  dataset: []\ncodemode: {version: 1}\n'
     )
     assert spec_keys(text) == {"m.f": 6, "m.C.g": 8}
+
+
+def test_locate_at_head_before_and_after_the_first_commit(
+    tmp_path: Path, hook_env: dict[str, str]
+) -> None:
+    from codemode import git
+    from codemode.errors import FatalError
+
+    p = Project(tmp_path / "r", hook_env)
+    p.root.mkdir()
+    p.git("init", "-q")
+    (p.root / "sub").mkdir()
+
+    top, git_dir, head = git.locate_at_head(p.root / "sub")
+    assert (top, git_dir, head) == (p.root.resolve(), (p.root / ".git").resolve(), None)
+
+    p.write("a.txt", "a\n")
+    p.git("add", ".")
+    p.git("commit", "-q", "--no-verify", "-m", "init")
+    assert git.locate_at_head(p.root)[2] == p.git("rev-parse", "HEAD").strip()
+
+    with pytest.raises(FatalError, match="not a git repository"):
+        git.locate_at_head(tmp_path)
+
+
+def test_staged_paths_are_relative_to_the_project_root_with_both_sides_of_a_rename(
+    tmp_path: Path, hook_env: dict[str, str]
+) -> None:
+    from codemode.fastpath import staged_change, staged_paths
+
+    p = Project(tmp_path / "r", hook_env)
+    p.root.mkdir()
+    p.git("init", "-q")
+    p.write("app/src/old_name.py", "def f():\n    return 1\n" * 20)
+    p.write("other/m.py", "x = 1\n")
+    p.git("add", ".")
+    p.git("commit", "-q", "--no-verify", "-m", "init")
+    p.git("mv", "app/src/old_name.py", "app/src/new_name.py")
+    p.write("other/m.py", "x = 2\n")  # outside the project root app/: left out
+    p.git("add", ".")
+
+    change = staged_change(p.root / "app")
+    assert change is not None
+    assert sorted(staged_paths(change, p.root / "app")) == ["src/new_name.py", "src/old_name.py"]
+    assert sorted(staged_paths(change, p.root)) == [
+        "app/src/new_name.py",
+        "app/src/old_name.py",
+        "other/m.py",
+    ]
+    assert staged_change(tmp_path) is None  # not a repository: the full check says so

@@ -53,18 +53,19 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.fastpath import quick_report
+    from codemode.fastpath import quick_report, staged_change
     from codemode.render.terminal import render, use_color
 
     scope = scope_from_args(args)
     config = config_from_args(args)
     # A commit that stages only non-spec YAML (CI, pre-commit config) still wakes the hook:
     # answer it from `git diff --cached` before importing the verification stack.
-    report = quick_report(config, scope)
+    change = staged_change(config.root) if scope.kind == "staged" else None
+    report = quick_report(config, scope, change)
     if report is None:
         from codemode.check import run_check
 
-        report = run_check(config, scope, shard=parse_shard(args.shard))
+        report = run_check(config, scope, shard=parse_shard(args.shard), staged=change)
     as_json = report.to_json() if args.report_out or args.format == "json" else ""
     if args.report_out or args.junit_out:
         from codemode.specs.write import write_atomic

@@ -9,7 +9,6 @@ worker must use the project's own Python: ``--python``, then ``python`` under
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -54,6 +53,8 @@ def find_python(root: Path, configured: str | None, env: Mapping[str, str] | Non
         p = Path(configured).expanduser()
         if not p.is_absolute() and "/" in configured:
             p = root / p
+        import shutil  # bz2, lzma: only when an interpreter is configured by name
+
         found = str(p) if p.exists() else shutil.which(configured)
         if not found:
             raise FatalError(
