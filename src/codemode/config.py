@@ -7,6 +7,7 @@ the key, because a misspelt ``timout`` silently ignored is worse than a failed r
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -165,6 +166,67 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
+def _parse_table(pyproject: Path, text: str) -> Any:
+    # imported here: a project without pyproject.toml (and --version) need not pay for it
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise FatalError(f"{pyproject}: cannot parse: {exc}; fix the TOML syntax") from exc
+    table = data.get("tool", {}).get("codemode", {})
+    if not isinstance(table, dict):
+        raise FatalError(
+            f"{pyproject}:{_key_line(text, 'codemode')}: [tool.codemode] must be a table"
+        )
+    return table
+
+
+# [tool.codemode] as last parsed, beside the exact text it came from: importing tomllib and
+# parsing cost ~6 ms of every hook run, and pyproject.toml rarely changes between commits.
+# Keyed by the whole text, so any edit is a miss; validation still runs on every load.
+_CACHE_FORMAT = 1
+
+
+def _cache_file(root: Path) -> Path | None:
+    git_dir = root / ".git"
+    return git_dir / "codemode-cache" / "config" if git_dir.is_dir() else None
+
+
+def _cached_table(root: Path, text: str) -> dict[str, Any] | None:
+    path = _cache_file(root)
+    if path is None:
+        return None
+    import marshal
+
+    try:
+        fmt, cached_text, table = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None  # absent, torn or from another Python: parse afresh
+    if fmt != _CACHE_FORMAT or cached_text != text or not isinstance(table, dict):
+        return None
+    return table
+
+
+def _cache_table(root: Path, text: str, table: dict[str, Any]) -> None:
+    path = _cache_file(root)
+    if path is None:
+        return
+    import marshal
+
+    tmp = path.with_name(f".config.{os.getpid()}")
+    try:
+        data = marshal.dumps((_CACHE_FORMAT, text, table))  # TOML dates: ValueError, no cache
+        path.parent.mkdir(exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)  # whole or not at all, for a concurrent reader
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
 def load_config(
     root: Path | None = None,
     overrides: Mapping[str, Any] | None = None,
@@ -175,21 +237,14 @@ def load_config(
     values: dict[str, Any] = {}
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
-        # imported here: a project without pyproject.toml (and --version) need not pay for it
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover - exercised on 3.10 only
-            import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
         try:
             text = pyproject.read_text(encoding="utf-8")
-            data = tomllib.loads(text)
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise FatalError(f"{pyproject}: cannot parse: {exc}; fix the TOML syntax") from exc
-        table = data.get("tool", {}).get("codemode", {})
-        if not isinstance(table, dict):
-            raise FatalError(
-                f"{pyproject}:{_key_line(text, 'codemode')}: [tool.codemode] must be a table"
-            )
+        except UnicodeDecodeError as exc:
+            raise FatalError(f"{pyproject}: cannot parse: {exc}; save it as UTF-8") from exc
+        table = _cached_table(root, text)
+        if table is None:
+            table = _parse_table(pyproject, text)
+            _cache_table(root, text, table)
         values.update(_validate(table, pyproject, text))
     values.update(_from_env(os.environ if env is None else env))
     for key, value in (overrides or {}).items():

@@ -85,3 +85,26 @@ def test_parse_fail_on() -> None:
     assert parse_fail_on("none") == ()
     with pytest.raises(FatalError, match="unknown verdicts"):
         parse_fail_on("drift")
+
+
+def test_the_config_cache_is_keyed_by_the_whole_text(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "[tool.codemode]\ntimeout = 2.5\n")
+    assert load_config(tmp_path, env={}).timeout == 2.5
+    cache = tmp_path / ".git" / "codemode-cache" / "config"
+    assert cache.is_file()
+
+    write(tmp_path, "[tool.codemode]\ntimeout = 4\n")  # any edit is a miss
+    assert load_config(tmp_path, env={}).timeout == 4
+
+    cache.write_bytes(b"torn")  # unreadable: parsed afresh, and rewritten
+    assert load_config(tmp_path, env={}).timeout == 4
+    assert cache.read_bytes() != b"torn"
+
+
+def test_a_cached_table_is_still_validated(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "[tool.codemode]\n\ntimout = 3\n")
+    for _ in range(2):  # parsed, then from the cache: the same error both times
+        with pytest.raises(FatalError, match=r"pyproject.toml:3: unknown key 'timout'"):
+            load_config(tmp_path, env={})
