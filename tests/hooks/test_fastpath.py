@@ -21,6 +21,18 @@ from codemode.scope import Scope
 from codemode.specs.load import load_spec_file
 
 
+def _new_repo(tmp_path: Path, hook_env: dict[str, str]) -> Project:
+    p = Project(tmp_path / "r", hook_env)
+    p.root.mkdir()
+    p.git("init", "-q")
+    return p
+
+
+def _commit_all(p: Project) -> None:
+    p.git("add", ".")
+    p.git("commit", "-q", "--no-verify", "-m", "init")
+
+
 @pytest.mark.parametrize(
     ("pattern", "path", "want"),
     [
@@ -60,12 +72,9 @@ def test_what_could_affect_specs(paths: list[str], want: bool) -> None:
 
 
 def test_decides_from_the_index_not_the_work_tree(tmp_path: Path, hook_env: dict[str, str]) -> None:
-    p = Project(tmp_path / "r", hook_env)
-    p.root.mkdir()
-    p.git("init", "-q")
+    p = _new_repo(tmp_path, hook_env)
     p.write("src/m.py", "x = 1\n")
-    p.git("add", ".")
-    p.git("commit", "-q", "--no-verify", "-m", "init")
+    _commit_all(p)
     globs = ("specs/**/*.yml",)
 
     p.write(".github/workflows/ci.yml", "on: push\n")
@@ -84,12 +93,9 @@ def test_not_a_repository_means_run_the_full_check(tmp_path: Path) -> None:
 def test_quick_report_only_for_a_staged_change_with_nothing_to_verify(
     tmp_path: Path, hook_env: dict[str, str]
 ) -> None:
-    p = Project(tmp_path / "r", hook_env)
-    p.root.mkdir()
-    p.git("init", "-q")
+    p = _new_repo(tmp_path, hook_env)
     p.write("pyproject.toml", "[tool.codemode]\nspecs = ['specs/**/*.yml']\n")
-    p.git("add", ".")
-    p.git("commit", "-q", "--no-verify", "-m", "init")
+    _commit_all(p)
     p.write(".pre-commit-config.yaml", "repos: []\n")
     p.git("add", ".pre-commit-config.yaml")
     config = load_config(p.root, env={})
@@ -146,17 +152,14 @@ def test_locate_at_head_before_and_after_the_first_commit(
     from codemode import git
     from codemode.errors import FatalError
 
-    p = Project(tmp_path / "r", hook_env)
-    p.root.mkdir()
-    p.git("init", "-q")
+    p = _new_repo(tmp_path, hook_env)
     (p.root / "sub").mkdir()
 
     top, git_dir, head = git.locate_at_head(p.root / "sub")
     assert (top, git_dir, head) == (p.root.resolve(), (p.root / ".git").resolve(), None)
 
     p.write("a.txt", "a\n")
-    p.git("add", ".")
-    p.git("commit", "-q", "--no-verify", "-m", "init")
+    _commit_all(p)
     assert git.locate_at_head(p.root)[2] == p.git("rev-parse", "HEAD").strip()
 
     with pytest.raises(FatalError, match="not a git repository"):
@@ -168,13 +171,10 @@ def test_staged_paths_are_relative_to_the_project_root_with_both_sides_of_a_rena
 ) -> None:
     from codemode.fastpath import staged_change, staged_paths
 
-    p = Project(tmp_path / "r", hook_env)
-    p.root.mkdir()
-    p.git("init", "-q")
+    p = _new_repo(tmp_path, hook_env)
     p.write("app/src/old_name.py", "def f():\n    return 1\n" * 20)
     p.write("other/m.py", "x = 1\n")
-    p.git("add", ".")
-    p.git("commit", "-q", "--no-verify", "-m", "init")
+    _commit_all(p)
     p.git("mv", "app/src/old_name.py", "app/src/new_name.py")
     p.write("other/m.py", "x = 2\n")  # outside the project root app/: left out
     p.git("add", ".")
