@@ -91,6 +91,9 @@ def _command_of(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
+        if argv == ["--version"]:  # without building every subcommand's parser to say it
+            print(f"codemode {__version__}")
+            return EXIT_OK
         parser = build_parser(_command_of(argv))
         args = parser.parse_args(argv)
         if not getattr(args, "run", None):
