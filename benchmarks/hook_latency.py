@@ -33,21 +33,13 @@ from typing import NamedTuple
 import _common
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# The project the hook tests commit against (one function with 20 cases): measured here too.
+sys.path.insert(0, str(REPO_ROOT / "tests" / "hooks"))
+from hookkit import PRICING, PYPROJECT, SPEC  # noqa: E402
+
 WORK = REPO_ROOT / "benchmarks" / ".work"
 GIT_ENV = {**_common.GIT_ENV, "NO_COLOR": "1"}
 
-PRICING = '''\
-"""Money."""
-
-from __future__ import annotations
-
-
-def apply_discount(price: float, rate: float) -> float:
-    """Price after a fractional discount."""
-    if price < 0:
-        raise ValueError("negative price")
-    return round(price * (1 - rate), 2)
-'''
 # Same behaviour, different code: the hook verifies all 20 cases and passes.
 PRICING_EDITED = PRICING.replace(
     "    return round(price * (1 - rate), 2)",
@@ -65,24 +57,6 @@ def shout(text: str) -> str:
     return text.upper() + "!"
 '''
 TEXT_EDITED = TEXT.replace('text.upper() + "!"', 'text.upper() + "!!"')
-CASES = [(float(10 * n), 0.2, round(10 * n * 0.8, 2)) for n in range(1, 20)]
-SPEC = (
-    "shop.pricing.apply_discount:\n  dataset:\n"
-    + "".join(
-        f"    - case: {{id: c{i:02d}, inputs: [{p}, {r}], expected: {e}}}\n"
-        for i, (p, r, e) in enumerate(CASES)
-    )
-    + '    - case: {id: negative, inputs: [-1.0, 0.1], raises: ValueError, match: "negative"}\n'
-)
-PYPROJECT = """\
-[project]
-name = "shop"
-version = "0"
-
-[tool.codemode]
-specs = ["specs/**/*.yml"]
-source_roots = ["src"]
-"""
 
 
 def sh(cmd: Sequence[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -11,12 +11,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from codemode.atomic import write_atomic
 from codemode.check import make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.report import CASE_DRIFTED, CASE_PASSED, FunctionResult, Report, SpecEdit
 from codemode.specs.index import build_index
-from codemode.specs.write import set_expectations, unified_diff, write_atomic
+from codemode.specs.write import set_expectations, unified_diff
 from codemode.verify import Verifier
 
 _REF = re.compile(r"^(?P<fid>[\w.]+)\[(?P<case>[^\[\]]+)\]$")

@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from codemode.atomic import write_atomic
+
 if TYPE_CHECKING:
     import sqlite3
 
@@ -142,20 +144,16 @@ class AnalysisCache:
         if not self.enabled or self.folder is None:
             return
         folder = self.folder / "results"
-        tmp = folder / f".{key}.{os.getpid()}"
         try:
-            folder.mkdir(exist_ok=True)
-            tmp.write_bytes(marshal.dumps(value))
-            os.replace(tmp, folder / key)  # whole or not at all, for a concurrent reader
-            names = [n for n in os.listdir(folder) if not n.startswith(".")]
+            write_atomic(folder / key, marshal.dumps(value))  # whole, for a concurrent reader
+            names = [n for n in os.listdir(folder) if not n.startswith(".")]  # not temp files
             if len(names) > _KEEP_RESULTS:
                 by_age = sorted(names, key=lambda n: os.stat(folder / n).st_mtime)
                 for name in by_age[: len(names) - _KEEP_RESULTS]:
                     with contextlib.suppress(OSError):
                         os.unlink(folder / name)
         except (OSError, ValueError):
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+            pass  # a cache that cannot be written is a slower run, not a failed one
 
 
 # -- a range's result, from one git run ---------------------------------------------------------

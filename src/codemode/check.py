@@ -147,9 +147,8 @@ def _check_change(
         problems: list[Problem] = []
         lines_run: dict[str, set[int]] = {}
         if specs:
-            w = worker or make_worker(config, root)
-            worker = w
-            result = _verify(config, w, specs, only=to_verify, trace=True, shard=shard)
+            assert worker is not None  # the caller's, or spawned above once paths were known
+            result = _verify(config, worker, specs, only=to_verify, trace=True, shard=shard)
             verified_results, problems, lines_run = result.functions, result.problems, result.lines
         functions: list[FunctionResult] = []
         for fr in verified_results:

@@ -216,15 +216,10 @@ def _cache_table(root: Path, text: str, table: dict[str, Any]) -> None:
         return
     import marshal
 
-    tmp = path.with_name(f".config.{os.getpid()}")
-    try:
-        data = marshal.dumps((_CACHE_FORMAT, text, table))  # TOML dates: ValueError, no cache
-        path.parent.mkdir(exist_ok=True)
-        tmp.write_bytes(data)
-        os.replace(tmp, path)  # whole or not at all, for a concurrent reader
-    except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+    from codemode.atomic import write_atomic
+
+    with contextlib.suppress(OSError, ValueError):  # TOML dates: ValueError, and no cache
+        write_atomic(path, marshal.dumps((_CACHE_FORMAT, text, table)))
 
 
 def load_config(

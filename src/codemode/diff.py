@@ -199,15 +199,11 @@ def analyze(
     if staged is not None and scope.kind == "staged":
         repo, git_dir, sides = staged.repo, staged.git_dir, staged.sides
         known = staged.changes, staged.raw
-    elif pinned is None:
-        at_head: str | None = None
-        if scope.kind in ("staged", "worktree"):
-            repo, git_dir, at_head = git.locate_at_head(config.root)  # one git run, not two
-        else:
-            repo, git_dir = git.locate(config.root)
-        sides = git.resolve(repo, scope, at_head)
     else:
-        sides = git.resolve(repo, scope)
+        at_head: str | None = None
+        if pinned is None:
+            repo, git_dir, at_head = git.locate_at_head(config.root)  # HEAD in the same git run
+        sides = git.resolve(repo, scope, at_head)
     if pinned is None:
         roots = source_roots(config, repo)
         store = AnalysisCache(git_dir if cache else None)

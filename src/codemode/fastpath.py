@@ -28,7 +28,6 @@ from codemode.specs.discover import glob_regex
 if TYPE_CHECKING:
     from codemode.config import Config
     from codemode.report import Report
-    from codemode.scope import Scope
 
 # Files whose change can alter what the full check would do even if no spec or source changed.
 _CONFIG_FILES = frozenset({"pyproject.toml"})
@@ -73,11 +72,10 @@ def staged_paths(change: git.StagedChange, root: Path) -> list[str]:
 
 
 def nothing_staged_to_check(
-    root: Path, spec_globs: Sequence[str], change: git.StagedChange | None = None
+    change: git.StagedChange, root: Path, spec_globs: Sequence[str]
 ) -> bool:
     """True when the staged change certainly affects no spec (see the module docstring)."""
-    change = change or staged_change(root)
-    return change is not None and not could_affect_specs(staged_paths(change, root), spec_globs)
+    return not could_affect_specs(staged_paths(change, root), spec_globs)
 
 
 # A top-level key of a block-style YAML mapping: a plain or quoted scalar, then ":" and a space.
@@ -115,16 +113,14 @@ NOTHING_TO_VERIFY = (
 )
 
 
-def quick_report(
-    config: Config, scope: Scope, change: git.StagedChange | None = None
-) -> Report | None:
+def quick_report(config: Config, change: git.StagedChange) -> Report | None:
     """The report of a ``--staged`` run that has nothing to verify, or None: run the full check.
 
-    ``check_cmd.run`` calls this before importing ``codemode.check`` (pydantic, yaml, the worker).
-    ``change``: ``staged_change(config.root)``, when the caller has it.
+    ``check_cmd.run`` calls this with ``staged_change(config.root)`` before importing
+    ``codemode.check`` (pydantic, yaml, the worker).
     """
     started = time.perf_counter()
-    if scope.kind != "staged" or not nothing_staged_to_check(config.root, config.specs, change):
+    if not nothing_staged_to_check(change, config.root, config.specs):
         return None
     from codemode.report import Report
 

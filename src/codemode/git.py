@@ -60,24 +60,8 @@ def repo_root(path: Path) -> Path:
 
 def locate(path: Path) -> tuple[Path, Path]:
     """The top of the work tree holding ``path``, and its git directory (one git run)."""
-    try:
-        proc = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir"],
-            cwd=path,
-            capture_output=True,
-            encoding="utf-8",  # not text=True: that imports locale for its encoding
-            errors="surrogateescape",
-        )
-    except FileNotFoundError as exc:
-        raise FatalError("git is not installed or not on PATH; install git") from exc
-    except NotADirectoryError as exc:
-        raise FatalError(f"not a directory: {path}; pass --root DIR") from exc
-    lines = proc.stdout.splitlines()
-    if proc.returncode or len(lines) != 2:
-        raise FatalError(
-            f"not a git repository: {path}; run inside a git repository or pass --root"
-        )
-    return Path(lines[0]), Path(lines[1])
+    top, git_dir, _ = locate_at_head(path)
+    return top, git_dir
 
 
 def locate_at_head(path: Path) -> tuple[Path, Path, str | None]:
@@ -99,14 +83,16 @@ def locate_at_head(path: Path) -> tuple[Path, Path, str | None]:
             encoding="utf-8",  # not text=True: that imports locale for its encoding
             errors="surrogateescape",
         )
-    except (FileNotFoundError, NotADirectoryError):
-        return (*locate(path), None)  # locate says what is wrong
+    except FileNotFoundError as exc:
+        raise FatalError("git is not installed or not on PATH; install git") from exc
+    except NotADirectoryError as exc:
+        raise FatalError(f"not a directory: {path}; pass --root DIR") from exc
     lines = proc.stdout.splitlines()
     if proc.returncode == 0 and len(lines) == 3:
         return Path(lines[0]), Path(lines[1]), lines[2]
-    if proc.returncode == 1 and len(lines) == 2:  # an unborn branch: no commit yet
+    if proc.returncode == 1 and len(lines) == 2:  # --verify: no commit yet (an unborn branch)
         return Path(lines[0]), Path(lines[1]), None
-    return (*locate(path), commit_or_none(path, "HEAD"))
+    raise FatalError(f"not a git repository: {path}; run inside a git repository or pass --root")
 
 
 def commit_or_none(root: Path, ref: str) -> str | None:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from codemode.atomic import write_atomic
 from codemode.check import describe_scope, make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
@@ -25,7 +26,7 @@ from codemode.specs.discover import find_spec_files
 from codemode.specs.index import SpecIndex, build_index
 from codemode.specs.load import parse_spec_text
 from codemode.specs.types import FunctionSpec, SpecFile
-from codemode.specs.write import FunctionUpdate, apply_updates, unified_diff, write_atomic
+from codemode.specs.write import FunctionUpdate, apply_updates, unified_diff
 
 Progress = Callable[[str], None]
 EXPLORE_TIMEOUT = 5.0  # seconds per exploratory call: planned inputs may be slow, never hang

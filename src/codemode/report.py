@@ -227,8 +227,9 @@ def merge_reports(reports: list[Report]) -> Report:
     )
 
 
-def _shallow(obj: Any) -> dict[str, Any]:
-    return dict(obj._asdict())
+def _shallow(record: Any) -> dict[str, Any]:
+    """One level: the record's fields by name (a new dict), values as they are."""
+    return record._asdict()  # type: ignore[no-any-return]
 
 
 def _case_dict(c: CaseResult) -> dict[str, Any]:

@@ -50,7 +50,7 @@ def describe(price: float) -> str:
     return f"{price:.2f} EUR"
 '''
 
-# 20 cases for one function: the benchmark's "one function" workload has the same shape.
+# 20 cases for one function; benchmarks/hook_latency.py times its "one function" run on these.
 CASES = [(100.0, 0.1, 90.0), (100.0, 0.5, 50.0), (5.0, 0.0, 5.0), (80.0, 0.25, 60.0)] + [
     (float(10 * n), 0.2, round(10 * n * 0.8, 2)) for n in range(1, 16)
 ]

@@ -7,17 +7,21 @@ from pathlib import Path
 import pytest
 from hookkit import REPO_ROOT, Project
 
+from codemode import git
+from codemode.cli.main import main
 from codemode.config import DEFAULT_SPEC_GLOBS, load_config
+from codemode.errors import FatalError
 from codemode.fastpath import (
     NOTHING_TO_VERIFY,
     could_affect_specs,
-    glob_regex,
     nothing_staged_to_check,
     quick_report,
     spec_keys,
+    staged_change,
+    staged_paths,
 )
 from codemode.render.terminal import render
-from codemode.scope import Scope
+from codemode.specs.discover import glob_regex
 from codemode.specs.load import load_spec_file
 
 
@@ -80,14 +84,24 @@ def test_decides_from_the_index_not_the_work_tree(tmp_path: Path, hook_env: dict
     p.write(".github/workflows/ci.yml", "on: push\n")
     p.git("add", ".github")
     p.write("src/m.py", "x = 2\n")  # unstaged: not part of the change
-    assert nothing_staged_to_check(p.root, globs)
+    assert nothing_staged_to_check(_staged(p.root), p.root, globs)
 
     p.git("add", "src/m.py")
-    assert not nothing_staged_to_check(p.root, globs)
+    assert not nothing_staged_to_check(_staged(p.root), p.root, globs)
 
 
-def test_not_a_repository_means_run_the_full_check(tmp_path: Path) -> None:
-    assert not nothing_staged_to_check(tmp_path, ("specs/**/*.yml",))
+def _staged(root: Path) -> git.StagedChange:
+    change = staged_change(root)
+    assert change is not None
+    return change
+
+
+def test_not_a_repository_means_run_the_full_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert staged_change(tmp_path) is None  # no fast answer: the full check says what is wrong
+    assert main(["check", "--staged", "--root", str(tmp_path)]) == 2
+    assert "not a git repository" in capsys.readouterr().err
 
 
 def test_quick_report_only_for_a_staged_change_with_nothing_to_verify(
@@ -100,15 +114,14 @@ def test_quick_report_only_for_a_staged_change_with_nothing_to_verify(
     p.git("add", ".pre-commit-config.yaml")
     config = load_config(p.root, env={})
 
-    report = quick_report(config, Scope("staged"))
+    report = quick_report(config, _staged(p.root))
 
     assert report is not None
     assert report.functions == () and not report.failing(config.fail_on)
     assert NOTHING_TO_VERIFY in render(report)
-    assert quick_report(config, Scope("all")) is None
     p.write("specs/a.yml", "m.f:\n  dataset: []\n")
     p.git("add", "specs/a.yml")
-    assert quick_report(config, Scope("staged")) is None
+    assert quick_report(config, _staged(p.root)) is None
 
 
 SPEC_FILES = sorted(
@@ -149,9 +162,6 @@ def test_spec_keys_reads_ids_and_lines() -> None:
 def test_locate_at_head_before_and_after_the_first_commit(
     tmp_path: Path, hook_env: dict[str, str]
 ) -> None:
-    from codemode import git
-    from codemode.errors import FatalError
-
     p = _new_repo(tmp_path, hook_env)
     (p.root / "sub").mkdir()
 
@@ -169,8 +179,6 @@ def test_locate_at_head_before_and_after_the_first_commit(
 def test_staged_paths_are_relative_to_the_project_root_with_both_sides_of_a_rename(
     tmp_path: Path, hook_env: dict[str, str]
 ) -> None:
-    from codemode.fastpath import staged_change, staged_paths
-
     p = _new_repo(tmp_path, hook_env)
     p.write("app/src/old_name.py", "def f():\n    return 1\n" * 20)
     p.write("other/m.py", "x = 1\n")
@@ -179,12 +187,10 @@ def test_staged_paths_are_relative_to_the_project_root_with_both_sides_of_a_rena
     p.write("other/m.py", "x = 2\n")  # outside the project root app/: left out
     p.git("add", ".")
 
-    change = staged_change(p.root / "app")
-    assert change is not None
+    change = _staged(p.root / "app")
     assert sorted(staged_paths(change, p.root / "app")) == ["src/new_name.py", "src/old_name.py"]
     assert sorted(staged_paths(change, p.root)) == [
         "app/src/new_name.py",
         "app/src/old_name.py",
         "other/m.py",
     ]
-    assert staged_change(tmp_path) is None  # not a repository: the full check says so

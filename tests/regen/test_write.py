@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from codemode.atomic import write_atomic
 from codemode.specs.load import parse_spec_text
-from codemode.specs.write import FunctionUpdate, apply_updates, set_expectations, write_atomic
+from codemode.specs.write import FunctionUpdate, apply_updates, set_expectations
 
 HAND = """\
 # Prices. A comment that must survive.

@@ -61,14 +61,14 @@ def run(args: argparse.Namespace) -> int:
     # A commit that stages only non-spec YAML (CI, pre-commit config) still wakes the hook:
     # answer it from `git diff --cached` before importing the verification stack.
     change = staged_change(config.root) if scope.kind == "staged" else None
-    report = quick_report(config, scope, change)
+    report = quick_report(config, change) if change is not None else None
     if report is None:
         from codemode.check import run_check
 
         report = run_check(config, scope, shard=parse_shard(args.shard), staged=change)
     as_json = report.to_json() if args.report_out or args.format == "json" else ""
     if args.report_out or args.junit_out:
-        from codemode.specs.write import write_atomic
+        from codemode.atomic import write_atomic
 
         if args.report_out:
             write_atomic(args.report_out, as_json)

@@ -84,7 +84,7 @@ def read_report(path: Path) -> tuple[Report, dict[str, Any]]:
 
 
 def write_report(path: Path, report: Report, ctx: Mapping[str, Any]) -> None:
-    from codemode.specs.write import write_atomic
+    from codemode.atomic import write_atomic
 
     write_atomic(path, report.to_json(extra={GITHUB_KEY: dict(ctx)} if ctx else None) + "\n")
 

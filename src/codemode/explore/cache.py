@@ -45,6 +45,6 @@ class AnswerCache:
         return data
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        from codemode.specs.write import write_atomic
+        from codemode.atomic import write_atomic
 
         write_atomic(self.directory / f"{key}.json", json.dumps(value))

@@ -3,18 +3,16 @@
 The editor is line-based on purpose: it locates function blocks, dataset items and the
 ``codemode:`` metadata block with PyYAML's node marks, then splices text. A hand-written
 case, a comment or the formatting of a block the edit does not touch is never re-emitted,
-so a regenerated spec diffs as small as the change. Writes are atomic (temp file +
-``os.replace``): an interrupted run leaves the old file, never half a file.
+so a regenerated spec diffs as small as the change. Callers write the result with
+``codemode.atomic.write_atomic``: an interrupted run leaves the old file, never half a file.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -331,17 +329,6 @@ def set_expectations(text: str, function_id: str, changes: Mapping[str, Mapping[
 
 
 # --- files ------------------------------------------------------------------------------
-
-
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.codemode.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def unified_diff(old: str, new: str, rel: str) -> str:
