@@ -284,8 +284,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         peak = peak_child_rss_mb()
 
         # the analysis alone, warm, in this process (no interpreter start, no dispatcher)
+        from codemode.change.diff import analyze
         from codemode.config import load_config
-        from codemode.diff import analyze
         from codemode.scope import Scope
 
         scope = Scope("range", base="HEAD~1", head="HEAD")

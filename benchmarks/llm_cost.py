@@ -38,8 +38,8 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from codemode.config import load_config
 from codemode.explore.offline import plan_calls
+from codemode.explore.regen import run_regen
 from codemode.explore.target import load_target
-from codemode.regen import run_regen
 from codemode.scope import Scope
 
 pydantic_ai.models.ALLOW_MODEL_REQUESTS = False

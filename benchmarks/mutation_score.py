@@ -20,12 +20,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from codemode.check import make_worker
+from codemode.check.run import make_worker
+from codemode.check.verify import Verifier
 from codemode.config import load_config
-from codemode.regen import run_regen
+from codemode.explore.regen import run_regen
 from codemode.scope import Scope
 from codemode.specs.index import build_index
-from codemode.verify import Verifier
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop"
 SKIP_MODULES = {"store"}  # needs the sqlite fixture, which a generated spec does not know

@@ -1,4 +1,4 @@
-"""Shared by tests/explore and tests/regen: a copy of the shop example and a worker on it.
+"""Shared by the tests under tests/explore: a copy of the shop example and a worker on it.
 
 Their conftests import these fixtures; a module with its own name, because two folders
 importing `from conftest import ...` get whichever conftest pytest loaded last.
@@ -13,7 +13,7 @@ from pathlib import Path
 import pydantic_ai.models
 import pytest
 
-from codemode.check import make_worker
+from codemode.check.run import make_worker
 from codemode.config import Config, load_config
 from codemode.worker.pool import Worker
 

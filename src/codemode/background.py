@@ -1,5 +1,5 @@
 """A call in a thread, waited for later. A module of its own: a cached ``codemode diff``
-starts one and should not pay for importing ``codemode.git`` (~1.4 ms) to do so."""
+starts one and should not pay for importing ``codemode.change.git`` (~1.4 ms) to do so."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ import pytest
 from hazard_run import HAZARDS, Run
 
 from codemode.cli.main import main
-from codemode.render.terminal import render
-from codemode.report import Report
+from codemode.report.model import Report
+from codemode.report.terminal import render
 
 GOOD = """
 hazards.good.add:

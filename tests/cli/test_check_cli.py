@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 import yaml
 
-from codemode.check import run_check
+from codemode.check.run import run_check
 from codemode.cli.main import main
 from codemode.config import load_config
 from codemode.scope import Scope

@@ -16,7 +16,13 @@ from codemode import compare
 from codemode.worker import runtime
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "shop"
-HEAVY = ("codemode.worker.runtime", "codemode.verify", "codemode.sandbox", "yaml", "pydantic")
+HEAVY = (
+    "codemode.worker.runtime",
+    "codemode.check.verify",
+    "codemode.check.assertions",
+    "yaml",
+    "pydantic",
+)
 # What a no-op hook run avoids besides: ~10 ms for dataclasses (with inspect), and tomllib
 # once [tool.codemode] is in the config cache (the run before wrote it).
 STARTUP = ("dataclasses", "inspect", "tomllib", "json", "shutil", "difflib")
@@ -96,7 +102,7 @@ def test_a_change_to_an_unspecd_function_loads_no_verification_stack(repo: Path)
         pricing.read_text().replace("round(net * (1 + rate), 2)", "round(net * (1 + rate), 3)")
     )
     _git(repo, "add", "-A")
-    assert "codemode.verify" in _loaded(repo)
+    assert "codemode.check.verify" in _loaded(repo)
 
 
 def test_report_json_of_the_no_op(repo: Path) -> None:

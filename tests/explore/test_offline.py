@@ -8,8 +8,8 @@ from pathlib import Path
 from codemode.config import Config
 from codemode.explore.offline import explore_offline, plan_calls
 from codemode.explore.record import Recorder
+from codemode.explore.regen import run_regen
 from codemode.explore.target import load_target
-from codemode.regen import run_regen
 from codemode.scope import Scope
 from codemode.worker.pool import Worker
 

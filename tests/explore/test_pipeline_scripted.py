@@ -11,7 +11,7 @@ from codemode.config import Config
 from codemode.explore.budget import Budget, BudgetExceeded
 from codemode.explore.pipeline import Exploration, explore_with_model
 from codemode.explore.record import Recorder
-from codemode.explore.sandbox import SnippetRunner
+from codemode.explore.snippets import SnippetRunner
 from codemode.explore.target import load_target
 from codemode.worker.pool import Worker
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from codemode.explore.record import Recorder
-from codemode.explore.sandbox import SnippetRunner
+from codemode.explore.snippets import SnippetRunner
 from codemode.worker.pool import Worker
 
 CANARY = "/tmp/codemode-sandbox-canary"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from codemode.explore.record import Recorder
-from codemode.explore.sandbox import SnippetRunner
+from codemode.explore.snippets import SnippetRunner
 from codemode.worker.pool import Worker
 
 

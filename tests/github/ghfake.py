@@ -19,7 +19,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from codemode.report import CaseResult, Cost, FunctionResult, Problem, Report, SpecEdit, SpecReview
+from codemode.report.model import (
+    CaseResult,
+    Cost,
+    FunctionResult,
+    Problem,
+    Report,
+    SpecEdit,
+    SpecReview,
+)
 
 REPO = "octo/shop"
 HEAD_SHA = "b" * 40

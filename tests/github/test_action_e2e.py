@@ -20,7 +20,7 @@ from ghfake import (
     run_codemode,
 )
 
-from codemode.github import marker
+from codemode.report.markdown import marker
 
 
 @pytest.fixture
@@ -195,7 +195,7 @@ def test_merge_shards_then_comment(tmp_path: Path, fake_github: FakeGitHub) -> N
     from ghfake import sample_report
 
     from codemode.cli.comment_cmd import write_report
-    from codemode.report import Report
+    from codemode.report.model import Report
 
     full = sample_report()
     halves = [full.functions[::2], full.functions[1::2]]

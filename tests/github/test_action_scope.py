@@ -6,7 +6,7 @@ import pytest
 
 from codemode.cli.action_cmd import Inputs, read_inputs, scope_for
 from codemode.errors import FatalError
-from codemode.github_env import Event
+from codemode.github.event import Event
 from codemode.scope import Scope
 
 PR = Event("pull_request", repo="o/r", base="b" * 40, head="h" * 40, pr=7, head_ref="f")

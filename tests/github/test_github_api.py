@@ -1,4 +1,4 @@
-"""codemode.github against the loopback server: create, update, paginate, degrade to warnings."""
+"""codemode.github.api against the loopback server: create, update, paginate, degrade to warnings."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import time
 
 from ghfake import HEAD_SHA, REPO, FakeGitHub
 
-from codemode.github import CommentResult, marker, upsert_comment
+from codemode.github.api import CommentResult, upsert_comment
+from codemode.report.markdown import marker
 
 FAST = {"CODEMODE_GITHUB_BACKOFF": "0.01"}
 

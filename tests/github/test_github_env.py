@@ -8,7 +8,7 @@ import pytest
 from ghfake import git, payload
 
 from codemode.errors import FatalError
-from codemode.github_env import (
+from codemode.github.event import (
     Event,
     append_summary,
     commit_and_push,

@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 from ghfake import big_report, sample_report
 
-from codemode.render.annotations import (
+from codemode.report.annotations import (
     build_annotations,
     escape_data,
     escape_property,
     render_annotations,
 )
-from codemode.render.junit import render_junit
-from codemode.render.markdown import COMMENT_LIMIT, render_markdown
-from codemode.report import CaseResult, FunctionResult, Report
+from codemode.report.junit import render_junit
+from codemode.report.markdown import COMMENT_LIMIT, render_markdown
+from codemode.report.model import CaseResult, FunctionResult, Report
 
 RECORDED = Path(__file__).parent / "recorded"
 

@@ -7,11 +7,8 @@ from pathlib import Path
 import pytest
 from hookkit import REPO_ROOT, Project
 
-from codemode import git
-from codemode.cli.main import main
-from codemode.config import DEFAULT_SPEC_GLOBS, load_config
-from codemode.errors import FatalError
-from codemode.fastpath import (
+from codemode.change import git
+from codemode.check.fastpath import (
     NOTHING_TO_VERIFY,
     could_affect_specs,
     nothing_staged_to_check,
@@ -20,7 +17,10 @@ from codemode.fastpath import (
     staged_change,
     staged_paths,
 )
-from codemode.render.terminal import render
+from codemode.cli.main import main
+from codemode.config import DEFAULT_SPEC_GLOBS, load_config
+from codemode.errors import FatalError
+from codemode.report.terminal import render
 from codemode.specs.discover import glob_regex
 from codemode.specs.load import load_spec_file
 

@@ -1,0 +1,1 @@
+"""The command line: argument parsing and printing only; each command calls one function below it."""

@@ -24,10 +24,10 @@ from codemode.cli.comment_cmd import Target, deliver, write_report
 from codemode.cli.common import parse_shard
 from codemode.config import Config, load_config, parse_fail_on
 from codemode.errors import FatalError
-from codemode.github_env import Event, commit_and_push, ensure_base, read_event
-from codemode.render.annotations import escape_data
-from codemode.render.markdown import DEFAULT_COMMENT_ID
-from codemode.report import Report
+from codemode.github.event import Event, commit_and_push, ensure_base, read_event
+from codemode.report.annotations import escape_data
+from codemode.report.markdown import DEFAULT_COMMENT_ID
+from codemode.report.model import Report
 from codemode.scope import Scope
 
 FORK_NOTE = (
@@ -144,11 +144,11 @@ def scope_for(inputs: Inputs, event: Event) -> tuple[Scope, list[str]]:
 def _run(inputs: Inputs, config: Config, scope: Scope, dry_run: bool) -> Report:
     shard = parse_shard(inputs.shard)
     if inputs.mode == "regen":
-        from codemode.regen import run_regen
+        from codemode.explore.regen import run_regen
 
         report: Report = run_regen(config, scope, dry_run=dry_run, shard=shard)
         return report
-    from codemode.check import run_check
+    from codemode.check.run import run_check
 
     return run_check(config, scope, shard=shard)
 
@@ -206,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _log(report: Report, env: Mapping[str, str]) -> None:
     """The same text report as `codemode check`, for the job log (Actions logs show colour)."""
-    from codemode.render.terminal import render
+    from codemode.report.terminal import render
 
     color = env.get("GITHUB_ACTIONS") == "true" and not env.get("NO_COLOR")
     sys.stdout.write(render(report, color=color))

@@ -53,8 +53,8 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.fastpath import quick_report, staged_change
-    from codemode.render.terminal import render, use_color
+    from codemode.check.fastpath import quick_report, staged_change
+    from codemode.report.terminal import render, use_color
 
     scope = scope_from_args(args)
     config = config_from_args(args)
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     change = staged_change(config.root) if scope.kind == "staged" else None
     report = quick_report(config, change) if change is not None else None
     if report is None:
-        from codemode.check import run_check
+        from codemode.check.run import run_check
 
         report = run_check(config, scope, shard=parse_shard(args.shard), staged=change)
     as_json = report.to_json() if args.report_out or args.format == "json" else ""
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         if args.report_out:
             write_atomic(args.report_out, as_json)
         if args.junit_out:
-            from codemode.render.junit import render_junit
+            from codemode.report.junit import render_junit
 
             write_atomic(args.junit_out, render_junit(report))
     if args.format == "json":

@@ -19,15 +19,15 @@ from typing import Any
 
 from codemode.config import DEFAULT_FAIL_ON, parse_fail_on
 from codemode.errors import FatalError
-from codemode.github_env import append_summary, parse_pr, read_event, write_outputs
-from codemode.render.annotations import escape_data, render_annotations
-from codemode.render.markdown import (
+from codemode.github.event import append_summary, parse_pr, read_event, write_outputs
+from codemode.report.annotations import escape_data, render_annotations
+from codemode.report.markdown import (
     COMMENT_LIMIT,
     DEFAULT_COMMENT_ID,
     SUMMARY_LIMIT,
     render_markdown,
 )
-from codemode.report import Report
+from codemode.report.model import Report
 
 EXAMPLES = """\
 examples:
@@ -134,7 +134,7 @@ def deliver(
     append_summary(summary, env)
     url = ""
     if target.pr and target.repo and not target.skip_reason:
-        from codemode.github import upsert_comment  # PyGithub only when a comment is posted
+        from codemode.github.api import upsert_comment  # PyGithub only when a comment is posted
 
         body = render_markdown(report, comment_id=target.comment_id, limit=COMMENT_LIMIT)
         result = upsert_comment(

@@ -15,7 +15,7 @@ from codemode.errors import FatalError
 from codemode.scope import Scope
 
 if TYPE_CHECKING:
-    from codemode.analysis_cache import PinnedRange
+    from codemode.change.cache import PinnedRange
 
 try:  # the json package's C string encoder, without importing the json package
     from _json import encode_basestring_ascii as _encode_str
@@ -132,15 +132,15 @@ def analysis(
 ) -> tuple[Sequence[Sequence[Any]], Sequence[str], Mapping[str, str]]:
     """(functions, problems, renames); functions as ``ChangedFunction`` or, for a cached
     range, plain tuples of its fields: the cache hit (one git run, one file read) needs
-    neither ``codemode.diff`` nor ``codemode.git``."""
-    from codemode.analysis_cache import pin_range
+    neither ``codemode.change.diff`` nor ``codemode.change.git``."""
+    from codemode.change.cache import pin_range
 
     pinned = pinned or pin_range(config, scope)
     cached = pinned.result() if pinned is not None else None
     if cached is not None:
         functions, problems, renames, _changed_files = cached
         return functions, problems, renames
-    from codemode.diff import analyze
+    from codemode.change.diff import analyze
 
     result = analyze(config, scope, pinned=pinned)
     return result.functions, result.problems, result.renames
@@ -152,7 +152,7 @@ def json_rows(
     """(ids, each function's JSON row up to its specs, problems, renames). For a range, the
     rows are kept in the cache next to the result they render (the specs are not: they are
     looked up on every run), so a repeat renders nothing."""
-    from codemode.analysis_cache import pin_range
+    from codemode.change.cache import pin_range
 
     pinned = pin_range(config, scope)
     key = f"{pinned.key}-json" if pinned is not None else ""

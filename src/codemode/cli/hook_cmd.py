@@ -37,7 +37,7 @@ def register(sub: Any) -> None:
 
 
 def _toplevel() -> Path:
-    from codemode import git
+    from codemode.change import git
 
     try:
         return git.repo_root(Path.cwd())
@@ -52,7 +52,7 @@ def snapshot(root: Path) -> Snapshot:
     the same status letter, and must still count as modified.
     """
     out: Snapshot = {}
-    from codemode import git
+    from codemode.change import git
 
     raw = git.run(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
     entries = raw.split(b"\0")

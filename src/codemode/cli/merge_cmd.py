@@ -8,7 +8,7 @@ from typing import Any
 
 from codemode.cli.comment_cmd import read_report, write_report
 from codemode.errors import FatalError
-from codemode.report import merge_reports
+from codemode.report.model import merge_reports
 
 EXAMPLES = """\
 examples:

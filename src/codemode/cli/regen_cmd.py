@@ -56,7 +56,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.regen import run_regen
+    from codemode.explore.regen import run_regen
 
     scope = scope_from_args(args)
     config = config_from_args(

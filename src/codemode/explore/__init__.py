@@ -1,7 +1,6 @@
-"""Exploration: observe what a function does, then choose which observations become cases.
+"""Explore: observe what a function does, then choose which observations become cases (regen, accept).
 
-Phase 1 runs snippets (an LLM's, in the Monty sandbox) or planned calls (the offline
-explorer's) whose every call of the target is delegated to the worker and recorded.
-Phase 2 picks recorded calls; expected values are copied from the record, never from
-a model's text. Nothing here writes files: ``codemode.regen`` decides and writes.
+Takes changed functions and a model (or none: the offline explorer); gives spec edits whose
+expected values are copied from recorded calls, never from a model's text. ``explore.regen``
+and ``explore.accept`` decide and write; the other modules only observe and choose.
 """

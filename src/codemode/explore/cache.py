@@ -18,7 +18,7 @@ from codemode.explore.prompts import PROMPT_VERSION
 
 
 def cache_dir(root: Path) -> Path:
-    from codemode import git
+    from codemode.change import git
 
     try:
         _, git_dir = git.locate(root)

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codemode.check.verify import Verifier
 from codemode.config import Config
-from codemode.report import CASE_PASSED
+from codemode.report.model import CASE_PASSED
 from codemode.specs.load import parse_spec_text
 from codemode.specs.types import FixtureSpec, SerializerSpec
 from codemode.specs.write import FunctionUpdate, apply_updates, flow
-from codemode.verify import Verifier
 from codemode.worker.pool import Worker
 
 

@@ -28,7 +28,7 @@ from codemode.explore.cases import (
 from codemode.explore.llm import ask
 from codemode.explore.offline import select
 from codemode.explore.record import CallRecord, Recorder, wire_call
-from codemode.explore.sandbox import SnippetResult, SnippetRunner
+from codemode.explore.snippets import SnippetResult, SnippetRunner
 from codemode.explore.target import TargetInfo
 
 
@@ -208,7 +208,7 @@ def validate_evaluators(
             if outcomes and all(o.kind == "returned" and o.types == [None] for o in outcomes):
                 kept[name] = {"type": p.type}
         elif p.assertion and not p.type:
-            from codemode.sandbox import AssertionSandbox
+            from codemode.check.assertions import AssertionSandbox
 
             sandbox = AssertionSandbox()
             try:

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codemode.change.functions import SourceError, SourceFile
 from codemode.config import Config
 from codemode.errors import FatalError
-from codemode.functions import SourceError, SourceFile
 
 MISSING: Any = object()
 

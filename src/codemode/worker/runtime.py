@@ -37,7 +37,10 @@ if TYPE_CHECKING:
 def _loaded(module: str, *names: str) -> tuple[type[Any], ...]:
     """The classes ``names`` of ``module`` if it is imported, else () (isinstance: False)."""
     mod = sys.modules.get(module)
-    return tuple(getattr(mod, n) for n in names) if mod is not None else ()
+    # A module another thread is still importing may lack a class yet; no value of a class
+    # that does not exist yet can be passed here, so a missing name is "not this type".
+    found = (getattr(mod, n, None) for n in names) if mod is not None else ()
+    return tuple(c for c in found if c is not None)
 
 
 def _b64encode(data: bytes) -> str:

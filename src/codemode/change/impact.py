@@ -1,0 +1,602 @@
+"""Which unchanged functions may behave differently because something they use changed.
+
+A static reverse-call graph, built only as far as it is needed. A function can reach a changed
+callee, base-class method or module-level constant only by writing its name, so each round
+first keeps the modules whose identifiers hold a changed name (for a method: its name and the
+name of its class or a subclass), a set lookup per module and no parsing; then finds the uses
+of those names in the chunk outlines (strings and comments blanked); and resolves each through
+the module's imports (``import x``, ``from x import y as z``, relative and star imports,
+re-exports from packages), ``self.``/``cls.``/``super()`` through the class's in-repo bases,
+and a class name to its constructor. Rounds repeat up to ``impact_depth``.
+
+Limits, by design of a static analysis: a call through an instance (``obj.method()``) or a
+``getattr`` is not seen; a local variable that shadows a changed name can make its function
+look impacted.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import select
+import struct
+import sys
+import threading
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codemode.change import git
+from codemode.change.cache import AnalysisCache
+from codemode.change.functions import Def, SourceError, SourceFile
+
+# Everything that is not part of an identifier becomes a space, so split() yields identifiers.
+_NON_WORD = bytes(
+    c if (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c == 95 or c > 127) else 32
+    for c in range(256)
+)
+_CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
+# modules without cached identifiers from which a helper process reads them (fewer: the
+# fork and the answers cost more than it saves)
+_HELPER_MIN_MODULES = 256
+_CLASS_HEAD = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
+
+
+def identifiers(data: bytes) -> frozenset[bytes]:
+    return frozenset(data.translate(_NON_WORD).split())
+
+
+class Words:
+    """A module's identifiers: a set, or the space-separated text the cache keeps, which
+    answers a few membership questions (a pre-commit hook's) faster than building the set."""
+
+    __slots__ = ("_set", "_text")
+
+    def __init__(self, items: frozenset[bytes] | None = None, text: bytes | None = None) -> None:
+        self._set, self._text = items, text
+
+    def as_set(self) -> frozenset[bytes]:
+        if self._set is None:
+            self._set = frozenset((self._text or b"").split())
+        return self._set
+
+    def text(self) -> bytes:
+        if self._text is None:
+            self._text = b" " + b" ".join(self.as_set()) + b" "
+        return self._text
+
+    def present(self, names: set[bytes]) -> set[bytes]:
+        if self._set is None and len(names) <= 24:
+            text = self.text()
+            return {n for n in names if b" " + n + b" " in text}
+        return set(self.as_set() & names)
+
+
+@dataclass
+class ModuleFile:
+    """One module at the head side: read only when someone needs its content."""
+
+    entry: git.Entry
+    module: str
+    data: bytes | None = None
+    words: Words | None = None  # its identifiers, the impact prefilter
+    source: SourceFile | None = None
+    problem: str | None = None
+
+    @property
+    def path(self) -> str:
+        return self.entry.path
+
+
+@dataclass
+class Project:
+    """The modules at the head side, keyed by dotted module name."""
+
+    repo: Path
+    modules: dict[str, ModuleFile]
+    cache: AnalysisCache | None = None
+    removed: frozenset[str] = frozenset()  # ids gone at head; references to them still count
+    problems: list[str] = field(default_factory=list)
+    _families: dict[str, set[bytes]] = field(default_factory=dict)
+    _helper: _WordsHelper | None = None  # holds the identifiers of the modules in _remote
+    _remote: dict[str, int] = field(default_factory=dict)  # module -> its index there
+
+    def load(self, files: Iterable[ModuleFile], words: bool = False) -> None:
+        """Read the content of ``files`` in one batch (and their identifiers, if ``words``)."""
+        need = {mf.entry: mf for mf in files if mf.data is None and mf.problem is None}
+        fresh: list[tuple[str, bytes]] = []
+        keep = self.cache is not None and self.cache.enabled
+        for entry, data in git.read_entries(self.repo, list(need)):
+            mf = need.pop(entry)
+            mf.data = data
+            if words and mf.words is None:
+                mf.words = Words(identifiers(data))  # while git decompresses the next blob
+                if entry.sha and keep:
+                    fresh.append((entry.sha, mf.words.text()))
+        for mf in need.values():
+            mf.problem = "unreadable"  # e.g. deleted from the work tree
+        if fresh and self.cache:
+            self.cache.put_words(fresh)
+
+    def _cached_words(self) -> list[ModuleFile]:
+        """Fill in identifiers from the cache; the modules still without them."""
+        missing = [
+            mf
+            for mf in self.modules.values()
+            if mf.words is None and not mf.problem and mf.module not in self._remote
+        ]
+        if self.cache and missing:
+            cached = self.cache.words(mf.entry.sha for mf in missing if mf.entry.sha)
+            for mf in missing:
+                text = cached.get(mf.entry.sha or "")
+                mf.words = Words(text=text) if text is not None else None
+        return [mf for mf in missing if mf.words is None]
+
+    def load_words(self) -> None:
+        """Every module's identifiers: from the cache by blob id, else from the content
+        (unless a helper holds them)."""
+        missing = self._cached_words()
+        self.load(missing, words=True)
+        for mf in missing:
+            if mf.words is None and mf.data is not None:
+                mf.words = Words(identifiers(mf.data))
+
+    def start_words_helper(self) -> bool:
+        """Have a forked child read the modules whose identifiers are not cached and keep
+        their identifiers, while this process goes on (it parses the changed files): on
+        two cores the ~0.1 ms per module of reading and tokenizing costs no wall time.
+        Call it before this process starts any thread or pipe (the child inherits them).
+        False, and nothing started, where it would not pay or cannot run."""
+        if self._helper is not None:
+            return True
+        missing = self._cached_words()
+        if len(missing) < _HELPER_MIN_MODULES:
+            return False
+        git_dir = self.cache.git_dir if self.cache and self.cache.enabled else None
+        helper = _WordsHelper.start(self.repo, [mf.entry for mf in missing], git_dir)
+        if helper is None:
+            return False
+        self._helper = helper
+        self._remote = {mf.module: i for i, mf in enumerate(missing)}
+        return True
+
+    def close(self) -> None:
+        """Stop the helper, if there is one (its identifiers are forgotten)."""
+        helper, self._helper, self._remote = self._helper, None, {}
+        if helper is not None:
+            helper.close()
+
+    def mentions(self, names: set[bytes]) -> dict[str, set[bytes]]:
+        """Module -> which of ``names`` it writes, for the modules that write any, in
+        module order (a set lookup per module: no parsing)."""
+        remote: dict[int, set[bytes]] = {}
+        if self._helper is not None:
+            try:
+                remote = self._helper.query(names)
+            except (OSError, EOFError, ValueError, TypeError):
+                self.close()  # the child failed: do its work here
+        if self._helper is None:
+            self.load_words()
+        out: dict[str, set[bytes]] = {}
+        for module, mf in self.modules.items():
+            index = self._remote.get(module)
+            if index is not None:
+                here = remote.get(index)
+            else:
+                here = mf.words.present(names) if mf.words is not None else None
+            if here:
+                out[module] = here
+        return out
+
+    def candidates(self, names: Names) -> list[tuple[ModuleFile, set[bytes]]]:
+        """The modules that write a plain name, or a method's name and its class's (or a
+        subclass's) name: the only ways static resolution can reach a target. A common
+        method name (``run``, ``save``) alone would make nearly every module a candidate.
+        With each, the names of ``names`` it writes."""
+        every = names.words() | {o for owners in names.methods.values() for o in owners}
+        out = []
+        for module, here in self.mentions(every).items():
+            if not here.isdisjoint(names.plain) or any(
+                m in here and not here.isdisjoint(owners) for m, owners in names.methods.items()
+            ):
+                out.append((self.modules[module], here))
+        return out
+
+    def family(self, cls: str) -> set[bytes]:
+        """A class's name and its subclasses' names, from the class statements of the modules
+        that name it (a few levels, by text: this only narrows the search)."""
+        found: set[bytes] = self._families.get(cls, set())
+        if found:
+            return found
+        found = {cls.encode()}
+        frontier = set(found)
+        for _ in range(4):
+            new: set[bytes] = set()
+            naming = [self.modules[m] for m in self.mentions(frontier)]
+            self.load(naming)
+            for mf in naming:
+                for name, bases in _CLASS_HEAD.findall(mf.data or b""):
+                    if not frontier.isdisjoint(identifiers(bases)) and name not in found:
+                        new.add(name)
+            if not new:
+                break
+            found |= new
+            frontier = new
+        self._families[cls] = found
+        return found
+
+    def source(self, module: str) -> SourceFile | None:
+        mf = self.modules.get(module)
+        if mf is None or mf.problem is not None:
+            return None
+        try:
+            if mf.source is None:
+                if mf.data is None:
+                    self.load([mf])
+                if mf.data is None:
+                    return None
+                mf.source = SourceFile.from_bytes(mf.path, module, mf.data)
+            mf.source.scan_statements()  # imports and constants, needed to resolve anything
+        except SourceError as exc:
+            mf.problem = f"{mf.path}:{exc} (skipped)"
+            self.problems.append(mf.problem)
+            return None
+        return mf.source
+
+    # -- resolution ---------------------------------------------------------------------------
+    def resolve(self, dotted: str, hops: int = 0) -> str | None:
+        """An absolute dotted name -> the id of the function, class or constant it names."""
+        if dotted in self.removed:
+            return dotted
+        if hops > 8:  # an import cycle of re-exports
+            return None
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module in self.modules:
+                return self._in_module(module, parts[cut:], hops)
+        return None
+
+    def _in_module(self, module: str, rest: list[str], hops: int) -> str | None:
+        src = self.source(module)
+        if src is None:
+            return None
+        qual = ".".join(rest)
+        if src.defines(qual):
+            return f"{module}.{qual}"
+        if src.is_class(rest[0]):
+            cls = f"{module}.{rest[0]}"
+            return cls if len(rest) == 1 else self.method(cls, rest[1])
+        if len(rest) == 1 and rest[0] in src.constants():
+            return f"{module}.{rest[0]}"
+        return self._through_imports(src, rest, hops)
+
+    def _through_imports(self, src: SourceFile, rest: list[str], hops: int) -> str | None:
+        tail = "." + ".".join(rest[1:]) if len(rest) > 1 else ""
+        for local, target in src.imports():
+            if local == rest[0]:
+                found = self.resolve(target + tail, hops + 1)
+                if found:
+                    return found
+        for star in src.stars():
+            found = self.resolve(f"{star}.{'.'.join(rest)}", hops + 1)
+            if found:
+                return found
+        return None
+
+    def resolve_in(self, module: str, cls: str | None, ref: str) -> str | None:
+        """A reference as written in ``module`` (inside a method of ``cls``) -> an id, or None."""
+        src = self.source(module)
+        if src is None:
+            return None
+        head, _, tail = ref.partition(".")
+        if head in ("self", "cls", "super()") and tail:
+            if not cls:
+                return None
+            return self.method(f"{module}.{cls}", tail.split(".")[0], skip_self=head == "super()")
+        local = f"{module}.{ref}"
+        if local in self.removed:
+            return local
+        if src.is_top_level(head):
+            return self._in_module(module, ref.split("."), 0)
+        return self._through_imports(src, ref.split("."), 0)
+
+    def method(self, cls_id: str, name: str, skip_self: bool = False, depth: int = 0) -> str | None:
+        """``name`` looked up on a class and its in-repo bases (depth-first, like a simple MRO)."""
+        if depth > 10:
+            return None
+        module, qual = self.split(cls_id)
+        src = self.source(module) if module else None
+        if src is None:
+            return None
+        if not skip_self:
+            method_id = f"{cls_id}.{name}"
+            if method_id in self.removed or src.defines(f"{qual}.{name}"):
+                return method_id
+        try:
+            src.ensure([qual])  # the bases are in the class statement
+        except SourceError:
+            return None
+        for base in src.classes().get(qual, ()):
+            base_head = base.split(".")[0]
+            if src.is_class(base_head):
+                base_id: str | None = f"{module}.{base}"
+            else:
+                base_id = self._through_imports(src, base.split("."), 0)
+            if base_id:
+                found = self.method(base_id, name, depth=depth + 1)
+                if found:
+                    return found
+        return None
+
+    def split(self, id_: str) -> tuple[str, str]:
+        """``pkg.mod.Class.meth`` -> (``pkg.mod``, ``Class.meth``): the longest module prefix."""
+        parts = id_.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module in self.modules:
+                return module, ".".join(parts[cut:])
+        return "", id_
+
+    def is_class(self, id_: str) -> bool:
+        module, qual = self.split(id_)
+        src = self.source(module) if module else None
+        return src is not None and src.is_class(qual)
+
+
+class _WordsHelper:
+    """A forked child holding the identifiers of some modules; it answers which of them
+    write which names. Messages are length-prefixed ``marshal`` data over two pipes."""
+
+    def __init__(self, pid: int, to_child: int, from_child: int) -> None:
+        self.pid, self.to_child, self.from_child = pid, to_child, from_child
+
+    @classmethod
+    def start(
+        cls, repo: Path, entries: list[git.Entry], git_dir: Path | None
+    ) -> _WordsHelper | None:
+        if not hasattr(os, "fork") or sys.platform == "darwin":  # macOS: fork is unsafe
+            return None
+        down, up = os.pipe(), os.pipe()
+        try:
+            with warnings.catch_warnings():  # 3.12+: "multi-threaded, use of fork()"
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pid = os.fork()
+        except OSError:
+            for fd in (*down, *up):
+                os.close(fd)
+            return None
+        if pid == 0:  # the child: never returns into the caller's code
+            code = 1
+            try:
+                os.close(down[1])
+                os.close(up[0])
+                _serve_words(repo, entries, git_dir, down[0], up[1])
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(down[0])
+        os.close(up[1])
+        return cls(pid, down[1], up[0])
+
+    def query(self, names: set[bytes]) -> dict[int, set[bytes]]:
+        _send(self.to_child, marshal.dumps(sorted(names)))
+        reply = _receive(self.from_child)
+        if reply is None:
+            raise EOFError("the identifiers helper ended")
+        return {i: set(found) for i, found in marshal.loads(reply)}
+
+    def close(self) -> None:
+        for fd in (self.to_child, self.from_child):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        # it exits on end of input; reaped in the background (a big process takes a while
+        # to tear down, and nothing here waits for its answer any more)
+        threading.Thread(target=_reap, args=(self.pid,), daemon=True).start()
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def _send(fd: int, data: bytes) -> None:
+    view = memoryview(struct.pack("<Q", len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_exactly(fd: int, n: int) -> bytes | None:
+    parts, left = [], n
+    while left:
+        part = os.read(fd, min(left, 1 << 20))
+        if not part:
+            return None
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+def _receive(fd: int) -> bytes | None:
+    head = _read_exactly(fd, 8)
+    return None if head is None else _read_exactly(fd, struct.unpack("<Q", head)[0])
+
+
+def _serve_words(
+    repo: Path, entries: list[git.Entry], git_dir: Path | None, requests: int, replies: int
+) -> None:
+    """The helper's side: read and tokenize ``entries``, store their identifiers in the
+    cache, then answer requests (sorted names) with ``[(index, [names it writes])]``."""
+    where: dict[git.Entry, list[int]] = {}
+    for i, entry in enumerate(entries):
+        where.setdefault(entry, []).append(i)
+    words: list[frozenset[bytes] | None] = [None] * len(entries)
+    fresh: list[tuple[str, bytes]] = []
+    for entry, data in git.read_entries(repo, list(where)):
+        found = identifiers(data)
+        for i in where[entry]:
+            words[i] = found
+        if entry.sha:
+            fresh.append((entry.sha, Words(found).text()))
+    if git_dir is not None and fresh:
+        AnalysisCache(git_dir).put_words(fresh)  # its own connection: none crosses a fork
+    # Until the first request comes (the caller is still parsing), build an index from
+    # identifier to modules, so that an answer is a lookup per name rather than a set
+    # intersection per module. A request that comes first stops the building: answered from
+    # the sets, it waits no longer than it would have without the index.
+    building: dict[bytes, list[int]] = {}
+    index: dict[bytes, list[int]] | None = building
+    for i, module_words in enumerate(words):
+        if i % 128 == 0 and select.select([requests], [], [], 0)[0]:
+            index = None
+            break
+        for word in module_words or ():
+            building.setdefault(word, []).append(i)
+    while (request := _receive(requests)) is not None:
+        names = sorted(set(marshal.loads(request)))
+        if index is not None:
+            hits: dict[int, list[bytes]] = {}
+            for name in names:
+                for i in index.get(name, ()):
+                    hits.setdefault(i, []).append(name)
+            found_in = sorted(hits.items())
+        else:
+            wanted = frozenset(names)
+            found_in = [
+                (i, sorted(w & wanted))
+                for i, w in enumerate(words)
+                if w and not w.isdisjoint(wanted)
+            ]
+        _send(replies, marshal.dumps(found_in))
+
+
+@dataclass(frozen=True)
+class Impact:
+    roots: tuple[str, ...]  # the changed ids at the start of the chains
+    via: tuple[str, ...]  # changed id, ..., this function
+
+
+@dataclass
+class Names:
+    """What a user of some targets must write: a plain name (a function, a constant, a class
+    for its constructor), or a method's name together with one of its class family's names."""
+
+    plain: set[bytes] = field(default_factory=set)
+    methods: dict[bytes, set[bytes]] = field(default_factory=dict)
+
+    def words(self) -> set[bytes]:
+        return self.plain | set(self.methods)
+
+
+def _names(project: Project, ids: Iterable[str]) -> Names:
+    names = Names()
+    for i in ids:
+        module, qual = project.split(i)
+        parts = qual.split(".")
+        owner = ".".join(parts[:-1])
+        if module and owner and project.is_class(f"{module}.{owner}"):
+            names.methods.setdefault(parts[-1].encode(), set()).update(project.family(parts[-2]))
+            if parts[-1] in _CONSTRUCTORS:
+                names.plain.add(parts[-2].encode())  # ``Cls(...)`` calls its constructor
+        else:
+            names.plain.add(parts[-1].encode())
+    return names
+
+
+def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, Impact]:
+    """Function id -> how a change reaches it, for functions not themselves in ``changed``."""
+    changed = set(changed)
+    chains: dict[str, tuple[str, ...]] = {c: (c,) for c in changed}
+    roots: dict[str, set[str]] = {c: {c} for c in changed}
+    frontier = set(changed)
+    result: dict[str, Impact] = {}
+    for _ in range(max(0, depth)):
+        if not frontier:
+            break
+        hits = _callers(project, frontier, _names(project, frontier))
+        frontier = set()
+        for caller, callees in sorted(hits.items()):
+            if caller in chains:
+                continue
+            callee = min(callees, key=lambda c: (len(chains[c]), c))
+            chains[caller] = (*chains[callee], caller)
+            roots[caller] = set().union(*(roots[c] for c in callees))
+            result[caller] = Impact(tuple(sorted(roots[caller])), chains[caller])
+            frontier.add(caller)
+    return result
+
+
+def _callers(project: Project, targets: set[str], names: Names) -> dict[str, set[str]]:
+    candidates = project.candidates(names)
+    project.load(mf for mf, _ in candidates)
+    return _hits(project, targets, names, candidates)
+
+
+def _hits(
+    project: Project,
+    targets: set[str],
+    names: Names,
+    candidates: list[tuple[ModuleFile, set[bytes]]],
+) -> dict[str, set[str]]:
+    """Caller id -> the targets it reaches, among the functions of ``candidates``."""
+    hits: dict[str, set[str]] = {}
+    wanted = names.words()
+    for mf, here in candidates:
+        module = mf.module
+        src = project.source(module)
+        if src is None:
+            continue
+        words = {w.decode() for w in here & wanted}
+        # ``from pkg.a import helper as h`` is used as ``h``
+        words |= {local for local, target in src.imports() if target.rpartition(".")[2] in words}
+        for _line, ref, defs in src.references(words):
+            cls = next((d.cls for d in reversed(defs) if d.cls), None)
+            for target in _targets(project, module, src, cls, ref, defs[0]):
+                if target in targets:
+                    for d in defs:
+                        fid = f"{module}.{d.qual}"
+                        if fid != target:
+                            hits.setdefault(fid, set()).add(target)
+    return hits
+
+
+def _targets(
+    project: Project, module: str, src: SourceFile, cls: str | None, ref: str, outer: Def
+) -> Iterator[str]:
+    found = project.resolve_in(module, cls, ref)
+    # an import inside the function (a lazy import) is only known once its chunk is parsed
+    if found is None and src.has_import_in(outer):
+        try:
+            src.ensure([outer.qual])
+        except SourceError:
+            return
+        found = project.resolve_in(module, cls, ref)
+    if found is None:
+        return
+    yield found
+    if project.is_class(found):  # a class reference also means its constructor
+        for ctor in _CONSTRUCTORS:
+            method = project.method(found, ctor)
+            if method:
+                yield method
+
+
+def head_ids(project: Project) -> frozenset[str]:
+    """Every function id at head: exact for parsed chunks, from the outline elsewhere."""
+    out: set[str] = set()
+    project.load(project.modules.values())
+    for module, mf in project.modules.items():
+        if mf.data is None:
+            continue
+        try:
+            src = mf.source or SourceFile.from_bytes(mf.path, module, mf.data)
+        except SourceError:
+            continue
+        out.update(f.id for f in src.functions().values())
+    return frozenset(out)

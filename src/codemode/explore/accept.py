@@ -1,0 +1,104 @@
+"""``codemode accept 'pkg.mod.func[case]'``: take the observed outputs of named drifted cases.
+
+The only way a hand-written case changes: the user names it. The case is run again now
+(never taken from an old report), and only a drifted case is rewritten; its neighbours
+keep their bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from codemode.atomic import write_atomic
+from codemode.check.run import make_worker
+from codemode.check.verify import Verifier
+from codemode.config import Config
+from codemode.errors import FatalError
+from codemode.report.model import CASE_DRIFTED, CASE_PASSED, FunctionResult, Report, SpecEdit
+from codemode.specs.index import build_index
+from codemode.specs.write import set_expectations, unified_diff
+
+_REF = re.compile(r"^(?P<fid>[\w.]+)\[(?P<case>[^\[\]]+)\]$")
+
+
+def parse_ref(text: str) -> tuple[str, str]:
+    m = _REF.match(text.strip())
+    if not m:
+        raise FatalError(
+            f"{text!r}: name a case as FUNCTION_ID[CASE_ID], e.g. 'shop.pricing.to_cents[whole]'"
+        )
+    return m.group("fid"), m.group("case")
+
+
+def _change(observed: Any, match: str | None) -> dict[str, Any]:
+    if isinstance(observed, dict) and set(observed) == {"raised", "message"}:
+        keep = match if match and re.search(match, str(observed["message"])) else None
+        return {"expected": None, "raises": observed["raised"], "match": keep}
+    return {"expected": observed, "raises": None, "match": None}
+
+
+def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) -> Report:
+    wanted: dict[str, list[str]] = {}
+    for ref in refs:
+        fid, case = parse_ref(ref)
+        wanted.setdefault(fid, []).append(case)
+    index = build_index(config)
+    edits: list[SpecEdit] = []
+    functions: list[FunctionResult] = []
+    notes: list[str] = []
+    texts: dict[str, tuple[Any, str, str]] = {}  # rel -> (path, old, new)
+    worker = make_worker(config)
+    try:
+        for fid, cases in wanted.items():
+            found = [(s, s.function(fid)) for s in index.files if s.function(fid) is not None]
+            if not found:
+                raise FatalError(
+                    f"{fid}: no spec names this function; check the id (`codemode check --all` lists them)"
+                )
+            spec, func = found[0]
+            assert func is not None
+            known = {c.id for c in func.cases}
+            for c in cases:
+                if c not in known:
+                    raise FatalError(
+                        f"{fid}[{c}]: no such case in {spec.rel}; its cases are {', '.join(sorted(known))}"
+                    )
+            result, _ = Verifier(config, worker).verify_function(spec, func)
+            by_id = {c.id: c for c in result.cases}
+            specs_by_id = {c.id: c for c in func.cases}
+            changes: dict[str, dict[str, Any]] = {}
+            for c in cases:
+                r = by_id[c]
+                if r.status == CASE_PASSED:
+                    notes.append(f"{fid}[{c}] already passes; nothing to accept")
+                elif r.status != CASE_DRIFTED:
+                    notes.append(
+                        f"{fid}[{c}] is {r.status}, not drifted ({r.message}); not accepted"
+                    )
+                else:
+                    changes[c] = _change(r.observed, specs_by_id[c].match)
+            if changes:
+                if spec.rel not in texts:
+                    original = spec.path.read_text(encoding="utf-8")
+                    texts[spec.rel] = (spec.path, original, original)
+                path, old, cur = texts[spec.rel]
+                texts[spec.rel] = (path, old, set_expectations(cur, fid, changes))
+            status = "ok" if changes else result.status
+            message = f"accepted {', '.join(changes)}" if changes else "nothing accepted"
+            functions.append(FunctionResult(fid, status, spec.rel, func.line, message=message))
+    finally:
+        worker.close()
+    for rel, (path, old, new) in texts.items():
+        if not dry_run:
+            write_atomic(path, new)
+        edits.append(
+            SpecEdit(
+                rel,
+                unified_diff(old, new, rel),
+                applied=not dry_run,
+                summary="accepted observed outputs",
+            )
+        )
+    return Report(functions=tuple(functions), edits=tuple(edits), notes=tuple(notes), mode="accept")

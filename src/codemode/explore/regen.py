@@ -1,0 +1,419 @@
+"""``run_regen``: explore changed functions and write spec edits whose expectations were observed.
+
+Decide first, act last: every function is explored (concurrently, up to ``concurrency``),
+gated, and turned into a ``FunctionUpdate``; then each spec file gets all its updates at
+once, is checked to load cleanly, and is written atomically unless ``dry_run``. When a
+model fails or a budget runs out, that function's spec is kept as it was and the report
+says why; the other functions go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from codemode.atomic import write_atomic
+from codemode.check.run import describe_scope, make_worker
+from codemode.config import Config
+from codemode.errors import FatalError
+from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
+from codemode.scope import Scope
+from codemode.shard import in_shard
+from codemode.specs.discover import find_spec_files
+from codemode.specs.index import SpecIndex, build_index
+from codemode.specs.load import parse_spec_text
+from codemode.specs.types import FunctionSpec, SpecFile
+from codemode.specs.write import FunctionUpdate, apply_updates, unified_diff
+
+Progress = Callable[[str], None]
+EXPLORE_TIMEOUT = 5.0  # seconds per exploratory call: planned inputs may be slow, never hang
+
+
+@dataclass
+class _Target:
+    id: str
+    changed_lines: tuple[int, ...] = ()
+    explicit: bool = False
+    changed: bool = False  # named by the diff analyzer
+
+
+@dataclass
+class _Done:
+    id: str
+    status: str
+    message: str
+    spec_rel: str | None = None
+    update: FunctionUpdate | None = None
+    requests: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def _targets(
+    config: Config, scope: Scope, function_ids: Sequence[str], index: SpecIndex
+) -> list[_Target]:
+    if function_ids:
+        return [_Target(fid, explicit=True) for fid in dict.fromkeys(function_ids)]
+    if scope.is_change:
+        from codemode.change import diff
+
+        analysis = diff.analyze(config, scope)
+        return [
+            _Target(f.id, f.changed_lines, changed=True)
+            for f in analysis.functions
+            if f.status in ("added", "modified", "renamed")
+        ]
+    if scope.kind == "paths":
+        wanted = {p.resolve() for p in find_spec_files(config, scope.paths)}
+        ids = [f.id for s in index.files if s.path.resolve() in wanted for f in s.functions]
+        return [_Target(fid) for fid in dict.fromkeys(ids)]
+    return [_Target(fid) for fid in sorted(index.function_ids())]
+
+
+def _spec_for(index: SpecIndex, fid: str) -> tuple[SpecFile, FunctionSpec] | None:
+    for spec in index.files:
+        f = spec.function(fid)
+        if f is not None:
+            return spec, f
+    return None
+
+
+def _new_spec_rel(config: Config, index: SpecIndex, module: str) -> str:
+    for spec in index.files:  # next to the module's other functions, when it has some
+        if any(f.id.startswith(module + ".") for f in spec.functions):
+            return spec.rel
+    pattern = config.specs[0] if config.specs else "specs/*.yml"
+    prefix = pattern.split("*", 1)[0].rstrip("/") or "specs"
+    return f"{prefix}/{module}.yml"
+
+
+def _summary(func: FunctionSpec | None) -> str:
+    if func is None:
+        return ""
+    from codemode.specs.write import flow
+
+    lines = []
+    for c in func.cases[:10]:
+        inputs = c.input_value if c.input_form != "none" else None
+        want = (
+            f"raises {c.raises}"
+            if c.raises
+            else (flow(c.expected) if c.has_expected else "(no expectation)")
+        )
+        lines.append(f"- {c.id}: {flow(inputs)} -> {want}"[:200])
+    return "\n".join(lines)
+
+
+class _Run:
+    def __init__(
+        self, config: Config, model: Any, progress: Progress | None, retry_delay: float | None
+    ) -> None:
+        self.config = config
+        self.model = model
+        self.progress = progress
+        self.retry_delay = retry_delay
+        self.index = build_index(config)
+        self.label = "offline"
+        self.budget: Any = None
+        self.runner: Any = None
+        self.cache: Any = None
+        self.done = 0
+        self.total = 0
+
+    def _say(self, fid: str, text: str) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(f"[{self.done}/{self.total}] {fid}: {text}")
+
+    def _worker(self) -> Any:
+        return make_worker(self.config.replace(timeout=min(self.config.timeout, EXPLORE_TIMEOUT)))
+
+    async def one(self, target: _Target, sem: asyncio.Semaphore) -> _Done:
+        async with sem:
+            try:
+                done = await self._explore(target)
+            except FatalError as exc:
+                done = _Done(target.id, "error", str(exc))
+            self._say(target.id, done.message)
+            return done
+
+    async def _explore(self, target: _Target) -> _Done:
+        from codemode.explore.target import load_target
+
+        info = await asyncio.to_thread(load_target, self.config, target.id)
+        found = _spec_for(self.index, target.id)
+        spec, func = found if found else (None, None)
+        meta = func.meta if func else None
+        if (
+            meta
+            and meta.fingerprint == info.fingerprint
+            and meta.explored_by
+            and not target.explicit
+        ):
+            return _Done(
+                target.id, "ok", "up to date (fingerprint unchanged)", spec.rel if spec else None
+            )
+        if meta and not meta.fingerprint and not (target.explicit or target.changed):
+            # --all over a hand-written spec: nothing says it is stale; adding cases is a choice.
+            return _Done(
+                target.id,
+                "ok",
+                "hand-written spec; name it with --function to add generated cases",
+                spec.rel if spec else None,
+            )
+        rel = spec.rel if spec else _new_spec_rel(self.config, self.index, info.module)
+        fixtures = [spec.fixtures[n].to_wire() for n in func.fixtures] if spec and func else []
+        fixture_names = list(func.fixtures) if func else []
+        taken = {c.id for c in func.cases if not c.generated} if func else set()
+        from codemode.explore.record import Recorder
+
+        worker = self._worker()
+        recorder = Recorder(worker, target.id, fixtures, fixture_names, rel)
+        done = _Done(target.id, "ok", "", rel)
+        try:
+            if self.model is None:
+                from codemode.explore.offline import explore_offline
+
+                cases = await asyncio.to_thread(explore_offline, info, recorder)
+                cases = [c for c in cases if c["id"] not in taken] or cases
+                from codemode.explore.cases import unique_id
+
+                used = set(taken)
+                for c in cases:
+                    c["id"] = unique_id(str(c["id"]), used)
+                evaluators = await asyncio.to_thread(_offline_evaluators, recorder, info)
+            else:
+                ex = await self._explore_model(target, info, recorder, func, taken)
+                done.requests, done.input_tokens, done.output_tokens = (
+                    ex.requests,
+                    ex.input_tokens,
+                    ex.output_tokens,
+                )
+                done.notes += [f"{target.id}: {n}" for n in ex.notes]
+                if ex.sandbox_errors:
+                    done.notes.append(
+                        f"{target.id}: {len(ex.sandbox_errors)} snippet(s) failed in the sandbox; first: {ex.sandbox_errors[0]}"
+                    )
+                cases, evaluators = ex.cases, ex.evaluators
+        except _ModelError as exc:
+            return _Done(
+                target.id,
+                "error",
+                f"{exc}; the spec was kept as it was",
+                rel,
+                notes=done.notes,
+                requests=exc.requests,
+            )
+        finally:
+            await asyncio.to_thread(worker.close)
+        if not cases:
+            done.status, done.message = (
+                "error",
+                "no call could become a case; the spec was kept as it was",
+            )
+            return done
+        if func is not None:
+            # Global evaluators apply to hand-written cases too: only a new block gets them.
+            evaluators = {}
+        update = FunctionUpdate(
+            target.id, tuple(cases), info.fingerprint, self.label, (), evaluators
+        )
+        from codemode.explore.gate import run_gate
+
+        gate = await asyncio.to_thread(
+            run_gate,
+            self.config,
+            update,
+            fixtures={n: spec.fixtures[n] for n in fixture_names} if spec else None,
+            serializers={func.serializer: spec.serializers[func.serializer]}
+            if spec and func and func.serializer
+            else None,
+            fixture_names=fixture_names,
+            make_worker=lambda: make_worker(self.config),
+        )
+        kept = [c for c in cases if c["id"] in set(gate.passed)]
+        evals = {k: v for k, v in evaluators.items() if k not in set(gate.evaluators_failed)}
+        flaky = tuple(gate.nondeterministic)
+        if gate.nondeterministic:
+            done.notes.append(
+                f"{target.id}: nondeterministic, not written: {', '.join(gate.nondeterministic)}"
+            )
+        if gate.unfaithful:
+            done.notes.append(
+                f"{target.id}: do not replay from YAML, not written: {', '.join(gate.unfaithful)}"
+            )
+        if not kept:
+            done.status, done.message = (
+                "error",
+                "no case passed the gate; the spec was kept as it was",
+            )
+            return done
+        done.update = FunctionUpdate(
+            target.id, tuple(kept), info.fingerprint, self.label, flaky, evals
+        )
+        extra = f", {len(flaky)} nondeterministic left out" if flaky else ""
+        done.message = f"{len(kept)} case(s) by {self.label}{extra}"
+        return done
+
+    async def _explore_model(
+        self, target: _Target, info: Any, recorder: Any, func: FunctionSpec | None, taken: set[str]
+    ) -> Any:
+        from codemode.explore.budget import BudgetExceeded
+        from codemode.explore.cache import cache_key
+        from codemode.explore.llm import ModelFailed
+        from codemode.explore.pipeline import explore_with_model
+
+        key = cache_key(target.id, info.fingerprint, self.label, self.config.coverage_rounds)
+        cached = self.cache.get(key) if info.fingerprint else None
+        before = self.budget.requests
+        try:
+            ex = await explore_with_model(
+                info,
+                recorder,
+                self.runner,
+                self.model,
+                self.budget,
+                rounds=self.config.coverage_rounds,
+                spec_summary=_summary(func),
+                changed_lines=target.changed_lines,
+                taken_ids=taken,
+                cached=cached,
+                retry_delay=self.retry_delay,
+            )
+        except (ModelFailed, BudgetExceeded) as exc:
+            raise _ModelError(str(exc), self.budget.requests - before) from exc
+        if cached is None and info.fingerprint and ex.answers.get("choice"):
+            self.cache.put(key, ex.answers)
+        return ex
+
+
+class _ModelError(Exception):
+    def __init__(self, message: str, requests: int) -> None:
+        super().__init__(message)
+        self.requests = requests
+
+
+def _offline_evaluators(recorder: Any, info: Any) -> dict[str, dict[str, Any]]:
+    from codemode.explore.pipeline import validate_evaluators
+    from codemode.explore.prompts import ProposedEvaluator
+
+    kinds = {type(r.value).__name__ for r in recorder.records if r.kind == "returned"}
+    if len(kinds) != 1:
+        return {}
+    kind = kinds.pop()
+    if kind not in ("int", "float", "str", "bool", "list", "dict"):
+        return {}
+    return validate_evaluators(recorder, info, [ProposedEvaluator(name=f"is_{kind}", type=kind)])
+
+
+def run_regen(
+    config: Config,
+    scope: Scope,
+    *,
+    dry_run: bool,
+    model: Any = None,
+    function_ids: tuple[str, ...] = (),
+    progress: Progress | None = None,
+    retry_delay: float | None = None,
+    shard: tuple[int, int] | None = None,
+) -> Report:
+    """Explore, gate and (unless ``dry_run``) write; the Report carries the edits and the cost.
+
+    With ``shard`` (K, N), only the functions of the K-th share are explored, split as
+    ``check --shard`` splits them, so a matrix of regen jobs never writes one spec twice.
+    """
+    started = time.perf_counter()
+    chosen = model if model is not None else config.model
+    run = _Run(config, None, progress, retry_delay)
+    targets = _targets(config, scope, function_ids, run.index)
+    targets = [t for t in targets if in_shard(t.id, shard)]
+    run.total = len(targets)
+    if chosen is not None:
+        from codemode.explore.budget import Budget
+        from codemode.explore.cache import AnswerCache, cache_dir
+        from codemode.explore.llm import build_model, model_label
+
+        run.model = build_model(chosen, config.base_url)
+        run.label = model_label(chosen)
+        run.budget = Budget(
+            run.label, config.max_model_requests, config.max_cost, config.max_seconds
+        )
+        run.cache = AnswerCache(cache_dir(config.root))
+    done = asyncio.run(_gather(run, targets))
+    report = _finish(config, run, done, dry_run)
+    elapsed = time.perf_counter() - started
+    return report._replace(
+        scope=describe_scope(scope), notes=(*report.notes, f"elapsed {elapsed:.2f} s")
+    )
+
+
+async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
+    sem = asyncio.Semaphore(max(1, run.config.concurrency))
+    if run.model is not None:
+        from codemode.explore.snippets import SnippetRunner
+
+        with SnippetRunner(processes=max(1, run.config.concurrency)) as runner:
+            run.runner = runner
+            return list(await asyncio.gather(*(run.one(t, sem) for t in targets)))
+    return list(await asyncio.gather(*(run.one(t, sem) for t in targets)))
+
+
+def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Report:
+    by_file: dict[str, list[FunctionUpdate]] = {}
+    for d in done:
+        if d.update is not None and d.spec_rel:
+            by_file.setdefault(d.spec_rel, []).append(d.update)
+    edits: list[SpecEdit] = []
+    notes = [n for d in done for n in d.notes]
+    failed_files: dict[str, str] = {}
+    for rel, updates in sorted(by_file.items()):
+        path = config.root / rel
+        old = path.read_text(encoding="utf-8") if path.is_file() else ""
+        new = apply_updates(old, updates)
+        loaded = parse_spec_text(new, path, rel)
+        bad = (
+            [p.message for p in loaded.problems]
+            + [f"{f.id}: {f.error}" for f in loaded.functions if f.error]
+            + [f"{f.id}[{c.id}]: {c.error}" for f in loaded.functions for c in f.cases if c.error]
+        )
+        if bad:  # never write a file the loader would reject
+            failed_files[rel] = bad[0]
+            continue
+        diff = unified_diff(old, new, rel)
+        if not diff:
+            continue
+        if not dry_run:
+            write_atomic(path, new)
+        ids = ", ".join(u.function_id for u in updates)
+        edits.append(
+            SpecEdit(
+                rel,
+                diff,
+                applied=not dry_run,
+                summary=f"{sum(len(u.cases) for u in updates)} generated case(s) for {ids}",
+            )
+        )
+    functions = []
+    for d in sorted(done, key=lambda d: d.id):
+        status, message = d.status, d.message
+        if d.spec_rel in failed_files and d.update is not None:
+            status, message = (
+                "error",
+                f"the edited spec would not load ({failed_files[d.spec_rel]}); not written",
+            )
+        functions.append(FunctionResult(d.id, status, d.spec_rel, None, message=message))
+    cost = None
+    if run.budget is not None:
+        b = run.budget
+        cost = Cost(b.requests, b.input_tokens, b.output_tokens, b.usd, run.label)
+        if config.max_cost is not None and b.usd is None:
+            notes.append(f"no price known for {run.label}: --max-cost was not enforced")
+    if dry_run and edits:
+        notes.append("dry run: nothing was written")
+    return Report(
+        functions=tuple(functions), edits=tuple(edits), cost=cost, notes=tuple(notes), mode="regen"
+    )

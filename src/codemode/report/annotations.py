@@ -1,0 +1,104 @@
+"""GitHub workflow-command annotations (``::error file=…,line=…::msg``) on spec lines.
+
+GitHub shows at most 10 error and 10 warning annotations per step, and drops the rest
+silently; so we emit the 10 most important of each ourselves and end with a notice that
+says how many were left out, rather than let GitHub choose which ones a reader sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codemode.report.model import FAILING_CASE_ORDER, STATUS_ORDER, Report
+
+MAX_PER_LEVEL = 10
+_WARNING_VERDICTS = ("orphaned", "missing", "stale")
+
+
+@dataclass(frozen=True)
+class Annotation:
+    level: str  # "error" | "warning" | "notice"
+    message: str
+    file: str | None = None
+    line: int | None = None
+    title: str | None = None
+
+    def command(self) -> str:
+        props = [
+            f"{k}={escape_property(str(v))}"
+            for k, v in (("file", self.file), ("line", self.line), ("title", self.title))
+            if v is not None
+        ]
+        head = f"::{self.level}" + (" " + ",".join(props) if props else "")
+        return f"{head}::{escape_data(self.message)}"
+
+
+def escape_data(text: str) -> str:
+    """Escape a command's message the way @actions/core does (``%``, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Property values additionally escape ``:`` and ``,``, which delimit properties."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annotation]:
+    """At most ``limit`` errors and ``limit`` warnings, most important first, then a notice."""
+    errors: list[tuple[tuple[int, int], Annotation]] = []
+    warnings: list[tuple[tuple[int, int], Annotation]] = []
+    for p in report.problems:
+        errors.append(((-1, 0), Annotation("error", p.message, p.file, p.line, "codemode: spec")))
+    for f in report.sorted_functions():
+        rank = STATUS_ORDER.get(f.status, 9)
+        failing = [c for c in f.cases if c.status in FAILING_CASE_ORDER]
+        for c in failing:
+            text = c.message or f"{c.status}: expected {c.expected!r}, observed {c.observed!r}"
+            if c.diff:
+                text += "\n" + c.diff
+            title = f"codemode: {f.id}[{c.id}] {c.status}"
+            errors.append(
+                (
+                    (rank, FAILING_CASE_ORDER[c.status]),
+                    Annotation("error", text, f.spec, c.line, title),
+                )
+            )
+        if f.status == "error" and not failing:
+            text = f.message or "error"
+            errors.append(
+                ((rank, 0), Annotation("error", text, f.spec, f.line, f"codemode: {f.id} error"))
+            )
+        elif f.status in _WARNING_VERDICTS:
+            text = f.message or _warning_text(f.status, f.renamed_to)
+            file, line = (f.spec, f.line) if f.spec else (f.path, None)
+            title = f"codemode: {f.id} {f.status}"
+            warnings.append(((rank, 0), Annotation("warning", text, file, line, title)))
+    errors.sort(key=lambda p: p[0])  # stable: keeps the report's order within a rank
+    warnings.sort(key=lambda p: p[0])
+    out = [a for _, a in errors[:limit]] + [a for _, a in warnings[:limit]]
+    left = max(len(errors) - limit, 0) + max(len(warnings) - limit, 0)
+    if left:
+        out.append(
+            Annotation(
+                "notice",
+                f"codemode: {left} more annotation(s) not shown (GitHub shows {limit} errors "
+                f"and {limit} warnings per step); see the job summary or the report artifact",
+            )
+        )
+    return out
+
+
+def _warning_text(status: str, renamed_to: str | None) -> str:
+    if status == "orphaned":
+        return (
+            f"the spec names a function that no longer exists; renamed to {renamed_to}"
+            if renamed_to
+            else "the spec names a function that no longer exists"
+        )
+    if status == "missing":
+        return "changed function without a spec; run `codemode regen`"
+    return "the function changed and its spec still passes, but the new behaviour is not covered"
+
+
+def render_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> str:
+    return "".join(a.command() + "\n" for a in build_annotations(report, limit))

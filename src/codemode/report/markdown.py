@@ -1,0 +1,389 @@
+"""The PR comment and the job summary: one Markdown document, budgeted to a size limit.
+
+GitHub rejects a comment over 65,536 characters, so the document is built from sections of
+items, each item already rendered, and the sections share the budget: a section that needs
+little gets all it needs, the others split the rest, and each cut section ends with a
+"… N more" line pointing at the job summary or the report artifact. Items are sorted most
+important first (``STATUS_ORDER``), so what is cut is always the least important.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from codemode.report.model import (
+    CASE_DRIFTED,
+    CASE_ERROR,
+    FAILING_CASE_ORDER,
+    STATUS_ORDER,
+    CaseResult,
+    FunctionResult,
+    Report,
+    SpecEdit,
+    SpecReview,
+)
+
+COMMENT_LIMIT = 65_536
+# $GITHUB_STEP_SUMMARY accepts up to 1 MiB per step; stay clear of it.
+SUMMARY_LIMIT = 1_000_000
+DEFAULT_COMMENT_ID = "default"
+
+ICONS = {
+    "error": "🛑",
+    "drifted": "❌",
+    "orphaned": "⚠️",
+    "missing": "⚠️",
+    "stale": "⚠️",
+    "ok": "✅",
+}
+CASE_ICONS = {
+    "passed": "✅",
+    "drifted": "❌",
+    "failed": "❌",
+    "error": "🛑",
+    "empty": "⚠️",
+    "skipped": "⚠️",
+}
+VALUE_LIMIT = 300  # characters of one expected/observed value
+DIFF_LIMIT = 1_500  # characters of one diff or one case's detail
+ACCEPT_LIMIT = 10  # accept commands listed before "… N more"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled list of rendered items; ``more`` says what the cut items were."""
+
+    title: str
+    items: tuple[str, ...]
+    more: Callable[[int], str]
+    head: str = ""  # e.g. a table header, kept whenever at least one item is shown
+    tail: str = ""
+
+    def size(self, n: int | None = None) -> int:
+        shown = self.items if n is None else self.items[:n]
+        return len(self._render(shown, len(self.items) - len(shown)))
+
+    def render(self, budget: int) -> str:
+        """As many items as fit in ``budget`` characters (most important first)."""
+        if self.size() <= budget:
+            return self._render(self.items, 0)
+        lo, hi = 0, len(self.items)  # largest n with size(n) <= budget; sizes grow with n
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.size(mid) <= budget:
+                lo = mid
+            else:
+                hi = mid - 1
+        return self._render(self.items[:lo], len(self.items) - lo)
+
+    def _render(self, shown: Sequence[str], cut: int) -> str:
+        parts = [f"### {self.title}\n"]
+        if shown:
+            parts.append(self.head)
+            parts.extend(shown)
+            parts.append(self.tail)
+        if cut:
+            parts.append(f"\n_{self.more(cut)}_\n")
+        return "".join(parts) + "\n"
+
+
+MARKER_PREFIX = "<!-- codemode:comment-id="
+
+
+def marker(comment_id: str) -> str:
+    """The hidden line that identifies our comment; the id lets a monorepo keep several."""
+    return f"{MARKER_PREFIX}{comment_id} -->"
+
+
+def render_markdown(
+    report: Report,
+    *,
+    comment_id: str = DEFAULT_COMMENT_ID,
+    limit: int = COMMENT_LIMIT,
+    overflow: str = "see the job summary / report artifact",
+) -> str:
+    """The whole document, never longer than ``limit`` characters."""
+    head = marker(comment_id) + "\n" + _summary(report) + "\n\n"
+    foot = _footer(report)
+    sections = [
+        s
+        for s in (
+            _functions_table(report, overflow),
+            _problems(report, overflow),
+            _cases(report, overflow),
+            _edits(report, overflow),
+            _reviews(report, overflow),
+            _accept(report),
+        )
+        if s.items
+    ]
+    budget = limit - len(head) - len(foot)
+    shares = _share(budget, [s.size() for s in sections])
+    body = "".join(s.render(share) for s, share in zip(sections, shares, strict=True))
+    return (head + body + foot)[:limit]
+
+
+def _share(budget: int, needs: list[int]) -> list[int]:
+    """Water-filling: sections needing less than an equal share get it all, the rest split."""
+    shares = [0] * len(needs)
+    pending = sorted(range(len(needs)), key=lambda i: needs[i])
+    left = max(budget, 0)
+    while pending:
+        fair = left // len(pending)
+        i = pending[0]
+        if needs[i] <= fair:
+            shares[i] = needs[i]
+            left -= needs[i]
+            pending.pop(0)
+        else:
+            for j in pending:
+                shares[j] = fair
+            break
+    return shares
+
+
+# --- summary -------------------------------------------------------------------------------
+
+
+def _summary(report: Report) -> str:
+    counts = report.counts()
+    total = len(report.functions)
+    bad = [v for v in sorted(counts, key=lambda v: STATUS_ORDER.get(v, 9)) if v != "ok"]
+    parts = [f"{ICONS.get(v, '')} {counts[v]} {v}" for v in bad if counts[v]]
+    parts.append(f"{ICONS['ok']} {counts.get('ok', 0)} ok")
+    attention = total - counts.get("ok", 0)
+    if report.problems:
+        parts.append(f"{ICONS['error']} {len(report.problems)} spec problem(s)")
+    title = "regen" if report.mode == "regen" else "check"
+    if attention or report.problems:
+        verdict = f"**{attention} of {total} function(s) need attention**"
+    else:
+        verdict = f"**all {total} function(s) verified**" if total else "**nothing to verify**"
+    scope = f" · scope {_span(report.scope)}" if report.scope else ""
+    cases = report.case_counts()
+    case_text = ", ".join(f"{n} {s}" for s, n in cases.items() if n)
+    case_part = f" · cases: {case_text}" if case_text else ""
+    return (f"## codemode {title}: {verdict}\n\n" + " · ".join(parts) + case_part + scope).rstrip()
+
+
+def _footer(report: Report) -> str:
+    lines = []
+    if report.cost and (report.cost.requests or report.cost.usd):
+        c = report.cost
+        usd = f" · ≈ ${c.usd:.4f}" if c.usd is not None else ""
+        model = f" · {_span(c.model)}" if c.model else ""
+        lines.append(
+            f"**LLM cost:** {c.requests} request(s) · {c.input_tokens:,} input / "
+            f"{c.output_tokens:,} output tokens{usd}{model}"
+        )
+    elif report.mode == "regen":
+        lines.append("**LLM cost:** no model requests")
+    lines.extend(f"> {_one_line(n)}" for n in report.notes[:10])
+    lines.append("<sub>codemode · verified by running the real code</sub>")
+    return "\n\n".join(lines) + "\n"
+
+
+# --- sections ------------------------------------------------------------------------------
+
+
+def _functions_table(report: Report, overflow: str) -> Section:
+    rows = tuple(_function_row(f) for f in report.sorted_functions())
+    return Section(
+        title="Functions",
+        items=rows,
+        more=lambda n: f"… {n} more function(s), {overflow}",
+        head="| | Function | Verdict | Cases | Spec |\n|---|---|---|---|---|\n",
+    )
+
+
+def _function_row(f: FunctionResult) -> str:
+    passed = sum(1 for c in f.cases if c.status == "passed")
+    cases = f"{passed}/{len(f.cases)}" if f.cases else "–"
+    where = _span(_loc(f.spec, f.line), cell=True) if f.spec else "–"
+    verdict = f.status
+    if f.renamed_to:
+        verdict += f" → {_span(f.renamed_to, cell=True)}"
+    elif f.message and f.status != "ok":
+        verdict += f": {_cell(_clip(f.message, 120))}"
+    name = _span(f.id, cell=True)
+    return f"| {ICONS.get(f.status, '')} | {name} | {verdict} | {cases} | {where} |\n"
+
+
+def _problems(report: Report, overflow: str) -> Section:
+    items = tuple(
+        f"- {_span(_loc(p.file, p.line))}: {_html(_one_line(p.message))}\n" for p in report.problems
+    )
+    return Section("Spec problems", items, lambda n: f"… {n} more problem(s), {overflow}")
+
+
+def _failing_cases(report: Report) -> list[tuple[FunctionResult, CaseResult]]:
+    order = FAILING_CASE_ORDER
+    pairs = [(f, c) for f in report.sorted_functions() for c in f.cases if c.status in order]
+    pairs.sort(key=lambda p: (STATUS_ORDER.get(p[0].status, 9), order[p[1].status]))
+    return pairs
+
+
+def _cases(report: Report, overflow: str) -> Section:
+    items = tuple(_case_item(f, c) for f, c in _failing_cases(report))
+    return Section(
+        "Drifted and failing cases",
+        items,
+        lambda n: f"… {n} more case(s), {overflow}",
+        head="expected → observed, most important first\n\n",
+    )
+
+
+def _case_item(f: FunctionResult, c: CaseResult) -> str:
+    where = f" · {_span(_loc(f.spec, c.line or f.line))}" if f.spec else ""
+    line = f"- {CASE_ICONS.get(c.status, '')} **{_span(case_ref(f, c))}** · {c.status}{where}"
+    if c.status == CASE_DRIFTED or (c.has_expected and c.status != CASE_ERROR):
+        # expected → observed says it all; the message would repeat it.
+        line += f": {_span(_value(c.expected))} → {_span(_value(c.observed))}"
+    elif c.message:
+        line += f": {_html(_one_line(_clip(c.message, 300)))}"
+    if c.diff:
+        fenced = _fenced(_clip(c.diff, DIFF_LIMIT), "diff")
+        line += "\n" + "\n".join(f"  {x}" for x in fenced.splitlines())
+    return line + "\n"
+
+
+def _edits(report: Report, overflow: str) -> Section:
+    items = tuple(_edit_item(e) for e in report.edits)
+    applied = any(e.applied for e in report.edits)
+    title = "Spec edits committed" if applied else "Proposed spec edits"
+    return Section(title, items, lambda n: f"… {n} more edit(s), {overflow}")
+
+
+def _edit_item(e: SpecEdit) -> str:
+    summary = f" — {_one_line(e.summary)}" if e.summary else ""
+    state = " (applied)" if e.applied else ""
+    return (
+        f"<details><summary><code>{_html(e.file)}</code>{state}{_html(summary)}</summary>\n\n"
+        f"{_fenced(_clip(e.diff, 8_000), 'diff')}\n</details>\n\n"
+    )
+
+
+def _reviews(report: Report, overflow: str) -> Section:
+    status = {
+        key: c.status
+        for f in report.functions
+        for c in f.cases
+        for key in (case_ref(f, c), f"{f.spec}::{c.id}")
+    }
+    items = tuple(_review_row(r, status) for r in report.reviews)
+    return Section(
+        "Spec files changed in this pull request",
+        items,
+        lambda n: f"… {n} more spec file(s), {overflow}",
+        head="| Spec file | Added | Changed | Removed |\n|---|---|---|---|\n",
+        tail="\nAdded and changed cases were verified at the head commit.\n",
+    )
+
+
+def _review_row(r: SpecReview, status: dict[str, str]) -> str:
+    def cases(ids: tuple[str, ...], verified: bool) -> str:
+        if not ids:
+            return "–"
+        shown = []
+        for i in ids[:15]:
+            mark = status.get(i) or status.get(f"{r.file}::{i}") if verified else None
+            icon = CASE_ICONS.get(mark or "", "")
+            shown.append(f"{icon}{_span(i, cell=True)}")
+        extra = f" … +{len(ids) - 15}" if len(ids) > 15 else ""
+        return ", ".join(shown) + extra
+
+    return (
+        f"| {_span(r.file, cell=True)} | {cases(r.added, True)} | {cases(r.changed, True)} "
+        f"| {cases(r.removed, False)} |\n"
+    )
+
+
+def _accept(report: Report) -> Section:
+    drifted = [(f, c) for f, c in _failing_cases(report) if c.status == CASE_DRIFTED]
+    needs_regen = any(f.status in ("missing", "stale") for f in report.functions)
+    if not drifted and not needs_regen:
+        return Section("How to accept", (), lambda n: "")
+    lines = []
+    if drifted:
+        lines.append("# take the observed outputs as the new expectations")
+        lines.extend(
+            f"codemode accept {shlex.quote(case_ref(f, c))}" for f, c in drifted[:ACCEPT_LIMIT]
+        )
+        if len(drifted) > ACCEPT_LIMIT:
+            lines.append(f"# … {len(drifted) - ACCEPT_LIMIT} more drifted case(s)")
+    base = _base(report.scope)
+    lines.append("# or regenerate the specs of the changed functions")
+    lines.append(f"codemode regen --base {shlex.quote(base)}" if base else "codemode regen")
+    text = (
+        "If the new behaviour is intended, update the specs and push:\n\n"
+        + _fenced("\n".join(lines), "sh")
+        + "\n"
+    )
+    return Section("How to accept", (text,), lambda n: "")
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def case_ref(f: FunctionResult, c: CaseResult) -> str:
+    """``pkg.mod.func[case]``, the form ``codemode accept`` takes."""
+    return f"{f.id}[{c.id}]"
+
+
+def _base(scope: str) -> str | None:
+    # Report.scope is "BASE...HEAD" for a range.
+    return scope.split("...", 1)[0] or None if "..." in scope else None
+
+
+def _loc(file: str | None, line: int | None) -> str:
+    return f"{file}:{line}" if file and line else (file or "")
+
+
+def _value(v: Any) -> str:
+    try:
+        text = json.dumps(v, ensure_ascii=False, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        text = repr(v)
+    return _clip(text, VALUE_LIMIT)
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _span(text: str, *, cell: bool = False) -> str:
+    """A code span that survives any content: delimiters longer than any backtick run inside.
+
+    In a table cell a pipe must be escaped even inside a code span (GFM splits cells first).
+    """
+    text = _one_line(text)
+    if cell:
+        text = text.replace("|", "\\|")
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    tick = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or longest else ""
+    return f"{tick}{pad}{text}{pad}{tick}" if text else ""
+
+
+def _cell(text: str) -> str:
+    return _html(_one_line(text)).replace("|", "\\|")
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _fenced(text: str, lang: str) -> str:
+    """A fence longer than any backtick run in ``text``, so values cannot close it."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{lang}\n{text.rstrip()}\n{fence}"

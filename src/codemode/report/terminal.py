@@ -1,0 +1,148 @@
+"""The terminal rendering: ``file:line:`` locations editors jump to, one summary line.
+
+Colour only when writing to a terminal and ``NO_COLOR`` is unset (https://no-color.org).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+from codemode.report.model import CASE_PASSED, CaseResult, FunctionResult, Report
+
+_COLORS = {"red": "31", "green": "32", "yellow": "33", "cyan": "36", "dim": "2", "bold": "1"}
+_STATUS_COLOR = {
+    "ok": "green",
+    "drifted": "red",
+    "error": "red",
+    "stale": "yellow",
+    "missing": "yellow",
+    "orphaned": "yellow",
+    "passed": "green",
+    "failed": "red",
+    "empty": "yellow",
+    "skipped": "dim",
+}
+
+
+def use_color(stream: TextIO, mode: str = "auto") -> bool:
+    if mode in ("always", "never"):
+        return mode == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+class Painter:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def __call__(self, text: str, name: str) -> str:
+        if not self.color or name not in _COLORS:
+            return text
+        return f"\x1b[{_COLORS[name]}m{text}\x1b[0m"
+
+    def status(self, status: str) -> str:
+        return self(status, _STATUS_COLOR.get(status, "bold"))
+
+
+def _loc(spec: str | None, line: int | None) -> str:
+    if not spec:
+        return ""
+    return f"{spec}:{line}: " if line else f"{spec}: "
+
+
+def _case_lines(f: FunctionResult, c: CaseResult, p: Painter) -> list[str]:
+    head = f"{_loc(f.spec, c.line)}{f.id}[{c.id}]: {p.status(c.status)}"
+    out = [f"{head}: {c.message}" if c.message else head]
+    if (
+        c.status == "drifted"
+        and c.has_expected
+        and c.message
+        and not c.message.startswith("expected")
+    ):
+        from codemode.compare import short  # json, difflib: only when a case is shown
+
+        out.append(f"    expected: {short(c.expected, 100)}")
+        out.append(f"    observed: {short(c.observed, 100)}")
+    if c.diff:
+        out += [
+            "    "
+            + p(line, "red" if line.startswith("-") else "green" if line.startswith("+") else "dim")
+            for line in c.diff.splitlines()
+        ]
+    return out
+
+
+def render(
+    report: Report, *, color: bool = False, verbose: bool = False, quiet: bool = False
+) -> str:
+    p = Painter(color)
+    lines: list[str] = []
+    for prob in report.problems:
+        lines.append(f"{_loc(prob.file, prob.line)}{p.status('error')}: {prob.message}")
+    for f in report.sorted_functions():
+        if f.status == "ok" and not verbose:
+            continue
+        if f.status in ("missing", "orphaned", "stale") or (f.message and not f.cases):
+            loc = _loc(f.spec, f.line) or (f"{f.path}: " if f.path else "")
+            via = f" (impacted by {', '.join(f.impacted_by)})" if f.impacted_by else ""
+            lines.append(f"{loc}{f.id}: {p.status(f.status)}: {f.message}{via}")
+            if f.status != "stale":
+                continue
+        for c in f.cases:
+            if c.status == CASE_PASSED and not verbose:
+                continue
+            if c.status in ("skipped",) and quiet:
+                continue
+            lines.extend(_case_lines(f, c, p))
+    if not quiet:
+        for note in report.notes:
+            if not note.startswith("elapsed"):
+                lines.append(p(f"note: {note}", "dim"))
+    lines.append(summary(report, p))
+    hint = accept_hint(report)
+    if hint and not quiet:
+        lines.append(hint)
+    return "\n".join(lines) + "\n"
+
+
+def summary(report: Report, p: Painter | None = None) -> str:
+    p = p or Painter(False)
+    counts = {k: v for k, v in report.counts().items() if v}
+    cases = {k: v for k, v in report.case_counts().items() if v}
+    n = sum(counts.values())
+    parts = [f"{n} function{'s' if n != 1 else ''}"]
+    if counts:
+        parts.append(", ".join(f"{v} {p.status(k)}" for k, v in counts.items()))
+    text = ": ".join(parts)
+    if cases:
+        total = sum(cases.values())
+        text += f"; {total} case{'s' if total != 1 else ''}: " + ", ".join(
+            f"{v} {k}" for k, v in cases.items()
+        )
+    if report.problems:
+        text += f"; {len(report.problems)} spec problem{'s' if len(report.problems) != 1 else ''}"
+    elapsed = next((n for n in report.notes if n.startswith("elapsed")), None)
+    if elapsed:
+        text += f" ({elapsed.split(' ', 1)[1]})"
+    return p(f"codemode: {text}", "bold")
+
+
+def accept_hint(report: Report) -> str:
+    drifted = [
+        f"'{f.id}[{c.id}]'" for f in report.functions for c in f.cases if c.status == "drifted"
+    ]
+    stale = any(f.status in ("stale", "missing") for f in report.functions)
+    out = []
+    if drifted:
+        more = f" (and {len(drifted) - 3} more)" if len(drifted) > 3 else ""
+        out.append(
+            "If the new behaviour is intended, take the observed outputs as expectations:\n"
+            f"  codemode accept {' '.join(drifted[:3])}{more}"
+        )
+    if stale:
+        out.append("To write cases for changed functions:\n  codemode regen --staged")
+    return "\n".join(out)

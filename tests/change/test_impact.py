@@ -1,0 +1,261 @@
+"""Impact: unchanged functions reached by a changed callee, constant or base-class method."""
+
+from __future__ import annotations
+
+import pytest
+
+import codemode.change.diff
+import codemode.change.impact
+
+
+@pytest.fixture(autouse=True, params=["in-process", "helper"])
+def words_from(request, monkeypatch):
+    """Every test twice: identifiers read here, and by the forked helper (forced on)."""
+    if request.param == "helper":
+        monkeypatch.setattr(codemode.change.diff, "_HELPER_MIN_CHANGES", 0)
+        monkeypatch.setattr(codemode.change.impact, "_HELPER_MIN_MODULES", 0)
+        started = []
+        real = codemode.change.impact._WordsHelper.start
+
+        def start(*args):
+            helper = real(*args)
+            started.append(helper)
+            return helper
+
+        monkeypatch.setattr(codemode.change.impact._WordsHelper, "start", start)
+        yield
+        assert started and all(started)  # it ran: fork is available on the test platforms
+    else:
+        yield
+
+
+HELPERS = """
+    RATE = 0.1
+
+
+    def helper(x):
+        return x + 1
+
+
+    def unused():
+        return "helper is mentioned only in this string"  # and helper in a comment
+"""
+
+
+def project(repo):
+    repo.write("src/pkg/__init__.py", "")
+    repo.write("src/pkg/a.py", HELPERS)
+    repo.write(
+        "src/pkg/b.py",
+        """
+        from pkg.a import helper as h
+        from . import a
+        import pkg.a
+
+
+        def via_alias(x):
+            return h(x)
+
+
+        def via_module(x):
+            return a.helper(x) + pkg.a.helper(x)
+
+
+        def reads_rate(x):
+            return x * a.RATE
+
+
+        def top(x):
+            return via_alias(x)
+
+
+        def topper(x):
+            return top(x)
+
+
+        def unrelated(helper):
+            return 1
+        """,
+    )
+    return repo.commit()
+
+
+def test_callee_edit_impacts_callers_with_the_linking_path(repo):
+    base = project(repo)
+    repo.write("src/pkg/a.py", HELPERS.replace("x + 1", "x + 2"))
+    repo.commit()
+    result = repo.range(base)
+    assert repo.statuses(result) == {
+        "pkg.a.helper": "modified",
+        "pkg.b.via_alias": "impacted",
+        "pkg.b.via_module": "impacted",
+        "pkg.b.top": "impacted",
+        "pkg.b.topper": "impacted",
+    }
+    topper = repo.by_id(result)["pkg.b.topper"]
+    assert topper.impacted_by == ("pkg.a.helper",)
+    assert topper.via == ("pkg.a.helper", "pkg.b.via_alias", "pkg.b.top", "pkg.b.topper")
+    assert (topper.lineno, topper.end_lineno) == (22, 23)
+    assert topper.changed_lines == ()
+
+
+def test_impact_depth_bounds_the_chain(repo):
+    base = project(repo)
+    repo.write("src/pkg/a.py", HELPERS.replace("x + 1", "x + 2"))
+    repo.commit()
+    assert set(repo.statuses(repo.range(base, impact_depth=1))) == {
+        "pkg.a.helper",
+        "pkg.b.via_alias",
+        "pkg.b.via_module",
+    }
+    assert set(repo.statuses(repo.range(base, impact_depth=0))) == {"pkg.a.helper"}
+
+
+def test_constant_edit_impacts_its_readers(repo):
+    base = project(repo)
+    repo.write("src/pkg/a.py", HELPERS.replace("RATE = 0.1", "RATE = 0.2"))
+    repo.commit()
+    result = repo.range(base)
+    assert repo.statuses(result) == {"pkg.b.reads_rate": "impacted"}
+    assert repo.by_id(result)["pkg.b.reads_rate"].impacted_by == ("pkg.a.RATE",)
+
+
+def test_removed_callee_impacts_its_callers(repo):
+    base = project(repo)
+    repo.write("src/pkg/a.py", "RATE = 0.1\n")
+    repo.commit()
+    statuses = repo.statuses(repo.range(base))
+    assert statuses["pkg.a.helper"] == "removed"
+    assert statuses["pkg.b.via_alias"] == "impacted"
+
+
+def test_base_class_method_edit_impacts_subclass_users(repo):
+    repo.write(
+        "src/pkg/base.py",
+        """
+        class Base:
+            def greet(self):
+                return "hi"
+
+            def __init__(self):
+                self.n = 0
+        """,
+    )
+    repo.write(
+        "src/pkg/child.py",
+        """
+        from pkg.base import Base
+
+
+        class Child(Base):
+            def hello(self):
+                return self.greet() + "!"
+
+            def greet(self):
+                return super().greet().upper()
+
+
+        class Grandchild(Child):
+            def shout(self):
+                return self.hello()
+
+
+        def make():
+            return Base()
+        """,
+    )
+    base = repo.commit()
+    repo.write(
+        "src/pkg/base.py", (repo.root / "src/pkg/base.py").read_text().replace('"hi"', '"hey"')
+    )
+    repo.commit()
+    result = repo.range(base)
+    assert repo.statuses(result) == {
+        "pkg.base.Base.greet": "modified",
+        "pkg.child.Child.greet": "impacted",  # super().greet()
+        "pkg.child.Child.hello": "impacted",  # self.greet() -> Child.greet -> Base.greet
+        "pkg.child.Grandchild.shout": "impacted",
+    }
+    # a constructor edit reaches whoever calls the class
+    repo.write("src/pkg/base.py", (repo.root / "src/pkg/base.py").read_text().replace("= 0", "= 1"))
+    head = repo.commit()
+    assert repo.statuses(repo.range(f"{head}~1")) == {
+        "pkg.base.Base.__init__": "modified",
+        "pkg.child.make": "impacted",
+    }
+
+
+def test_same_module_and_nested_and_lazy_import_callers(repo):
+    repo.write(
+        "src/pkg/m.py",
+        """
+        def leaf():
+            return 1
+
+
+        def outer():
+            def inner():
+                return leaf()
+            return inner()
+
+
+        def lazy():
+            from pkg.other import far
+            return far()
+        """,
+    )
+    repo.write("src/pkg/other.py", "def far():\n    return 1\n")
+    base = repo.commit()
+    repo.write("src/pkg/other.py", "def far():\n    return 2\n")
+    m = (repo.root / "src/pkg/m.py").read_text()
+    repo.write("src/pkg/m.py", m.replace("return 1", "return 3", 1))
+    repo.commit()
+    assert repo.statuses(repo.range(base)) == {
+        "pkg.m.leaf": "modified",
+        "pkg.m.outer": "impacted",
+        "pkg.m.outer.inner": "impacted",
+        "pkg.m.lazy": "impacted",
+        "pkg.other.far": "modified",
+    }
+
+
+def test_star_import_and_reexport_from_a_package(repo):
+    repo.write("src/pkg/__init__.py", "from pkg.core import compute\n")
+    repo.write("src/pkg/core.py", "def compute():\n    return 1\n")
+    repo.write("src/app/use.py", "from pkg import compute\n\ndef run():\n    return compute()\n")
+    repo.write("src/app/star.py", "from pkg.core import *\n\ndef go():\n    return compute()\n")
+    base = repo.commit()
+    repo.write("src/pkg/core.py", "def compute():\n    return 2\n")
+    repo.commit()
+    assert repo.statuses(repo.range(base)) == {
+        "pkg.core.compute": "modified",
+        "app.use.run": "impacted",
+        "app.star.go": "impacted",
+    }
+
+
+def test_a_method_reaches_subclasses_in_other_modules_but_not_namesakes(repo):
+    repo.write("src/pkg/base.py", "class Base:\n    def run(self):\n        return 1\n")
+    repo.write(
+        "src/pkg/child.py",
+        "from pkg.base import Base\n\n\nclass Child(Base):\n    def go(self):\n"
+        "        return self.run()\n",
+    )
+    repo.write(
+        "src/pkg/grand.py",  # names Child, not Base: found through the class family
+        "from pkg.child import Child\n\n\nclass Grand(Child):\n    def again(self):\n"
+        "        return self.run()\n",
+    )
+    repo.write(
+        "src/pkg/other.py",  # a namesake method in an unrelated class
+        "class Other:\n    def run(self):\n        return 2\n\n    def use(self):\n"
+        "        return self.run()\n",
+    )
+    base = repo.commit()
+    repo.write("src/pkg/base.py", "class Base:\n    def run(self):\n        return 3\n")
+    repo.commit()
+    assert repo.statuses(repo.range(base)) == {
+        "pkg.base.Base.run": "modified",
+        "pkg.child.Child.go": "impacted",
+        "pkg.grand.Grand.again": "impacted",
+    }

@@ -1,0 +1,83 @@
+"""``codemode diff --format json`` writes its rows by hand; they must equal ``json.dumps``."""
+
+from __future__ import annotations
+
+import json
+
+from codemode.change.diff import ChangedFunction
+from codemode.cli.diff_cmd import _row_json, _strs, row
+
+
+def test_rows_equal_json_dumps() -> None:
+    cases = [
+        (
+            ChangedFunction(
+                "pkg.mod.f",
+                "src/pkg/mod.py",
+                "modified",
+                lineno=3,
+                end_lineno=10,
+                changed_lines=(4, 5),
+                fingerprint="sha256:ab",
+            ),
+            [],
+        ),
+        (
+            ChangedFunction(
+                "pkg.módulo.Ça.ñ",
+                'src/pkg/we"ird\\\u2028\x01.py',
+                "impacted",
+                renamed_from="pkg.old\t",
+                impacted_by=("a.b", "c.d"),
+                via=("a.b", "pkg.módulo.Ça.ñ"),
+            ),
+            ["specs/x.yml", "spécs/😀.yml"],
+        ),
+    ]
+    for f, specs in cases:
+        assert _row_json(f, specs) == json.dumps(row(f, specs))
+        assert _row_json(tuple(f), specs) == _row_json(f, specs)  # a cached row: plain fields
+        assert row(f, specs) == {
+            **f._asdict(),
+            "impacted_by": list(f.impacted_by),
+            "via": list(f.via),
+            "changed_lines": list(f.changed_lines),
+            "specs": specs,
+        }
+    assert _strs(["a", "é\n"]) == json.dumps(["a", "é\n"])
+    assert _strs([]) == json.dumps([])
+
+
+def test_cold_and_warm_json_are_identical(repo, capsys, monkeypatch):
+    """The second run renders rows from the cache and looks the specs up again."""
+    from codemode.cli.main import main
+
+    repo.write("src/pkg/__init__.py", "")
+    repo.write(
+        "src/pkg/a.py",
+        "def helper(x):\n    return x + 1\n\n\ndef caller(x):\n    return helper(x)\n",
+    )
+    base = repo.commit()
+    repo.write(
+        "src/pkg/a.py",
+        "def helper(x):\n    return x + 2\n\n\ndef caller(x):\n    return helper(x)\n",
+    )
+    repo.commit()
+    args = ["diff", "--base", base, "--format", "json", "--root", str(repo.root)]
+    outputs = []
+    for _ in range(2):
+        assert main(args) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    rows = json.loads(outputs[0])["functions"]
+    assert [(r["id"], r["status"], r["specs"]) for r in rows] == [
+        ("pkg.a.caller", "impacted", []),
+        ("pkg.a.helper", "modified", []),
+    ]
+    # a spec file appears: the cached rows get the new specs column
+    repo.write(
+        "specs/a.yml", "pkg.a.helper:\n  cases:\n    - id: one\n      args: [1]\n      expect: 3\n"
+    )
+    assert main(args) == 0
+    rows = json.loads(capsys.readouterr().out)["functions"]
+    assert rows[1]["id"] == "pkg.a.helper" and rows[1]["specs"] == ["specs/a.yml"]
