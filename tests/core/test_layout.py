@@ -1,0 +1,161 @@
+"""The layout holds: imports run downstream through the pipeline's stages, git and GitHub each
+have one owner, and no function grows past what a reader takes in at once (issue #14).
+
+Static checks over ``src/codemode``: they start no process and import nothing they inspect.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "codemode"
+
+# Higher stages may import lower ones, never the reverse; the four stages on one rank are peers
+# that do not import each other. Top-level modules (config, errors, scope, ...) are the core.
+RANK = {
+    "cli": 6,
+    "github": 5,
+    "explore": 4,
+    "check": 3,
+    "report": 2,
+    "change": 2,
+    "specs": 2,
+    "worker": 2,
+}
+CORE_RANK = 1
+MAX_FUNCTION_LINES = 60
+# Still to split (issue #14); this list only shrinks. Nothing new may join it.
+KNOWN_LONG = {
+    "codemode.check.run._check_change",
+    "codemode.check.verify._judge",
+    "codemode.check.verify.verify_function",
+    "codemode.explore.accept.run_accept",
+    "codemode.explore.pipeline.explore_with_model",
+    "codemode.explore.regen._explore",
+    "codemode.specs.load._parse_case",
+    "codemode.specs.load._parse_function",
+    "codemode.specs.load.parse_spec_text",
+    "codemode.worker.pool.run",
+    "codemode.worker.runtime._resolve_type",
+    "codemode.worker.runtime.run_case",
+}
+# Still to move into change/git (issue #14); this list only shrinks.
+KNOWN_GIT_RUNNERS = {"codemode.change.cache", "codemode.github.event"}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC.parent).with_suffix("")
+        parts = list(rel.parts)
+        if "examples" in parts:
+            continue
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _stage(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in RANK) else "core"
+
+
+def _rank(module: str) -> int:
+    return RANK.get(_stage(module), CORE_RANK)
+
+
+def _imports(module: str) -> list[tuple[str, int, bool]]:
+    """(imported codemode module, line, at module level) for every import in ``module``."""
+    tree = ast.parse(MODULES[module].read_text())
+    top = {id(node) for node in tree.body}
+    out = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        for name in names:
+            # ``from codemode.change import git`` names a module; ``from x import func`` does not.
+            if name in MODULES:
+                out.append((name, node.lineno, id(node) in top))
+    return out
+
+
+def test_imports_run_downstream_through_the_stages() -> None:
+    wrong = []
+    for module in MODULES:
+        if module == "codemode.__main__":
+            continue
+        for target, line, _ in _imports(module):
+            if target == module or target == "codemode":
+                continue
+            same_stage = _stage(target) == _stage(module)
+            if not same_stage and _rank(target) >= _rank(module):
+                wrong.append(f"{module}:{line} imports {target}")
+    assert wrong == []
+
+
+def test_no_import_cycle_at_module_level() -> None:
+    graph = {
+        m: {t for t, _, top in _imports(m) if top and t != m and t != "codemode"} for m in MODULES
+    }
+    seen: dict[str, int] = {}  # 1: on the current path, 2: done
+    cycles = []
+
+    def visit(m: str, path: list[str]) -> None:
+        seen[m] = 1
+        for t in sorted(graph[m]):
+            if seen.get(t) == 1:
+                cycles.append(" -> ".join([*path[path.index(t) :], t]))
+            elif t not in seen:
+                visit(t, [*path, t])
+        seen[m] = 2
+
+    for m in sorted(graph):
+        if m not in seen:
+            visit(m, [m])
+    assert cycles == []
+
+
+def test_only_change_git_runs_git() -> None:
+    runners = []
+    for module, path in MODULES.items():
+        text = path.read_text()
+        if "subprocess" not in text:
+            continue
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Constant) and node.value == "git":
+                runners.append(module)
+    assert set(runners) <= {"codemode.change.git", *KNOWN_GIT_RUNNERS}
+
+
+def test_only_the_github_stage_imports_pygithub() -> None:
+    importers = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            if any(n == "github" or n.startswith("github.") for n in names):
+                importers.append(module)
+    assert set(importers) <= {"codemode.github.api"}
+
+
+def test_no_function_passes_the_line_limit() -> None:
+    long = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                name = f"{module}.{node.name}"
+                if lines > MAX_FUNCTION_LINES and name not in KNOWN_LONG:
+                    long.append(f"{name} ({lines} lines)")
+    assert sorted(long) == []
