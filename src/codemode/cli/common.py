@@ -11,17 +11,36 @@ from codemode.config import Config, load_config, parse_fail_on
 from codemode.errors import FatalError
 from codemode.scope import Scope
 
+# What each scope means to each command (check verifies specs; regen explores functions).
+SCOPE_HELP = {
+    "check": {
+        "title": "scope (default: the spec files named, else every spec)",
+        "paths": "spec files or folders to check",
+        "staged": "the specs the staged change affects (the index against HEAD)",
+        "base": "a pull request: the specs affected since the merge base of REF and --head",
+        "worktree": "the specs the work tree's change affects (against HEAD)",
+        "all": "every spec in the project",
+    },
+    "regen": {
+        "title": "scope (default: the functions the PATHs name, else every function with a spec)",
+        "paths": "explore the functions these spec files or folders name",
+        "staged": "the functions the staged change added or modified",
+        "base": "the functions a pull request changed since the merge base of REF and --head",
+        "worktree": "the functions the work tree changed (against HEAD)",
+        "all": "every function that has a spec",
+    },
+}
 
-def add_scope_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("scope (default: the spec files named, else every spec)")
-    g.add_argument("paths", nargs="*", metavar="PATH", help="spec files or folders to check")
-    g.add_argument(
-        "--staged", action="store_true", help="the staged change (the index against HEAD)"
-    )
-    g.add_argument("--base", metavar="REF", help="a pull request: the merge base of REF and --head")
+
+def add_scope_args(p: argparse.ArgumentParser, command: str = "check") -> None:
+    h = SCOPE_HELP[command]
+    g = p.add_argument_group(h["title"])
+    g.add_argument("paths", nargs="*", metavar="PATH", help=h["paths"])
+    g.add_argument("--staged", action="store_true", help=h["staged"])
+    g.add_argument("--base", metavar="REF", help=h["base"])
     g.add_argument("--head", metavar="REF", help="with --base: the head ref (default HEAD)")
-    g.add_argument("--worktree", action="store_true", help="the work tree against HEAD")
-    g.add_argument("--all", action="store_true", help="every spec in the project")
+    g.add_argument("--worktree", action="store_true", help=h["worktree"])
+    g.add_argument("--all", action="store_true", help=h["all"])
 
 
 def add_common_args(p: argparse.ArgumentParser) -> None:
@@ -31,7 +50,12 @@ def add_common_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--python", help="the project's interpreter that runs the functions")
     p.add_argument("--timeout", type=float, help="seconds per call (default 10)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the text output (default auto: on a terminal, unless NO_COLOR is set)",
+    )
     v = p.add_mutually_exclusive_group()
     v.add_argument("-q", "--quiet", action="store_true", help="only failures and the summary")
     v.add_argument("-v", "--verbose", action="store_true", help="every case, passed ones too")

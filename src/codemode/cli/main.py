@@ -12,7 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from codemode import __version__
 from codemode.errors import FatalError
@@ -30,13 +30,31 @@ COMMANDS = {
     "hook-regen": "hook_cmd",
 }
 
+# CI plumbing: run by the Action, the matrix merge step and the opt-in hook, rarely by hand;
+# `codemode --help` lists them apart so the user's own commands come first.
+PLUMBING = ("action", "comment", "merge", "hook-regen")
+
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        raise FatalError(f"{self.prog}: {message}")
+        # Extra arguments are reported by the top parser: show the subcommand's usage.
+        chosen = _only_subparser(self) or self
+        chosen.print_usage(sys.stderr)
+        # main() adds "codemode: error:"; name the subcommand, not the program a second time
+        where = chosen.prog.removeprefix("codemode").strip()
+        raise FatalError(f"{where + ': ' if where else ''}{message}{self._suggest(message)}")
+
+    def _suggest(self, message: str) -> str:
+        """ " (did you mean '--staged'?)" for an unknown option, from every option in reach."""
+        prefix = "unrecognized arguments: "
+        if not message.startswith(prefix):
+            return ""
+        unknown = message[len(prefix) :].split()[0].split("=")[0]
+        if not unknown.startswith("-"):
+            return ""
+        return _did_you_mean(unknown, _option_strings(self))
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse's formatter asks shutil for the width, and importing shutil (bz2, lzma)
@@ -64,12 +82,66 @@ def _columns() -> int:
     return columns
 
 
+def _only_subparser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and len(action.choices) == 1:
+            only: argparse.ArgumentParser = next(iter(action.choices.values()))
+            return only
+    return None
+
+
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    out = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                out += _option_strings(sub)
+    return out
+
+
+def _unknown_command(argv: Sequence[str]) -> str | None:
+    """The first word when it names no command: "unknown command 'chek' (did you mean ...)"."""
+    for arg in argv:
+        if arg.startswith("-"):
+            if arg in ("-h", "--help"):
+                return None
+            continue
+        if arg in COMMANDS:
+            return None
+        return (
+            f"unknown command {arg!r}{_did_you_mean(arg, list(COMMANDS))}; "
+            "`codemode --help` lists the commands"
+        )
+    return None
+
+
+def _group_plumbing(parser: argparse.ArgumentParser, sub: Any) -> None:
+    """List the user's commands under COMMAND, and the CI plumbing in a section of its own."""
+    plumbing = [a for a in sub._choices_actions if a.dest in PLUMBING]
+    sub._choices_actions[:] = [a for a in sub._choices_actions if a.dest not in PLUMBING]
+    if plumbing:
+        width = max(len(a.dest) for a in plumbing)
+        parser.epilog = (
+            "CI plumbing (run by the GitHub Action and the hooks):\n"
+            + "\n".join(f"  {a.dest:<{width}}  {a.help}" for a in plumbing)
+            + "\n\nRun `codemode COMMAND --help` for a command's options."
+        )
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``only``, just that subcommand's module is imported (fast start)."""
     parser = _Parser(
         prog="codemode",
         description="Keep eval specs true: verify them against the real code, regenerate "
         "them from observed outputs, and report drift.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"codemode {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -77,6 +149,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is not None and name != only:
             continue
         importlib.import_module(f"codemode.cli.{module_name}").register(sub)
+    _group_plumbing(parser, sub)
     return parser
 
 
@@ -94,6 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv == ["--version"]:  # without building every subcommand's parser to say it
             print(f"codemode {__version__}")
             return EXIT_OK
+        unknown = _unknown_command(argv)
+        if unknown:
+            raise FatalError(unknown)
         parser = build_parser(_command_of(argv))
         args = parser.parse_args(argv)
         if not getattr(args, "run", None):

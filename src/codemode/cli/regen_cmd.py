@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_scope_args(p)
+    add_scope_args(p, "regen")
     add_common_args(p)
     p.add_argument("--dry-run", action="store_true", help="show the edits as a diff, write nothing")
     p.add_argument("--model", help="pydantic-ai model string, e.g. openai:gpt-4.1-mini")

@@ -621,6 +621,13 @@ def _decode(raw: bytes) -> tuple[str | None, SpecProblem | None]:
         )
 
 
+def _is_builtin(name: str) -> bool:
+    """A bare builtin callable (``len``, ``sorted``): vowel resolves those function ids."""
+    import builtins
+
+    return not name.startswith("_") and callable(getattr(builtins, name, None))
+
+
 def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
     problems: list[SpecProblem] = []
     try:
@@ -657,9 +664,10 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
         for name, (k, v) in top.items():
             if name in RESERVED_KEYS:
                 continue
-            if "." not in name:
-                # A function id is an import path (module.function); a bare word is most
-                # likely a misspelt reserved key such as `fixture:` for `fixtures:`.
+            if "." not in name and not _is_builtin(name):
+                # A function id is an import path (module.function) or, as in vowel, a bare
+                # builtin (`len:`); any other bare word is most likely a misspelt reserved
+                # key such as `fixture:` for `fixtures:`.
                 problems.append(
                     SpecProblem(
                         _line(k),

@@ -466,6 +466,10 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
     last_error: BaseException | None = None
     for i in range(len(parts) - 1, 0, -1):
         mod_name = ".".join(parts[:i])
+        if mod_name not in sys.modules:
+            # Code that reads sys.argv at import time sees what `python -m mod_name` gives,
+            # never the worker's own --root/--path flags.
+            sys.argv = [_module_file(mod_name)]
         try:
             module = importlib.import_module(mod_name)
         except ModuleNotFoundError as exc:
@@ -496,8 +500,35 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
                     "function's new name, or delete the block",
                 ) from None
         return obj, owner, module
+    builtin = _builtin(parts)
+    if builtin is not None:
+        return builtin
     msg = _exc_line(last_error) if last_error else f"cannot import {path!r}"
     raise TargetError("import", msg)
+
+
+def _builtin(parts: list[str]) -> tuple[Any, Any, Any] | None:
+    """``len`` or ``str.upper``: a builtin, as vowel resolves a function id with no module."""
+    import builtins
+
+    obj: Any = builtins
+    owner: Any = None
+    for attr in parts:
+        if attr.startswith("__") or not hasattr(obj, attr):
+            return None
+        owner, obj = obj, getattr(obj, attr)
+    return obj, (owner if owner is not builtins else None), None
+
+
+def _module_file(mod_name: str) -> str:
+    """The file ``python -m mod_name`` would put in ``sys.argv[0]``, found without importing."""
+    rel = mod_name.replace(".", os.sep)
+    for base in sys.path:
+        for cand in (rel + ".py", os.path.join(rel, "__init__.py")):
+            full = os.path.join(base or os.getcwd(), cand)
+            if os.path.isfile(full):
+                return os.path.abspath(full)
+    return mod_name
 
 
 def _getattr_static(obj: Any, attr: str) -> Any:
@@ -676,6 +707,8 @@ class Runner:
         except TargetError as exc:
             self.send({"fatal": exc.kind, "message": str(exc)})
             return
+        # A `main()` under test parses the argv of `python -m its.module`, not the worker's.
+        sys.argv = [getattr(module, "__file__", None) or target]
         file_key = req.get("file_key", "")
         fixture_specs = {f["name"]: f for f in req.get("fixtures", [])}
         eval_values: dict[str, Any] = {}
