@@ -53,6 +53,10 @@ class Config(NamedTuple):
     concurrency: int = 4
     coverage_rounds: int = 1
     impact_depth: int = 3
+    # Bootstrap (`regen --all`, `regen DIR`): globs of files to leave out, on top of the
+    # defaults (tests, conftest.py, setup.py...); private names are left out unless asked.
+    exclude: tuple[str, ...] = ()
+    include_private: bool = False
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -74,6 +78,8 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "concurrency": (int,),
     "coverage_rounds": (int,),
     "impact_depth": (int,),
+    "exclude": (list,),
+    "include_private": (bool,),
 }
 # TOML spells keys with dashes as often as with underscores; accept both.
 _ALIASES = {k.replace("_", "-"): k for k in _FIELD_TYPES}
@@ -112,7 +118,7 @@ def _validate(table: Mapping[str, Any], where: Path, text: str) -> dict[str, Any
                 f"{where}:{line}: unknown key {raw_key!r} in [tool.codemode]; known keys: {known}"
             )
         types = _FIELD_TYPES[key]
-        if isinstance(value, bool) or not isinstance(value, types):
+        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
             want = " or ".join(t.__name__ for t in types)
             raise FatalError(
                 f"{where}:{line}: [tool.codemode] {raw_key} must be {want}, got {value!r}"

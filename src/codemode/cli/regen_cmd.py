@@ -11,7 +11,8 @@ from codemode.cli.common import add_common_args, add_scope_args, config_from_arg
 EXAMPLES = """\
 examples:
   codemode regen --staged --dry-run          show the spec edits for the staged change
-  codemode regen --all                       offline explorer (no model configured)
+  codemode regen --all                       bootstrap: a spec for every function without one
+  codemode regen src/shop/pricing.py         the functions of one module (or a package folder)
   codemode regen --function shop.pricing.to_cents --model openai:gpt-4.1-mini
   codemode regen --base origin/main --model llama3.1 --base-url http://localhost:11434/v1
   CODEMODE_MODEL=openai:gpt-4.1-mini codemode regen --all --max-model-requests 30 --max-cost 0.5
@@ -73,7 +74,11 @@ def run(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr, flush=True)
 
     report = run_regen(
-        config, scope, dry_run=args.dry_run, function_ids=tuple(args.function), progress=progress
+        config,
+        scope,
+        dry_run=args.dry_run,
+        function_ids=tuple(args.function),
+        progress=None if args.quiet else progress,
     )
     if args.format == "json":
         sys.stdout.write(report.to_json() + "\n")

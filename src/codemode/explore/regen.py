@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from codemode.atomic import write_atomic
 from codemode.check.run import describe_scope, make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
+from codemode.explore.sources import Scan, scan_sources, spec_rel_for
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
 from codemode.scope import Scope
 from codemode.shard import in_shard
@@ -38,6 +41,7 @@ class _Target:
     changed_lines: tuple[int, ...] = ()
     explicit: bool = False
     changed: bool = False  # named by the diff analyzer
+    new: bool = False  # no spec yet: found by a bootstrap (--all, a module or a package)
 
 
 @dataclass
@@ -55,9 +59,10 @@ class _Done:
 
 def _targets(
     config: Config, scope: Scope, function_ids: Sequence[str], index: SpecIndex
-) -> list[_Target]:
+) -> tuple[list[_Target], Scan | None]:
+    """The functions to explore, and (for --all and paths) what the bootstrap searched."""
     if function_ids:
-        return [_Target(fid, explicit=True) for fid in dict.fromkeys(function_ids)]
+        return [_Target(fid, explicit=True) for fid in dict.fromkeys(function_ids)], None
     if scope.is_change:
         from codemode.change import diff
 
@@ -66,12 +71,38 @@ def _targets(
             _Target(f.id, f.changed_lines, changed=True)
             for f in analysis.functions
             if f.status in ("added", "modified", "renamed")
-        ]
+        ], None
     if scope.kind == "paths":
-        wanted = {p.resolve() for p in find_spec_files(config, scope.paths)}
+        spec_paths, source_paths = _split_paths(config, scope.paths)
+        wanted = {p.resolve() for p in spec_paths}
         ids = [f.id for s in index.files if s.path.resolve() in wanted for f in s.functions]
-        return [_Target(fid) for fid in dict.fromkeys(ids)]
-    return [_Target(fid) for fid in sorted(index.function_ids())]
+        scan = scan_sources(config, source_paths) if source_paths else None
+    else:
+        ids = sorted(index.function_ids())
+        scan = scan_sources(config)
+    known = index.function_ids()
+    ids += [f.id for f in scan.functions] if scan else []
+    return [_Target(fid, new=fid not in known) for fid in dict.fromkeys(ids)], scan
+
+
+def _split_paths(config: Config, paths: Sequence[str]) -> tuple[list[Path], list[Path]]:
+    """Spec files (and folders of them), and modules or packages, named on the command line."""
+    specs: list[Path] = []
+    sources: list[Path] = []
+    for p in paths:
+        path = Path(p) if Path(p).is_absolute() else Path.cwd() / p
+        if path.is_dir():
+            specs += find_spec_files(config, (str(path),))
+            sources.append(path)
+        elif path.is_file() and path.suffix == ".py":
+            sources.append(path)
+        elif path.is_file():
+            specs.append(path)
+        else:
+            raise FatalError(
+                f"{p}: no such file or directory; name spec files, modules or packages that exist"
+            )
+    return specs, sources
 
 
 def _spec_for(index: SpecIndex, fid: str) -> tuple[SpecFile, FunctionSpec] | None:
@@ -86,9 +117,7 @@ def _new_spec_rel(config: Config, index: SpecIndex, module: str) -> str:
     for spec in index.files:  # next to the module's other functions, when it has some
         if any(f.id.startswith(module + ".") for f in spec.functions):
             return spec.rel
-    pattern = config.specs[0] if config.specs else "specs/*.yml"
-    prefix = pattern.split("*", 1)[0].rstrip("/") or "specs"
-    return f"{prefix}/{module}.yml"
+    return spec_rel_for(config, module)
 
 
 def _summary(func: FunctionSpec | None) -> str:
@@ -138,6 +167,10 @@ class _Run:
                 done = await self._explore(target)
             except FatalError as exc:
                 done = _Done(target.id, "error", str(exc))
+            if target.new and not target.explicit and done.status == "error":
+                # A bootstrap goes on past a function it cannot explore: it stays without a
+                # spec (missing), the reason is in the summary, and the run does not fail.
+                done.status = "missing"
             self._say(target.id, done.message)
             return done
 
@@ -329,9 +362,13 @@ def run_regen(
     started = time.perf_counter()
     chosen = model if model is not None else config.model
     run = _Run(config, None, progress, retry_delay)
-    targets = _targets(config, scope, function_ids, run.index)
+    targets, scan = _targets(config, scope, function_ids, run.index)
     targets = [t for t in targets if in_shard(t.id, shard)]
     run.total = len(targets)
+    if not targets:
+        return Report(
+            notes=(_empty_scope(config, scope, scan),), mode="regen", scope=describe_scope(scope)
+        )
     if chosen is not None:
         from codemode.explore.budget import Budget
         from codemode.explore.cache import AnswerCache, cache_dir
@@ -346,9 +383,60 @@ def run_regen(
     done = asyncio.run(_gather(run, targets))
     report = _finish(config, run, done, dry_run)
     elapsed = time.perf_counter() - started
+    summary = _bootstrap_summary(done, report, scan) if scan is not None else []
     return report._replace(
-        scope=describe_scope(scope), notes=(*report.notes, f"elapsed {elapsed:.2f} s")
+        scope=describe_scope(scope),
+        notes=(*report.notes, *summary, f"elapsed {elapsed:.2f} s"),
     )
+
+
+def _empty_scope(config: Config, scope: Scope, scan: Scan | None) -> str:
+    """Nothing to explore: say where we looked and what to run instead."""
+    if scan is None:
+        if scope.is_change:
+            return (
+                f"no function changed in the {describe_scope(scope)} change; "
+                "run `codemode regen --all` to write specs for every function that has none"
+            )
+        return "nothing to explore"
+    where = ", ".join(scan.searched) or "nothing (no source root exists)"
+    left = []
+    if scan.excluded_files:
+        left.append(f"{len(scan.excluded_files)} excluded file(s) (tests, setup.py, `exclude`)")
+    if scan.private:
+        left.append(f"{scan.private} private function(s) (`include_private = true` adds them)")
+    left += list(scan.problems[:3])
+    return (
+        f"nothing to explore: searched {where} ({scan.modules} module(s), no public function "
+        f"and no spec){'; left out: ' + '; '.join(left) if left else ''}. Name a module or "
+        "package (`codemode regen src/pkg`), set `source_roots` under [tool.codemode], or "
+        "explore one function with `codemode regen --function pkg.mod.func`"
+    )
+
+
+def _bootstrap_summary(done: list[_Done], report: Report, scan: Scan | None) -> list[str]:
+    """One line a bootstrap ends with: functions, spec files written, cases, skipped and why."""
+    cases = sum(len(d.update.cases) for d in done if d.update is not None)
+    written = sum(1 for e in report.edits if e.applied)
+    skipped = Counter(d.message.split(";")[0] for d in done if d.status in ("missing", "error"))
+    fresh = sum(1 for d in done if d.update is not None)
+    parts = [f"{fresh} got {cases} generated case(s) in {written} spec file(s) written"]
+    same = len(done) - fresh - sum(skipped.values())
+    if same:
+        parts.append(f"{same} up to date or hand-written")
+    if skipped:
+        why = "; ".join(f"{n} {reason}" for reason, n in skipped.most_common())
+        parts.append(f"{sum(skipped.values())} without cases ({why})")
+    line = f"{len(done)} function(s): " + ", ".join(parts)
+    out = [line]
+    if scan is not None and (scan.excluded_files or scan.private):
+        out.append(
+            f"left out: {len(scan.excluded_files)} excluded file(s), "
+            f"{scan.private} private function(s) (`exclude`, `include_private` under "
+            "[tool.codemode])"
+        )
+    out += [f"skipped {p}" for p in scan.problems] if scan else []
+    return out
 
 
 async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
