@@ -30,6 +30,10 @@ from codemode.report.model import (
 )
 
 REPO = "octo/shop"
+# token -> the login it writes as; an app installation token (the workflow's GITHUB_TOKEN)
+# cannot read GET /user (403), a personal token can.
+TOKENS = {"test-token": "github-actions[bot]", "pat-token": "octo-bot"}
+APP_TOKENS = frozenset({"test-token"})
 HEAD_SHA = "b" * 40
 BASE_SHA = "a" * 40
 
@@ -52,6 +56,7 @@ class FakeGitHub:
     next_id: int = 1000
     per_page_limit: int = 2  # small pages so pagination (Link headers) is exercised
     lock: threading.Lock = field(default_factory=threading.Lock)
+    edits: list[tuple[int, str]] = field(default_factory=list)  # (comment id, editor's login)
 
     def fail(self, method: str, path: str, status: int, times: int = 1) -> None:
         self.faults.append(Fault(method, path, status, times))
@@ -116,12 +121,19 @@ def _handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                         )
                         self._send(fault.status, {"message": msg})
                         return
-            if self.headers.get("Authorization") != "token test-token":
+            token = (self.headers.get("Authorization") or "").removeprefix("token ")
+            login = TOKENS.get(token)
+            if login is None:
                 self._send(401, {"message": "Bad credentials"})
                 return
             base = f"/repos/{REPO}"
             m = re.fullmatch(rf"{base}/pulls/(\d+)", path)
-            if method == "GET" and path == base:
+            if method == "GET" and path == "/user":
+                if token in APP_TOKENS:
+                    self._send(403, {"message": "Resource not accessible by integration"})
+                else:
+                    self._send(200, {"login": login, "id": 3, "type": "User"})
+            elif method == "GET" and path == base:
                 self._send(200, self._repo())
             elif method == "GET" and m:
                 number = int(m.group(1))
@@ -134,11 +146,12 @@ def _handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 if method == "GET":
                     self._list_comments(pr, query)
                 elif method == "POST":
-                    cid = state.add_comment(pr, self._body()["body"], user="github-actions[bot]")
+                    cid = state.add_comment(pr, self._body()["body"], user=login)
                     self._send(201, _public(state.comments[cid]))
             elif (m := re.fullmatch(rf"{base}/issues/comments/(\d+)", path)) and method == "PATCH":
                 cid = int(m.group(1))
                 with state.lock:
+                    state.edits.append((cid, login))
                     state.comments[cid]["body"] = self._body()["body"]
                     state.comments[cid]["updated_at"] = "2026-01-02T00:00:00Z"
                 self._send(200, _public(state.comments[cid]))

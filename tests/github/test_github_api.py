@@ -90,3 +90,48 @@ def test_head_mismatch_refuses_to_comment(fake_github: FakeGitHub) -> None:
 def test_no_token_is_refused_without_a_request(fake_github: FakeGitHub) -> None:
     result = upsert_comment(REPO, 7, "b", comment_id="x", token="", base_url=fake_github.url)
     assert result.action == "refused" and fake_github.requests == []
+
+
+# --- the sticky comment is found by marker AND author (issue #11) ------------------------------
+
+
+def test_a_planted_marker_comment_from_another_author_is_never_edited(
+    fake_github: FakeGitHub,
+) -> None:
+    planted = fake_github.add_comment(7, f"{marker('main')}\nlooks official", user="mallory")
+    first = _post(fake_github, "first body")
+    assert (first.ok, first.action) == (True, "created")
+    second = _post(fake_github, "second body")
+    assert (second.action, second.url) == ("updated", first.url)
+    assert fake_github.comments[planted]["body"] == f"{marker('main')}\nlooks official"
+    assert [cid for cid, _ in fake_github.edits] == [int(first.url.rsplit("-", 1)[1])]
+    assert ("GET", "/user") in fake_github.requests  # asked who the token is
+
+
+def test_a_personal_token_finds_its_own_comment_by_login(fake_github: FakeGitHub) -> None:
+    """GET /user answers for a personal token: its login, not the Actions bot, is the author."""
+    bot_comment = _post(fake_github, "from the workflow token")
+
+    def post(body: str) -> CommentResult:
+        return upsert_comment(
+            REPO, 7, body, comment_id="main", token="pat-token", base_url=fake_github.url, env=FAST
+        )
+
+    mine = post("from a personal token")
+    assert mine.action == "created" and mine.url != bot_comment.url
+    assert post("again").url == mine.url
+    assert fake_github.edits == [(int(mine.url.rsplit("-", 1)[1]), "octo-bot")]
+
+
+def test_the_author_can_be_named_for_another_apps_token(fake_github: FakeGitHub) -> None:
+    planted = fake_github.add_comment(7, f"{marker('main')}\nold", user="my-app[bot]")
+    result = upsert_comment(
+        REPO,
+        7,
+        "new",
+        comment_id="main",
+        token="test-token",
+        base_url=fake_github.url,
+        env={**FAST, "CODEMODE_COMMENT_AUTHOR": "my-app[bot]"},
+    )
+    assert (result.action, fake_github.edits) == ("updated", [(planted, "github-actions[bot]")])

@@ -130,6 +130,7 @@ def deliver(
         comment_id=target.comment_id,
         limit=SUMMARY_LIMIT,
         overflow=f"see the report artifact ({report_path.name})" if report_path else "",
+        in_bytes=True,  # GitHub counts the summary's 1 MiB in bytes
     )
     append_summary(summary, env)
     url = ""

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from codemode import __version__
 from codemode.errors import FatalError
+from codemode.logsafe import log_safe
 
 # subcommand name -> module under codemode.cli that has register(subparsers) and run(args)
 COMMANDS = {
@@ -177,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_USAGE
         return int(args.run(args))
     except FatalError as exc:
-        print(f"codemode: error: {exc}", file=sys.stderr)
+        print(log_safe(f"codemode: error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("codemode: interrupted", file=sys.stderr)
@@ -187,7 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:  # the one place an unexpected error becomes exit 3
         import traceback  # only here: every run would pay for it (linecache, tokenize)
 
-        traceback.print_exc()
+        # A message can come from data (a spec, a function's output): no line of it may
+        # reach the job log as a workflow command (#11).
+        sys.stderr.write(log_safe(traceback.format_exc()))
         print(
             "codemode: internal error (exit 3); please report it with the traceback above",
             file=sys.stderr,

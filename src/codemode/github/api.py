@@ -16,6 +16,10 @@ from typing import Any
 from codemode.report.markdown import marker
 
 DEFAULT_API_URL = "https://api.github.com"
+# Who writes with the workflow's GITHUB_TOKEN: an installation token, which GET /user refuses.
+ACTIONS_BOT = "github-actions[bot]"
+# For another GitHub App's token (whose login GET /user cannot tell either): "<app-slug>[bot]".
+AUTHOR_ENV = "CODEMODE_COMMENT_AUTHOR"
 # Server errors worth retrying; 403/404 are answers, not outages.
 RETRY_STATUSES = (500, 502, 503, 504)
 
@@ -88,6 +92,9 @@ def upsert_comment(
 ) -> CommentResult:
     """Create the sticky comment on PR ``pr`` of ``repo``, or update the one holding our marker.
 
+    Only a comment that holds the marker AND was written by the token's own identity is ours:
+    anyone can write the marker into a comment of their own, and the bot must never edit it.
+
     ``expect_head_sha``: in a ``workflow_run`` job the PR number comes from an artifact that
     the PR's own code could have written; the comment is only posted when the PR's head is
     the commit the triggering run checked.
@@ -113,8 +120,10 @@ def upsert_comment(
                 message=f"PR #{pr} head is {pull.head.sha}, not the checked commit "
                 f"{expect_head_sha}; not commenting",
             )
+        me = _own_login(gh, env)
         for comment in pull.get_issue_comments():
-            if mark in (comment.body or ""):
+            author = comment.user.login if comment.user else ""
+            if mark in (comment.body or "") and author.lower() == me.lower():
                 if comment.body == body:
                     return CommentResult(True, "unchanged", comment.html_url)
                 comment.edit(body)
@@ -125,6 +134,20 @@ def upsert_comment(
         return CommentResult(False, "failed", message=_describe(exc.status, exc.data))
     except OSError as exc:  # requests' ConnectionError, Timeout... are OSErrors
         return CommentResult(False, "failed", message=f"GitHub API unreachable: {exc}")
+
+
+def _own_login(gh: Any, env: Mapping[str, str]) -> str:
+    """The login the token writes as: GET /user, else (an installation token) the bot's."""
+    from github import GithubException
+
+    if env.get(AUTHOR_ENV):
+        return env[AUTHOR_ENV]
+    try:
+        return str(gh.get_user().login)
+    except GithubException as exc:
+        if exc.status in (403, 404):  # "Resource not accessible by integration"
+            return ACTIONS_BOT
+        raise
 
 
 def _describe(status: int, data: Any) -> str:

@@ -3,16 +3,24 @@
 GitHub shows at most 10 error and 10 warning annotations per step, and drops the rest
 silently; so we emit the 10 most important of each ourselves and end with a notice that
 says how many were left out, rather than let GitHub choose which ones a reader sees.
+
+The runner reads every line a step prints, on stdout and stderr, as a possible workflow
+command: a line that starts with ``::`` (after spaces), or holds ``##[`` (the legacy form),
+can set outputs, mask values or stop command processing. Each value in a command is escaped
+as the actions toolkit does (``escape_data``, ``escape_property``); any other text that may
+hold report data goes through ``log_safe`` (``codemode.logsafe``) before it is printed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from codemode.logsafe import log_safe
 from codemode.report.model import FAILING_CASE_ORDER, STATUS_ORDER, Report
 
 MAX_PER_LEVEL = 10
 _WARNING_VERDICTS = ("orphaned", "missing", "stale")
+__all__ = ["Annotation", "escape_data", "escape_property", "log_safe", "render_annotations"]
 
 
 @dataclass(frozen=True)

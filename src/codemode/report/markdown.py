@@ -1,14 +1,20 @@
 """The PR comment and the job summary: one Markdown document, budgeted to a size limit.
 
-GitHub rejects a comment over 65,536 characters, so the document is built from sections of
-items, each item already rendered, and the sections share the budget: a section that needs
-little gets all it needs, the others split the rest, and each cut section ends with a
-"… N more" line pointing at the job summary or the report artifact. Items are sorted most
-important first (``STATUS_ORDER``), so what is cut is always the least important.
+GitHub rejects a comment over 65,536 characters, and a job summary over 1 MiB (counted in
+bytes), so the document is built from sections of items, each item already rendered, and the
+sections share the budget: a section that needs little gets all it needs, the others split the
+rest, and each cut section ends with a "… N more" line pointing at the job summary or the
+report artifact. Items are sorted most important first (``STATUS_ORDER``), so what is cut is
+always the least important.
+
+Everything from report data is hostile (a fork's code wrote its outputs; in a ``workflow_run``
+job, its report): it is shown in code spans and fences that nothing can close, or as text in
+which no @-mention, link, image, HTML tag or issue reference is live (``escape_text``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shlex
@@ -16,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from codemode.logsafe import log_safe
 from codemode.report.model import (
     CASE_DRIFTED,
     CASE_ERROR,
@@ -29,9 +36,13 @@ from codemode.report.model import (
 )
 
 COMMENT_LIMIT = 65_536
-# $GITHUB_STEP_SUMMARY accepts up to 1 MiB per step; stay clear of it.
+# $GITHUB_STEP_SUMMARY accepts up to 1 MiB per step, in bytes; stay clear of it (the notes
+# about the comment are appended after the summary).
 SUMMARY_LIMIT = 1_000_000
+SUMMARY_BYTES_LIMIT = 1_048_576  # GitHub's own limit, for tests and docs
 DEFAULT_COMMENT_ID = "default"
+# The id goes into an HTML comment; anything else could close it (``-->``) or break the line.
+COMMENT_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 ICONS = {
     "error": "🛑",
@@ -64,18 +75,18 @@ class Section:
     head: str = ""  # e.g. a table header, kept whenever at least one item is shown
     tail: str = ""
 
-    def size(self, n: int | None = None) -> int:
+    def size(self, n: int | None = None, measure: Callable[[str], int] = len) -> int:
         shown = self.items if n is None else self.items[:n]
-        return len(self._render(shown, len(self.items) - len(shown)))
+        return measure(self._render(shown, len(self.items) - len(shown)))
 
-    def render(self, budget: int) -> str:
-        """As many items as fit in ``budget`` characters (most important first)."""
-        if self.size() <= budget:
+    def render(self, budget: int, measure: Callable[[str], int] = len) -> str:
+        """As many items as fit in ``budget`` (characters, or what ``measure`` counts)."""
+        if self.size(measure=measure) <= budget:
             return self._render(self.items, 0)
         lo, hi = 0, len(self.items)  # largest n with size(n) <= budget; sizes grow with n
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if self.size(mid) <= budget:
+            if self.size(mid, measure) <= budget:
                 lo = mid
             else:
                 hi = mid - 1
@@ -95,9 +106,19 @@ class Section:
 MARKER_PREFIX = "<!-- codemode:comment-id="
 
 
+def valid_comment_id(value: str) -> bool:
+    return COMMENT_ID_PATTERN.fullmatch(value) is not None
+
+
 def marker(comment_id: str) -> str:
     """The hidden line that identifies our comment; the id lets a monorepo keep several."""
+    if not valid_comment_id(comment_id):  # callers validate with a message; this is the floor
+        raise ValueError(f"invalid comment id {comment_id!r}")
     return f"{MARKER_PREFIX}{comment_id} -->"
+
+
+def utf8_size(text: str) -> int:
+    return len(text.encode("utf-8"))
 
 
 def render_markdown(
@@ -106,8 +127,10 @@ def render_markdown(
     comment_id: str = DEFAULT_COMMENT_ID,
     limit: int = COMMENT_LIMIT,
     overflow: str = "see the job summary / report artifact",
+    in_bytes: bool = False,
 ) -> str:
-    """The whole document, never longer than ``limit`` characters."""
+    """The whole document, never longer than ``limit`` characters (UTF-8 bytes: ``in_bytes``)."""
+    measure: Callable[[str], int] = utf8_size if in_bytes else len
     head = marker(comment_id) + "\n" + _summary(report) + "\n\n"
     foot = _footer(report)
     sections = [
@@ -122,10 +145,20 @@ def render_markdown(
         )
         if s.items
     ]
-    budget = limit - len(head) - len(foot)
-    shares = _share(budget, [s.size() for s in sections])
-    body = "".join(s.render(share) for s, share in zip(sections, shares, strict=True))
-    return (head + body + foot)[:limit]
+    # Lines of values (a diff in a fence) must not read as workflow commands anywhere they are
+    # echoed; the few characters this adds are in the budget.
+    head, foot = log_safe(head), log_safe(foot)
+    sections = [dataclasses.replace(s, items=tuple(map(log_safe, s.items))) for s in sections]
+    budget = limit - measure(head) - measure(foot)
+    shares = _share(budget, [s.size(measure=measure) for s in sections])
+    body = "".join(s.render(n, measure) for s, n in zip(sections, shares, strict=True))
+    return _cut(head + body + foot, limit, in_bytes)
+
+
+def _cut(text: str, limit: int, in_bytes: bool) -> str:
+    if not in_bytes:
+        return text[:limit]
+    return text.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
 
 
 def _share(budget: int, needs: list[int]) -> list[int]:
@@ -154,7 +187,7 @@ def _summary(report: Report) -> str:
     counts = report.counts()
     total = len(report.functions)
     bad = [v for v in sorted(counts, key=lambda v: STATUS_ORDER.get(v, 9)) if v != "ok"]
-    parts = [f"{ICONS.get(v, '')} {counts[v]} {v}" for v in bad if counts[v]]
+    parts = [f"{ICONS.get(v, '')} {counts[v]} {escape_text(v)}" for v in bad if counts[v]]
     parts.append(f"{ICONS['ok']} {counts.get('ok', 0)} ok")
     attention = total - counts.get("ok", 0)
     if report.problems:
@@ -166,7 +199,7 @@ def _summary(report: Report) -> str:
         verdict = f"**all {total} function(s) verified**" if total else "**nothing to verify**"
     scope = f" · scope {_span(report.scope)}" if report.scope else ""
     cases = report.case_counts()
-    case_text = ", ".join(f"{n} {s}" for s, n in cases.items() if n)
+    case_text = ", ".join(f"{n} {escape_text(s)}" for s, n in cases.items() if n)
     case_part = f" · cases: {case_text}" if case_text else ""
     return (f"## codemode {title}: {verdict}\n\n" + " · ".join(parts) + case_part + scope).rstrip()
 
@@ -175,15 +208,15 @@ def _footer(report: Report) -> str:
     lines = []
     if report.cost and (report.cost.requests or report.cost.usd):
         c = report.cost
-        usd = f" · ≈ ${c.usd:.4f}" if c.usd is not None else ""
+        usd = f" · ≈ ${c.usd:.4f}" if isinstance(c.usd, (int, float)) else ""
         model = f" · {_span(c.model)}" if c.model else ""
         lines.append(
-            f"**LLM cost:** {c.requests} request(s) · {c.input_tokens:,} input / "
-            f"{c.output_tokens:,} output tokens{usd}{model}"
+            f"**LLM cost:** {_count(c.requests)} request(s) · {_count(c.input_tokens)} input / "
+            f"{_count(c.output_tokens)} output tokens{usd}{model}"
         )
     elif report.mode == "regen":
         lines.append("**LLM cost:** no model requests")
-    lines.extend(f"> {_one_line(n)}" for n in report.notes[:10])
+    lines.extend(f"> {escape_text(str(n))}" for n in report.notes[:10])
     lines.append("<sub>codemode · verified by running the real code</sub>")
     return "\n\n".join(lines) + "\n"
 
@@ -205,7 +238,7 @@ def _function_row(f: FunctionResult) -> str:
     passed = sum(1 for c in f.cases if c.status == "passed")
     cases = f"{passed}/{len(f.cases)}" if f.cases else "–"
     where = _span(_loc(f.spec, f.line), cell=True) if f.spec else "–"
-    verdict = f.status
+    verdict = escape_text(f.status)
     if f.renamed_to:
         verdict += f" → {_span(f.renamed_to, cell=True)}"
     elif f.message and f.status != "ok":
@@ -216,7 +249,7 @@ def _function_row(f: FunctionResult) -> str:
 
 def _problems(report: Report, overflow: str) -> Section:
     items = tuple(
-        f"- {_span(_loc(p.file, p.line))}: {_html(_one_line(p.message))}\n" for p in report.problems
+        f"- {_span(_loc(p.file, p.line))}: {escape_text(p.message)}\n" for p in report.problems
     )
     return Section("Spec problems", items, lambda n: f"… {n} more problem(s), {overflow}")
 
@@ -240,12 +273,13 @@ def _cases(report: Report, overflow: str) -> Section:
 
 def _case_item(f: FunctionResult, c: CaseResult) -> str:
     where = f" · {_span(_loc(f.spec, c.line or f.line))}" if f.spec else ""
-    line = f"- {CASE_ICONS.get(c.status, '')} **{_span(case_ref(f, c))}** · {c.status}{where}"
+    status = escape_text(c.status)
+    line = f"- {CASE_ICONS.get(c.status, '')} **{_span(case_ref(f, c))}** · {status}{where}"
     if c.status == CASE_DRIFTED or (c.has_expected and c.status != CASE_ERROR):
         # expected → observed says it all; the message would repeat it.
         line += f": {_span(_value(c.expected))} → {_span(_value(c.observed))}"
     elif c.message:
-        line += f": {_html(_one_line(_clip(c.message, 300)))}"
+        line += f": {escape_text(_clip(c.message, 300))}"
     if c.diff:
         fenced = _fenced(_clip(c.diff, DIFF_LIMIT), "diff")
         line += "\n" + "\n".join(f"  {x}" for x in fenced.splitlines())
@@ -260,10 +294,12 @@ def _edits(report: Report, overflow: str) -> Section:
 
 
 def _edit_item(e: SpecEdit) -> str:
-    summary = f" — {_one_line(e.summary)}" if e.summary else ""
+    # Inside an HTML block Markdown is not parsed (a backslash would show), but GitHub still
+    # links mentions and URLs in its text: _plain, not escape_text.
+    summary = f" — {_plain(e.summary)}" if e.summary else ""
     state = " (applied)" if e.applied else ""
     return (
-        f"<details><summary><code>{_html(e.file)}</code>{state}{_html(summary)}</summary>\n\n"
+        f"<details><summary><code>{_html(_one_line(e.file))}</code>{state}{summary}</summary>\n\n"
         f"{_fenced(_clip(e.diff, 8_000), 'diff')}\n</details>\n\n"
     )
 
@@ -375,11 +411,37 @@ def _span(text: str, *, cell: bool = False) -> str:
 
 
 def _cell(text: str) -> str:
-    return _html(_one_line(text)).replace("|", "\\|")
+    return escape_text(text)
 
 
 def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# GitHub links these in any text outside code, after Markdown: @mentions (and e-mail
+# addresses), bare URLs, www. hosts and #123 issue references. A zero-width space after the
+# trigger keeps them readable and dead (the way dependabot writes @-mentions it quotes).
+_ZWSP = "\u200b"
+_LIVE = re.compile(r"@|://|(?i:www)\.|#(?=\d)")
+# What Markdown would read as links, images, emphasis, code or cells; HTML is entities.
+_MD_ESCAPES = {c: "\\" + c for c in "\\`*_[]|~"}
+_MD_ESCAPES.update({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def escape_text(text: str) -> str:
+    """One line of report text as inert Markdown: no mention, link, image, HTML or code."""
+    text = "".join(_MD_ESCAPES.get(ch, ch) for ch in _one_line(text))
+    return _LIVE.sub(lambda m: m.group(0)[:1] + _ZWSP + m.group(0)[1:], text)
+
+
+def _plain(text: str) -> str:
+    """``escape_text`` for text inside an HTML block, where backslashes would show."""
+    return _LIVE.sub(lambda m: m.group(0)[:1] + _ZWSP + m.group(0)[1:], _html(_one_line(text)))
+
+
+def _count(value: object) -> str:
+    # The report may come from a fork's artifact: a number is printed as one, anything else as text.
+    return f"{value:,}" if isinstance(value, int) else escape_text(str(value))
 
 
 def _fenced(text: str, lang: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
+from codemode.logsafe import log_safe
 from codemode.report.model import CASE_PASSED, CaseResult, FunctionResult, Report
 
 _COLORS = {"red": "31", "green": "32", "yellow": "33", "cyan": "36", "dim": "2", "bold": "1"}
@@ -106,7 +107,8 @@ def render(
     hint = accept_hint(report)
     if hint and not quiet:
         lines.append(hint)
-    return "\n".join(lines) + "\n"
+    # A message or value with a line of its own must not become a workflow command in CI (#11).
+    return log_safe("\n".join(lines) + "\n")
 
 
 def summary(report: Report, p: Painter | None = None) -> str:
