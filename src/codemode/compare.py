@@ -96,6 +96,24 @@ def short(value: Any, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def window(expected: Any, observed: Any, width: int = 80) -> tuple[str, str]:
+    """Both renderings, cut to the same window around their first difference (as pytest shows
+    long strings): two long values that differ at the end are never both cut before it."""
+    a, b = render(expected), render(observed)
+    if len(a) <= width and len(b) <= width:
+        return a, b
+    first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, first - width // 3)
+    if start < 8:  # a few skipped characters are not worth the ellipsis
+        start = 0
+
+    def cut(text: str) -> str:
+        end = start + width
+        return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+    return cut(a), cut(b)
+
+
 def render(value: Any) -> str:
     """A compact, YAML-flavoured rendering of a canonical value for messages."""
     if isinstance(value, dict) and UNREPRESENTABLE_TAG in value:

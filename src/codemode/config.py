@@ -228,6 +228,38 @@ def _cache_table(root: Path, text: str, table: dict[str, Any]) -> None:
         write_atomic(path, marshal.dumps((_CACHE_FORMAT, text, table)))
 
 
+_TABLE_RE = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.\s*[\"']?([^\]\"'.\s]+)", re.MULTILINE)
+
+
+def misspelt_tables(pyproject: Path) -> list[str]:
+    """Warnings for ``[tool.codemod]``, ``[tool.code-mode]``...: a table meant for codemode
+    that it would ignore silently. Read from the text, without parsing the TOML."""
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    out = []
+    for m in _TABLE_RE.finditer(text):
+        name = m.group(1)
+        if name == "codemode" or not _looks_like_codemode(name):
+            continue
+        line = text.count("\n", 0, m.start()) + 1
+        out.append(
+            f"{pyproject}:{line}: [tool.{name}] looks like a misspelt [tool.codemode]; "
+            "codemode reads only [tool.codemode], so these settings are ignored"
+        )
+    return out
+
+
+def _looks_like_codemode(name: str) -> bool:
+    import difflib
+
+    squashed = re.sub(r"[-_\s]", "", name.lower())
+    if squashed == "codemode":
+        return True
+    return difflib.SequenceMatcher(None, squashed, "codemode").ratio() >= 0.8
+
+
 def load_config(
     root: Path | None = None,
     overrides: Mapping[str, Any] | None = None,

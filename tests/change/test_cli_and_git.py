@@ -52,7 +52,7 @@ def test_diff_text_and_default_worktree_scope(repo, capsys):
 def test_diff_outside_a_repository_is_a_usage_error(tmp_path: Path, capsys):
     assert main(["diff", "--staged", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "not a git repository" in err and "--root" in err
+    assert "not a git repository" in err and "git init" in err and "--root" not in err
 
 
 def test_head_without_base_is_a_usage_error(repo, capsys):
@@ -81,7 +81,7 @@ def test_repo_root_from_a_subdirectory_and_outside(repo, tmp_path: Path):
     sub = repo.root / "src" / "pkg"
     sub.mkdir(parents=True)
     assert repo_root(sub) == repo.root.resolve()
-    with pytest.raises(FatalError, match="run inside a git repository or pass --root"):
+    with pytest.raises(FatalError, match=r"not a git repository.*run `git init`"):
         repo_root(tmp_path)
 
 

@@ -278,7 +278,7 @@ def test_not_a_repository(tmp_path: Path):
     from codemode.change.diff import analyze
     from codemode.config import Config
 
-    with pytest.raises(FatalError, match=r"not a git repository.*pass --root"):
+    with pytest.raises(FatalError, match=r"not a git repository.*git init"):
         analyze(Config(root=tmp_path), Scope("staged"))
 
 

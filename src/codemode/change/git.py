@@ -92,7 +92,12 @@ def locate_at_head(path: Path) -> tuple[Path, Path, str | None]:
         return Path(lines[0]), Path(lines[1]), lines[2]
     if proc.returncode == 1 and len(lines) == 2:  # --verify: no commit yet (an unborn branch)
         return Path(lines[0]), Path(lines[1]), None
-    raise FatalError(f"not a git repository: {path}; run inside a git repository or pass --root")
+    # --root cannot help here: the project is found already, it is just not under git.
+    raise FatalError(
+        f"not a git repository: {path}; --staged, --base and --worktree compare git commits, "
+        "so run `git init` (and commit) first, or check every spec without a scope: "
+        "`codemode check`"
+    )
 
 
 def commit_or_none(root: Path, ref: str) -> str | None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from codemode.config import Config
 from codemode.report.model import FunctionResult, Problem, Report
-from codemode.scope import Scope
+from codemode.scope import Scope, regen_command
 from codemode.shard import in_shard
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import index_specs
@@ -85,6 +85,7 @@ def run_check(
         report = Report(
             functions=tuple(result.functions),
             problems=tuple(result.problems),
+            notes=(no_specs_note(config),) if not specs and scope.kind == "all" else (),
             scope=describe_scope(scope),
         )
     notes = list(report.notes)
@@ -95,6 +96,19 @@ def run_check(
         notes.append(hint)
     elapsed = time.perf_counter() - started
     return report._replace(notes=(*notes, f"elapsed {elapsed:.2f} s"))
+
+
+def no_specs_note(config: Config) -> str:
+    """What an empty project hears instead of a bare "0 functions": where it looked, and how
+    to start."""
+    globs = ", ".join(config.specs)
+    roots = ", ".join(config.source_roots)
+    return (
+        f"no spec files found under {config.root}: searched {globs} "
+        "(the `specs` globs of [tool.codemode])\n"
+        f"To write a first spec for every function (source roots: {roots}):\n"
+        "  codemode regen --all"
+    )
 
 
 def _verify(config: Config, worker: Worker, specs: list[SpecFile], **kwargs: Any) -> VerifyResult:
@@ -120,6 +134,7 @@ def _check_change(
     from codemode.change import git
 
     analysis = diff_mod.analyze(config, scope, staged=staged)
+    regen = regen_command(describe_scope(scope)) or "codemode regen --staged"
     notes: list[str] = list(analysis.problems)
     # --staged verifies the staged content even when the work tree has unstaged edits.
     staged_root = git.materialize_staged(config.root) if scope.kind == "staged" else None
@@ -154,10 +169,11 @@ def _check_change(
         for fr in verified_results:
             cf = changed.get(fr.id)
             if fr.id in removed and fr.id not in analysis.head_ids:
-                functions.append(_orphan(fr.id, fr.spec, fr.line, analysis.renames.get(fr.id)))
+                renamed = analysis.renames.get(fr.id)
+                functions.append(_orphan(fr.id, fr.spec, fr.line, renamed, regen))
                 continue
             if cf is not None and fr.status == "ok" and cf.status == "modified":
-                fr = _stale_or_ok(fr, cf, root, lines_run.get(fr.id, set()))
+                fr = _stale_or_ok(fr, cf, root, lines_run.get(fr.id, set()), regen)
             if cf is not None:
                 fr = fr._replace(path=cf.path, impacted_by=cf.impacted_by)
             functions.append(fr)
@@ -174,7 +190,7 @@ def _check_change(
                         "missing",
                         None,
                         None,
-                        message=f"{cf.status} with no spec; run `codemode regen` to write one",
+                        message=f"{cf.status} with no spec; run `{regen}` to write one",
                         path=cf.path,
                         impacted_by=cf.impacted_by,
                     )
@@ -184,7 +200,8 @@ def _check_change(
                 continue
             for ref in index.refs_for(old):
                 if old not in analysis.head_ids:
-                    functions.append(_orphan(old, ref.file, ref.line, analysis.renames.get(old)))
+                    renamed = analysis.renames.get(old)
+                    functions.append(_orphan(old, ref.file, ref.line, renamed, regen))
         return Report(
             functions=tuple(functions),
             problems=tuple(problems),
@@ -200,7 +217,9 @@ def _check_change(
             shutil.rmtree(staged_root, ignore_errors=True)
 
 
-def _stale_or_ok(fr: FunctionResult, cf: Any, root: Path, ran: set[int]) -> FunctionResult:
+def _stale_or_ok(
+    fr: FunctionResult, cf: Any, root: Path, ran: set[int], regen: str
+) -> FunctionResult:
     """Stale: the spec passes, yet a changed statement of the function ran in no case."""
     from codemode.change.stale import unexecuted_changes
 
@@ -221,7 +240,7 @@ def _stale_or_ok(fr: FunctionResult, cf: Any, root: Path, ran: set[int]) -> Func
         fr.line,
         fr.cases,
         message=f"the spec passes, but no case runs the changed line(s) {cf.path}:{lines}; "
-        "add a case or run `codemode regen --staged`",
+        f"add a case or run `{regen}`",
         path=cf.path,
     )
 
@@ -256,12 +275,11 @@ def _load_specs_at(paths: list[Path], root: Path) -> list[SpecFile]:
     return [load_spec_file(p, root) for p in paths]
 
 
-def _orphan(fid: str, spec: str | None, line: int | None, renamed_to: str | None) -> FunctionResult:
+def _orphan(
+    fid: str, spec: str | None, line: int | None, renamed_to: str | None, regen: str
+) -> FunctionResult:
     if renamed_to:
-        msg = (
-            f"the function was renamed to {renamed_to}; "
-            "rename the spec block (or run `codemode regen`)"
-        )
+        msg = f"the function was renamed to {renamed_to}; rename the spec block (or run `{regen}`)"
     else:
         msg = "the function no longer exists; delete its spec block or point it at the new function"
     return FunctionResult(fid, "orphaned", spec, line, message=msg, renamed_to=renamed_to)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codemode.check.assertions import SANDBOX_ERROR, AssertionSandbox
-from codemode.compare import describe, render, short, values_equal
+from codemode.compare import describe, render, short, values_equal, window
 from codemode.config import Config
 from codemode.report.model import (
     CASE_DRIFTED,
@@ -163,12 +163,9 @@ class Verifier:
                 )
             else:
                 ok = values_equal(exp, value, self.rel_tol)
+                shown = window(exp, value)  # the differing characters, however long the values
                 checks.append(
-                    Check(
-                        "expected",
-                        ok,
-                        "" if ok else f"expected {short(exp)}, observed {short(value)}",
-                    )
+                    Check("expected", ok, "" if ok else f"expected {shown[0]}, observed {shown[1]}")
                 )
         type_results = iter(outcome.types)
         if case.type:

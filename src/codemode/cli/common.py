@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
-from codemode.config import Config, load_config, parse_fail_on
+from codemode.config import Config, load_config, misspelt_tables, parse_fail_on
 from codemode.errors import FatalError
 from codemode.scope import Scope
 
@@ -89,7 +90,10 @@ def config_from_args(args: argparse.Namespace, **extra: Any) -> Config:
     fail_on = getattr(args, "fail_on", None)
     if fail_on is not None:
         overrides["fail_on"] = parse_fail_on(fail_on)
-    return load_config(getattr(args, "root", None), overrides)
+    config = load_config(getattr(args, "root", None), overrides)
+    for warning in misspelt_tables(config.root / "pyproject.toml"):
+        print(f"codemode: warning: {warning}", file=sys.stderr)
+    return config
 
 
 def parse_shard(value: str | None) -> tuple[int, int] | None:

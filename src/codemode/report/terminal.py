@@ -10,6 +10,7 @@ from typing import TextIO
 
 from codemode.logsafe import log_safe
 from codemode.report.model import CASE_PASSED, CaseResult, FunctionResult, Report
+from codemode.scope import regen_command
 
 _COLORS = {"red": "31", "green": "32", "yellow": "33", "cyan": "36", "dim": "2", "bold": "1"}
 _STATUS_COLOR = {
@@ -64,10 +65,11 @@ def _case_lines(f: FunctionResult, c: CaseResult, p: Painter) -> list[str]:
         and c.message
         and not c.message.startswith("expected")
     ):
-        from codemode.compare import short  # json, difflib: only when a case is shown
+        from codemode.compare import window  # json, difflib: only when a case is shown
 
-        out.append(f"    expected: {short(c.expected, 100)}")
-        out.append(f"    observed: {short(c.observed, 100)}")
+        expected, observed = window(c.expected, c.observed, 100)
+        out.append(f"    expected: {expected}")
+        out.append(f"    observed: {observed}")
     if c.diff:
         out += [
             "    "
@@ -77,6 +79,25 @@ def _case_lines(f: FunctionResult, c: CaseResult, p: Painter) -> list[str]:
     return out
 
 
+def _shared_errors(report: Report) -> dict[str, list[tuple[FunctionResult, CaseResult]]]:
+    """Case errors with one cause (a module that fails to import fails every case of every
+    function in it): message -> the cases, for messages that more than one case shares."""
+    groups: dict[str, list[tuple[FunctionResult, CaseResult]]] = {}
+    for f in report.sorted_functions():
+        for c in f.cases:
+            if c.status == "error" and c.message:
+                groups.setdefault(c.message, []).append((f, c))
+    return {m: g for m, g in groups.items() if len(g) > 1}
+
+
+def _shared_line(group: list[tuple[FunctionResult, CaseResult]], p: Painter) -> str:
+    f, c = group[0]
+    ids = list(dict.fromkeys(g.id for g, _ in group))
+    named = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+    funcs = f"{len(ids)} function{'s' if len(ids) != 1 else ''}"
+    return f"{_loc(f.spec, c.line)}{p.status('error')}: {c.message} [{len(group)} cases in {funcs}: {named}]"
+
+
 def render(
     report: Report, *, color: bool = False, verbose: bool = False, quiet: bool = False
 ) -> str:
@@ -84,6 +105,7 @@ def render(
     lines: list[str] = []
     for prob in report.problems:
         lines.append(f"{_loc(prob.file, prob.line)}{p.status('error')}: {prob.message}")
+    shared = {} if verbose else _shared_errors(report)
     for f in report.sorted_functions():
         if f.status == "ok" and not verbose:
             continue
@@ -97,6 +119,11 @@ def render(
             if c.status == CASE_PASSED and not verbose:
                 continue
             if c.status in ("skipped",) and quiet:
+                continue
+            group = shared.get(c.message)
+            if group is not None:
+                if group[0] == (f, c):  # one line per cause, where it first occurs
+                    lines.append(_shared_line(group, p))
                 continue
             lines.extend(_case_lines(f, c, p))
     if not quiet:
@@ -138,6 +165,7 @@ def accept_hint(report: Report) -> str:
         f"'{f.id}[{c.id}]'" for f in report.functions for c in f.cases if c.status == "drifted"
     ]
     stale = any(f.status in ("stale", "missing") for f in report.functions)
+    regen = regen_command(report.scope)
     out = []
     if drifted:
         more = f" (and {len(drifted) - 3} more)" if len(drifted) > 3 else ""
@@ -145,6 +173,6 @@ def accept_hint(report: Report) -> str:
             "If the new behaviour is intended, take the observed outputs as expectations:\n"
             f"  codemode accept {' '.join(drifted[:3])}{more}"
         )
-    if stale:
-        out.append("To write cases for changed functions:\n  codemode regen --staged")
+    if stale and regen:  # the same change the check looked at, so the command does something
+        out.append(f"To write cases for the changed functions:\n  {regen}")
     return "\n".join(out)
