@@ -135,6 +135,11 @@ class Worker:
         self.reader: _Lines | None = None
         self.stderr_file: Any = None
         self.ready = False
+        # The worker forks a child per function block; one that cannot (no os.fork) is
+        # replaced by a fresh process before each block instead, so that no block sees
+        # module state another left behind (#12).
+        self.forks = True
+        self.blocks = 0
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -169,6 +174,7 @@ class Worker:
         assert self.proc.stdout is not None
         self.reader = _Lines(self.proc.stdout.fileno())
         self.ready = False
+        self.blocks = 0
         with contextlib.suppress(WorkerDied):
             self._send({"op": "hello"})
 
@@ -185,6 +191,7 @@ class Worker:
                 f"{detail}"
             )
         self.ready = True
+        self.forks = bool(hello.get("fork"))
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -310,6 +317,10 @@ class Worker:
     ) -> Iterator[Outcome]:
         """Run ``cases`` of ``target``; yields one Outcome per case, in order, whatever happens."""
         pending = list(cases)
+        if self.blocks and not self.forks and self.alive():
+            self.kill()
+        self.ensure()
+        self.blocks += 1
         while pending:
             self.ensure()
             msg = {

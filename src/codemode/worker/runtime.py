@@ -680,10 +680,21 @@ def _line_tracer(code_filter: Callable[[Any], bool], lines: set[int]) -> Callabl
     return global_
 
 
+_CHILD_OK = 117  # a forked child that sent all its replies; os._exit(0) in user code is not it
+
+
+def _shares_file_state(req: dict[str, Any]) -> bool:
+    """A block with a ``scope: file`` fixture shares that value with the file's other blocks
+    on purpose (vowel's semantics): it runs in the worker itself, where the value lives."""
+    scopes = {f.get("name"): f.get("scope") for f in req.get("fixtures", [])}
+    return any(scopes.get(n) == "file" for n in req.get("fixture_names", []))
+
+
 class Runner:
-    def __init__(self, proto: Any) -> None:
+    def __init__(self, proto: Any, fork: bool = False) -> None:
         self.proto = proto
         self.fixtures = Fixtures()
+        self.fork = fork  # a forked child per function block (see run)
 
     def send(self, msg: dict[str, Any]) -> None:
         self.proto.write(dumps(msg) + "\n")
@@ -692,7 +703,7 @@ class Runner:
     def handle(self, req: dict[str, Any]) -> None:
         op = req.get("op")
         if op == "hello":
-            self.send({"ok": True})
+            self.send({"ok": True, "fork": self.fork})
         elif op == "run":
             self.run(req)
         elif op == "end_file":
@@ -709,6 +720,38 @@ class Runner:
             return
         # A `main()` under test parses the argv of `python -m its.module`, not the worker's.
         sys.argv = [getattr(module, "__file__", None) or target]
+        if not self.fork or _shares_file_state(req):
+            self.run_cases(obj, owner, module, req)
+            return
+        # One child per function block: module state its cases change dies with the child, so
+        # no verdict depends on which other functions ran before in this worker (#12).
+        import warnings
+
+        with warnings.catch_warnings():
+            # 3.12+ warns of fork with threads (the module may start some at import); the
+            # child only runs the block and leaves by os._exit.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:
+            code = _CHILD_OK
+            try:
+                self.run_cases(obj, owner, module, req)
+            except MemoryError:
+                self.send({"fatal": "memory", "message": "the worker ran out of memory"})
+            except BaseException:
+                code = 3
+            finally:
+                try:
+                    self.proto.flush()
+                finally:
+                    os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):  # die the same death: the parent reports it and respawns
+            os.kill(os.getpid(), os.WTERMSIG(status))
+        elif os.waitstatus_to_exitcode(status) != _CHILD_OK:
+            os._exit(os.waitstatus_to_exitcode(status))
+
+    def run_cases(self, obj: Any, owner: Any, module: Any, req: dict[str, Any]) -> None:
         file_key = req.get("file_key", "")
         fixture_specs = {f["name"]: f for f in req.get("fixtures", [])}
         eval_values: dict[str, Any] = {}
@@ -974,7 +1017,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.memory_mb:
         _limit_memory(a.memory_mb)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
-    runner = Runner(proto)
+    # CODEMODE_WORKER_FORK=0: the fallback of platforms without fork (the parent respawns).
+    runner = Runner(proto, hasattr(os, "fork") and os.environ.get("CODEMODE_WORKER_FORK") != "0")
     for line in sys.stdin:
         if not line.strip():
             continue

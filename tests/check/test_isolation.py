@@ -1,0 +1,141 @@
+"""One verdict per case, whatever runs with it (#12): function A's case mutates a module-level
+table that function B reads; `check --all`, `check FILE`, `check --staged` and `accept` agree."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codemode.check.run import run_check
+from codemode.config import load_config
+from codemode.explore.accept import run_accept
+from codemode.scope import Scope
+from codemode.worker.pool import Worker
+from codemode.worker.python import find_python
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, env={**os.environ, **GIT_ENV}
+    )
+
+
+TABLE = """\
+RATES = {"std": 10}
+
+
+def set_rate(name: str, value: int) -> int:
+    RATES[name] = value
+    return len(RATES)
+
+
+def rate(name: str) -> int:
+    return RATES.get(name, 0)
+"""
+
+# Two files: a.yml runs first under --all, and its case changes RATES before b.yml reads it.
+SPEC_A = """\
+app.table.set_rate:
+  dataset:
+    - case: {id: raise_std, inputs: [std, 99], expected: 1}
+"""
+SPEC_B = """\
+app.table.rate:
+  dataset:
+    - case: {id: std, input: std, expected: 10}
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / "src" / "app").mkdir(parents=True)
+    (root / "specs").mkdir()
+    (root / "src" / "app" / "__init__.py").write_text("")
+    (root / "src" / "app" / "table.py").write_text(TABLE)
+    (root / "specs" / "a.yml").write_text(SPEC_A)
+    (root / "specs" / "b.yml").write_text(SPEC_B)
+    (root / "pyproject.toml").write_text('[project]\nname = "app"\n')
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    return root
+
+
+def _verdicts(root: Path, scope: Scope) -> dict[str, str]:
+    report = run_check(load_config(root), scope)
+    return {f"{f.id}[{c.id}]": c.status for f in report.functions for c in f.cases}
+
+
+def test_a_module_table_changed_by_one_function_never_reaches_another(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    whole = _verdicts(project, Scope("all"))
+    assert whole == {"app.table.set_rate[raise_std]": "passed", "app.table.rate[std]": "passed"}
+    alone = _verdicts(project, Scope("paths", paths=("specs/b.yml",)))
+    assert alone == {"app.table.rate[std]": "passed"}
+    both = _verdicts(project, Scope("paths", paths=("specs/a.yml", "specs/b.yml")))
+    assert both == whole
+    # A change to both functions, staged: the same two cases, the same verdicts.
+    table = project / "src" / "app" / "table.py"
+    table.write_text(
+        TABLE.replace("return len(RATES)", "return len(list(RATES))").replace(
+            "return RATES.get(name, 0)", "return RATES.get(name) or 0"
+        )
+    )
+    git(project, "add", "-A")
+    assert _verdicts(project, Scope("staged")) == whole
+    report = run_accept(load_config(project), ["app.table.rate[std]"], dry_run=True)
+    assert report.notes == ("app.table.rate[std] already passes; nothing to accept",)
+
+
+def test_without_fork_the_worker_is_replaced_per_block(project: Path) -> None:
+    """The fallback where os.fork is missing: a fresh process per function block."""
+    config = load_config(project)
+    worker = Worker(
+        find_python(project, None),
+        project,
+        ("src",),
+        env={**os.environ, "CODEMODE_WORKER_FORK": "0"},
+    )
+    from codemode.check.verify import Verifier
+    from codemode.specs.load import load_spec_file
+
+    specs = [load_spec_file(project / "specs" / n, project) for n in ("a.yml", "b.yml")]
+    try:
+        result = Verifier(config, worker).verify(specs)
+        assert not worker.forks
+    finally:
+        worker.close()
+    assert [c.status for f in result.functions for c in f.cases] == ["passed", "passed"]
+
+
+def test_a_crash_in_the_forked_child_is_reported_and_the_rest_still_runs(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "specs").mkdir(parents=True)
+    (root / "boom.py").write_text(
+        "import os\n\n\ndef die(n: int) -> int:\n    os._exit(0)\n\n\n"
+        "def fine(n: int) -> int:\n    return n + 1\n"
+    )
+    (root / "specs" / "s.yml").write_text(
+        "boom.die:\n  dataset:\n    - case: {id: a, input: 1, expected: 1}\n"
+        "    - case: {id: b, input: 2, expected: 2}\n"
+        "boom.fine:\n  dataset:\n    - case: {id: c, input: 1, expected: 2}\n"
+    )
+    report = run_check(load_config(root), Scope("all"))
+    cases = {c.id: (c.status, c.message) for f in report.functions for c in f.cases}
+    assert cases["a"][0] == "error" and "exited with code 0" in cases["a"][1]
+    assert cases["b"][0] == "error" and cases["c"] == ("passed", "")
