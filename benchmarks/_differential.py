@@ -1,0 +1,503 @@
+"""Ground truth for benchmarks/upgrade_detection.py: which public functions of a library
+changed behaviour between two releases, found by calling both releases on the same inputs.
+
+Inputs come from three places, each remembered with the input so a miss can be explained:
+the literal calls of both releases' test suites (pytest parametrize tables, loops over
+module-level tables and plain calls, with module constants substituted), the `>>>` examples
+in both releases' docstrings, and a fixed generic pool of plain values passed as the first
+argument. Each release runs in its own interpreter (the old one twice: a call whose outcome
+differs between two runs of the same code is dropped as unstable). A function changed when
+some stable call has a different outcome (its value's repr, or the type of what it raised).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+# Plain values of the kinds text and number utilities take, tried as the first argument of
+# every function. Fixed and generic on purpose: the pool must not know what changed.
+GENERIC_POOL: tuple[str, ...] = (
+    "''",
+    "'a'",
+    "'A'",
+    "'N'",
+    "'hello world'",
+    "'Hello World'",
+    "'helloWorld'",
+    "'HelloWorld'",
+    "'hello_world'",
+    "'hello-world'",
+    "'HTTPResponseCode'",
+    "'abc123def'",
+    "'  padded  '",
+    "'é'",
+    "'1'",
+    "'-1'",
+    "'1.5'",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "10",
+    "100",
+    "1000",
+    "123456789",
+    "0.5",
+    "1.5",
+    "-2.5",
+    "0.001",
+    "1e+20",
+    "True",
+    "None",
+    "[]",
+    "['a', 'b']",
+    "{'a': 1}",
+)
+# Constructors a test's argument may call and still count as a plain value.
+SAFE_CALLS = {
+    "timedelta",
+    "date",
+    "datetime",
+    "time",
+    "Decimal",
+    "Fraction",
+    "float",
+    "int",
+    "str",
+    "bytes",
+    "tuple",
+    "list",
+    "set",
+    "frozenset",
+    "dict",
+}
+MAX_ROWS = 400  # bindings per test function: parametrize tables can be large
+MAX_CALLS_PER_FUNCTION = 600
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of a public function: ``args``/``kwargs`` are Python source of plain values."""
+
+    function: str  # dotted id, "pkg.mod.name"
+    args: tuple[str, ...]
+    kwargs: tuple[tuple[str, str], ...] = ()
+    origin: str = ""  # where the input came from ("tests/test_x.py:12", "generic pool", ...)
+
+    @property
+    def key(self) -> str:
+        return json.dumps([self.function, list(self.args), [list(k) for k in self.kwargs]])
+
+    def source(self) -> str:
+        parts = [*self.args, *(f"{k}={v}" for k, v in self.kwargs)]
+        return f"{self.function.rsplit('.', 1)[1]}({', '.join(parts)})"
+
+
+@dataclass(frozen=True)
+class Change:
+    function: str
+    call: Call
+    old: str
+    new: str
+
+
+# -- which functions ---------------------------------------------------------------------
+
+
+def _is_test_module(parts: tuple[str, ...]) -> bool:
+    name = parts[-1]
+    return (
+        name.startswith("test_")
+        or name.endswith("_test")
+        or name in ("tests", "conftest", "setup")
+        or any(p in ("tests", "test") for p in parts[:-1])
+    )
+
+
+def public_functions(src: Path) -> dict[str, Path]:
+    """Module-level public functions under ``src`` (the folder holding the package):
+    dotted id -> file. Private names, private modules and test modules are left out."""
+    out: dict[str, Path] = {}
+    for path in sorted(src.rglob("*.py")):
+        parts = path.relative_to(src).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if not parts or any(p.startswith("_") for p in parts) or _is_test_module(parts):
+            continue
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+                out[".".join((*parts, node.name))] = path
+    return out
+
+
+# -- inputs from tests and docstrings ------------------------------------------------------
+
+
+def _callee(node: ast.Call) -> str | None:
+    f = node.func
+    if isinstance(f, ast.Name):
+        return f.id
+    if isinstance(f, ast.Attribute):
+        return f.attr
+    return None
+
+
+def _substitute(node: ast.expr, env: dict[str, ast.expr], depth: int = 0) -> ast.expr | None:
+    """``node`` with names replaced from ``env``, if what remains is a plain value."""
+    if depth > 20:
+        return None
+    sub = lambda n: _substitute(n, env, depth + 1)  # noqa: E731
+    if isinstance(node, ast.Constant):
+        return node
+    if isinstance(node, ast.Name):
+        return sub(env[node.id]) if node.id in env else None
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        elts = [sub(e) for e in node.elts]
+        if any(e is None for e in elts):
+            return None
+        if isinstance(node, ast.Set):
+            return ast.Set(elts=elts)  # type: ignore[arg-type]
+        return type(node)(elts=elts, ctx=ast.Load())  # type: ignore[arg-type]
+    if isinstance(node, ast.Dict):
+        keys = [sub(k) if k is not None else None for k in node.keys]
+        values = [sub(v) for v in node.values]
+        if any(k is None for k in keys) or any(v is None for v in values):
+            return None
+        return ast.Dict(keys=keys, values=values)  # type: ignore[arg-type]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        operand = sub(node.operand)
+        return None if operand is None else ast.UnaryOp(op=node.op, operand=operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Pow)):
+        left, right = sub(node.left), sub(node.right)
+        if left is None or right is None:
+            return None
+        return ast.BinOp(left=left, op=node.op, right=right)
+    if isinstance(node, ast.Call) and _callee(node) in SAFE_CALLS:
+        args = [sub(a) for a in node.args if not isinstance(a, ast.Starred)]
+        kws = [(k.arg, sub(k.value)) for k in node.keywords]
+        if len(args) != len(node.args) or any(a is None for a in args):
+            return None
+        if any(k is None or v is None for k, v in kws):
+            return None
+        name = _callee(node)
+        return ast.Call(
+            func=ast.Name(id=name or "", ctx=ast.Load()),
+            args=args,  # type: ignore[arg-type]
+            keywords=[ast.keyword(arg=k, value=v) for k, v in kws],  # type: ignore[arg-type]
+        )
+    return None
+
+
+def _module_env(tree: ast.Module) -> dict[str, ast.expr]:
+    env: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                env[target.id] = node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+            env[node.target.id] = node.value
+    return env
+
+
+def _rows(values: ast.expr, env: dict[str, ast.expr]) -> list[ast.expr]:
+    """The rows of a parametrize table or a loop's iterable (a literal sequence or dict)."""
+    if isinstance(values, ast.Name) and values.id in env:
+        return _rows(env[values.id], env)
+    if (
+        isinstance(values, ast.Call)
+        and isinstance(values.func, ast.Attribute)
+        and values.func.attr == "items"
+        and isinstance(values.func.value, (ast.Name, ast.Dict))
+    ):
+        d = values.func.value
+        d = env.get(d.id, d) if isinstance(d, ast.Name) else d
+        if isinstance(d, ast.Dict):
+            return [ast.Tuple(elts=[k, v], ctx=ast.Load()) for k, v in zip(d.keys, d.values) if k]
+        return []
+    if isinstance(values, ast.Dict):
+        return [k for k in values.keys if k is not None]
+    if isinstance(values, (ast.List, ast.Tuple, ast.Set)):
+        rows = []
+        for elt in values.elts:
+            if isinstance(elt, ast.Call) and _callee(elt) == "param":  # pytest.param(...)
+                elt = ast.Tuple(elts=list(elt.args), ctx=ast.Load())
+            rows.append(elt)
+        return rows
+    return []
+
+
+def _bind(names: list[str], row: ast.expr) -> dict[str, ast.expr] | None:
+    if len(names) == 1:
+        return {names[0]: row}
+    if isinstance(row, (ast.Tuple, ast.List)) and len(row.elts) == len(names):
+        return dict(zip(names, row.elts))
+    return None
+
+
+def _target_names(target: ast.expr) -> list[str] | None:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)) and all(
+        isinstance(e, ast.Name) for e in target.elts
+    ):
+        return [e.id for e in target.elts]  # type: ignore[attr-defined]
+    return None
+
+
+def _parametrize_bindings(
+    fn: ast.FunctionDef, env: dict[str, ast.expr]
+) -> list[dict[str, ast.expr]]:
+    bindings: list[dict[str, ast.expr]] = [{}]
+    for deco in fn.decorator_list:
+        if not (
+            isinstance(deco, ast.Call) and _callee(deco) == "parametrize" and len(deco.args) >= 2
+        ):
+            continue
+        spec = deco.args[0]
+        if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+            names = [n.strip() for n in spec.value.split(",") if n.strip()]
+        elif isinstance(spec, (ast.Tuple, ast.List)):
+            names = [e.value for e in spec.elts if isinstance(e, ast.Constant)]
+        else:
+            continue
+        rows = [b for b in (_bind(names, r) for r in _rows(deco.args[1], env)) if b is not None]
+        bindings = [{**old, **new} for old in bindings for new in rows][:MAX_ROWS] or bindings
+    return bindings
+
+
+def _loop_bindings(fn: ast.AST, env: dict[str, ast.expr]) -> list[dict[str, ast.expr]]:
+    out: list[dict[str, ast.expr]] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.For):
+            names = _target_names(node.target)
+            if names:
+                for row in _rows(node.iter, env):
+                    b = _bind(names, row)
+                    if b is not None:
+                        out.append(b)
+    return out[:MAX_ROWS]
+
+
+def _arguments(nodes: list[ast.expr], scope: dict[str, ast.expr]) -> list[ast.expr] | None:
+    """Positional arguments as plain values; ``*args`` is expanded when it is a literal sequence."""
+    out: list[ast.expr] = []
+    for node in nodes:
+        if isinstance(node, ast.Starred):
+            seq = _substitute(node.value, scope)
+            if not isinstance(seq, (ast.Tuple, ast.List)):
+                return None
+            out.extend(seq.elts)
+            continue
+        value = _substitute(node, scope)
+        if value is None:
+            return None
+        out.append(value)
+    return out
+
+
+def _calls_in(
+    node: ast.AST,
+    env: dict[str, ast.expr],
+    bindings: list[dict[str, ast.expr]],
+    ids_by_name: dict[str, list[str]],
+    origin: str,
+    with_line: bool = True,
+) -> Iterator[Call]:
+    for call in ast.walk(node):
+        if not isinstance(call, ast.Call):
+            continue
+        name = _callee(call)
+        if name not in ids_by_name or any(k.arg is None for k in call.keywords):
+            continue
+        for binding in bindings:
+            scope = {**env, **binding}
+            args = _arguments(call.args, scope)
+            if args is None:
+                continue
+            kws = [(k.arg or "", _substitute(k.value, scope)) for k in call.keywords]
+            if any(v is None for _, v in kws):
+                continue
+            for fid in ids_by_name[name]:
+                yield Call(
+                    fid,
+                    tuple(ast.unparse(a) for a in args),  # type: ignore[arg-type]
+                    tuple((k, ast.unparse(v)) for k, v in kws),  # type: ignore[arg-type]
+                    f"{origin}:{call.lineno}" if with_line else origin,
+                )
+
+
+def calls_from_tests(path: Path, ids_by_name: dict[str, list[str]], label: str) -> list[Call]:
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return []
+    env = _module_env(tree)
+    out: list[Call] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bindings = _parametrize_bindings(node, env)  # type: ignore[arg-type]
+            loops = _loop_bindings(node, env)
+            all_bindings = bindings + [{**b, **lb} for b in bindings[:1] for lb in loops]
+            out.extend(_calls_in(node, env, all_bindings, ids_by_name, label))
+    # calls at module level (tables built by calling the function, doctest-like scripts)
+    for stmt in tree.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.extend(_calls_in(stmt, env, [{}], ids_by_name, label))
+    return out
+
+
+def calls_from_docstrings(path: Path, ids_by_name: dict[str, list[str]], label: str) -> list[Call]:
+    """``>>> f(...)`` examples in the docstrings (and comments) of a source file."""
+    out: list[Call] = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (UnicodeDecodeError, OSError):
+        return []
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text.startswith(">>> "):
+            continue
+        try:
+            tree = ast.parse(text[4:].strip())
+        except SyntaxError:
+            continue
+        out.extend(_calls_in(tree, {}, [{}], ids_by_name, f"{label}:{n}", with_line=False))
+    return out
+
+
+def generic_calls(functions: Iterable[str]) -> list[Call]:
+    return [Call(fid, (value,), (), "generic pool") for fid in functions for value in GENERIC_POOL]
+
+
+def harvest(
+    functions: Iterable[str],
+    test_files: Iterable[tuple[Path, str]],
+    source_files: Iterable[tuple[Path, str]],
+) -> list[Call]:
+    """Every call to try, deduplicated (the first origin of an input is kept), per function capped."""
+    ids = sorted(functions)
+    ids_by_name: dict[str, list[str]] = {}
+    for fid in ids:
+        ids_by_name.setdefault(fid.rsplit(".", 1)[1], []).append(fid)
+    found: list[Call] = []
+    for path, label in test_files:
+        found.extend(calls_from_tests(path, ids_by_name, label))
+    for path, label in source_files:
+        found.extend(calls_from_docstrings(path, ids_by_name, label))
+    found.extend(generic_calls(ids))
+    seen: dict[str, Call] = {}
+    per_function: dict[str, int] = {}
+    for c in found:
+        if c.key in seen or per_function.get(c.function, 0) >= MAX_CALLS_PER_FUNCTION:
+            continue
+        seen[c.key] = c
+        per_function[c.function] = per_function.get(c.function, 0) + 1
+    return list(seen.values())
+
+
+# -- running ------------------------------------------------------------------------------
+
+RUNNER = r"""
+import contextlib, datetime, decimal, fractions, importlib, io, json, os, re, signal, sys, types
+sys.path.insert(0, sys.argv[1])
+NS = {"timedelta": datetime.timedelta, "date": datetime.date, "datetime": datetime.datetime,
+      "time": datetime.time, "Decimal": decimal.Decimal, "Fraction": fractions.Fraction}
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+def alarm(signum, frame):
+    raise TimeoutError("call took too long")
+signal.signal(signal.SIGALRM, alarm)
+def outcome(fid, args, kwargs):
+    module, name = fid.rsplit(".", 1)
+    try:
+        fn = getattr(importlib.import_module(module), name)
+    except Exception as e:
+        return "import-error:" + type(e).__name__
+    try:
+        a = [eval(x, dict(NS)) for x in args]
+        k = {key: eval(v, dict(NS)) for key, v in kwargs}
+    except Exception as e:
+        return "bad-input:" + type(e).__name__
+    signal.alarm(2)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            value = fn(*a, **k)
+            if isinstance(value, (types.GeneratorType, map, filter, zip)):
+                value = list(value)[:1000]
+        return "value:" + ADDRESS.sub("", repr(value))[:2000]
+    except TimeoutError:
+        return "timeout"
+    except BaseException as e:
+        return "raised:" + type(e).__name__
+    finally:
+        signal.alarm(0)
+def isolated(group):
+    # one child per function: module state one function's calls change (a locale switched
+    # on, a cache filled) never reaches another function's calls
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        data = json.dumps([outcome(*c) for c in group]).encode()
+        with os.fdopen(w, "wb") as f:
+            f.write(data)
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    try:
+        return json.loads(data)
+    except ValueError:
+        return ["crashed"] * len(group)
+calls = json.load(sys.stdin)
+groups = {}
+for i, c in enumerate(calls):
+    groups.setdefault(c[0], []).append(i)
+result = [None] * len(calls)
+for fid, indexes in groups.items():
+    for i, o in zip(indexes, isolated([calls[i] for i in indexes])):
+        result[i] = o
+json.dump(result, sys.stdout)
+"""
+
+
+def run_calls(src: Path, calls: list[Call], python: str = sys.executable) -> list[str]:
+    """The outcome of each call against the package under ``src``, in a fresh interpreter."""
+    payload = json.dumps([[c.function, list(c.args), [list(k) for k in c.kwargs]] for c in calls])
+    proc = subprocess.run(
+        [python, "-c", RUNNER, str(src)],
+        input=payload,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=src,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"differential run under {src} failed: {proc.stderr.strip()[-2000:]}")
+    outcomes: list[str] = json.loads(proc.stdout)
+    return outcomes
+
+
+def changed_functions(old_src: Path, new_src: Path, calls: list[Call]) -> dict[str, Change]:
+    """Functions whose stable outcome differs between the releases: id -> the first change."""
+    old1 = run_calls(old_src, calls)
+    old2 = run_calls(old_src, calls)
+    new = run_calls(new_src, calls)
+    changes: dict[str, Change] = {}
+    for call, a, b, n in zip(calls, old1, old2, new):
+        if a != b or "timeout" in (a, n) or a.startswith("bad-input") or n.startswith("bad-input"):
+            continue
+        if a != n and call.function not in changes:
+            changes[call.function] = Change(call.function, call, a, n)
+    return changes

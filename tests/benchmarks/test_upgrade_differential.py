@@ -1,0 +1,159 @@
+"""The ground truth of benchmarks/upgrade_detection.py: a differential run of two made-up
+releases of a tiny package, with inputs from its tests, its docstrings and the generic pool."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from _differential import (
+    Call,
+    changed_functions,
+    harvest,
+    public_functions,
+)
+
+OLD = '''
+import random
+
+STATE = {"loud": False}
+
+def shout(word):
+    """
+    >>> shout("hi")
+    'HI!'
+    """
+    return word.upper() + "!"
+
+def plural(word):
+    return word + "s"
+
+def pad(n, width=3):
+    return str(n).rjust(width, "0")
+
+def set_loud(on):
+    STATE["loud"] = on
+    return on
+
+def volume(x):
+    return "loud" if STATE["loud"] else "quiet"
+
+def dice(x):
+    return random.random()
+
+def _private(x):
+    return x
+'''
+# plural changes only on a word from the test table, pad only on a keyword argument from
+# a starred parametrize row, shout only on the docstring's example input
+NEW = (
+    OLD.replace(
+        'return word + "s"', 'return word[:-1] + "ies" if word.endswith("y") else word + "s"'
+    )
+    .replace('rjust(width, "0")', 'rjust(width, "0") if width < 5 else str(n)')
+    .replace('return word.upper() + "!"', 'return word.upper() + ("!" if word != "hi" else "")')
+)
+TESTS = """
+import pytest
+import toy
+
+WORDS = [("cat", "cats"), ("pony", "ponies")]
+
+@pytest.mark.parametrize("single, many", WORDS)
+def test_plural(single, many):
+    assert toy.plural(single) == many
+
+@pytest.mark.parametrize("args", [(7,), (7, 6)])
+def test_pad(args):
+    assert toy.pad(*args)
+
+def test_loud():
+    toy.set_loud(True)
+    for x in [1, 2]:
+        assert toy.volume(x)
+"""
+
+
+def _release(root: Path, body: str) -> Path:
+    src = root / "src"
+    (src / "toy").mkdir(parents=True)
+    (src / "toy" / "__init__.py").write_text(textwrap.dedent(body), encoding="utf-8")
+    (src / "toy" / "tests").mkdir()
+    (src / "toy" / "tests" / "test_inside.py").write_text("def test_x(): pass\n", encoding="utf-8")
+    return src
+
+
+@pytest.fixture
+def releases(tmp_path: Path) -> tuple[Path, Path, Path]:
+    old = _release(tmp_path / "old", OLD)
+    new = _release(tmp_path / "new", NEW)
+    tests = tmp_path / "test_toy.py"
+    tests.write_text(TESTS, encoding="utf-8")
+    return old, new, tests
+
+
+def test_public_functions_leave_out_private_names_and_test_modules(
+    releases: tuple[Path, Path, Path],
+) -> None:
+    old, _, _ = releases
+    assert sorted(public_functions(old)) == [
+        "toy.dice",
+        "toy.pad",
+        "toy.plural",
+        "toy.set_loud",
+        "toy.shout",
+        "toy.volume",
+    ]
+
+
+def test_harvest_takes_test_tables_starred_rows_loops_and_docstrings(
+    releases: tuple[Path, Path, Path],
+) -> None:
+    old, _, tests = releases
+    calls = harvest(
+        public_functions(old), [(tests, "t.py")], [(old / "toy" / "__init__.py", "s.py")]
+    )
+    by_source = {c.source(): c.origin for c in calls if c.origin != "generic pool"}
+    assert by_source == {
+        "plural('cat')": "t.py:9",
+        "plural('pony')": "t.py:9",
+        "pad(7)": "t.py:13",
+        "pad(7, 6)": "t.py:13",
+        "set_loud(True)": "t.py:16",
+        "shout('hi')": "s.py:8",
+        # the loop variable of test_loud is bound from its literal table
+        "volume(1)": "t.py:18",
+        "volume(2)": "t.py:18",
+    }
+    assert Call("toy.plural", ("'a'",), (), "generic pool").key in {c.key for c in calls}
+
+
+def test_changed_functions_are_the_ones_whose_stable_outcome_differs(
+    releases: tuple[Path, Path, Path],
+) -> None:
+    old, new, tests = releases
+    calls = harvest(
+        public_functions(old), [(tests, "t.py")], [(old / "toy" / "__init__.py", "s.py")]
+    )
+    changes = changed_functions(old, new, calls)
+    # dice is random (dropped as unstable); volume never sees set_loud's state (one process
+    # per function), so it is unchanged; the others changed on the inputs named
+    assert sorted(changes) == ["toy.pad", "toy.plural", "toy.shout"]
+    assert changes["toy.plural"].call.source() == "plural('pony')"
+    assert (changes["toy.plural"].old, changes["toy.plural"].new) == (
+        "value:'ponys'",
+        "value:'ponies'",
+    )
+    assert changes["toy.pad"].call.source() == "pad(7, 6)"
+    assert changes["toy.shout"].call.origin == "s.py:8"
+
+
+def test_identical_releases_change_nothing(releases: tuple[Path, Path, Path]) -> None:
+    old, _, tests = releases
+    calls = harvest(public_functions(old), [(tests, "t.py")], [])
+    assert changed_functions(old, old, calls) == {}
