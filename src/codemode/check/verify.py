@@ -7,11 +7,11 @@ become ``error`` results naming the file, the line and the cause, and the run go
 from __future__ import annotations
 
 import base64
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from codemode import saferegex
 from codemode.check.assertions import SANDBOX_ERROR, AssertionSandbox
 from codemode.compare import describe, render, short, values_equal, window
 from codemode.config import Config
@@ -113,10 +113,10 @@ class Verifier:
                 checks.append(Check("raises", ok, msg))
                 if ok and case.match:
                     try:
-                        m = re.search(case.match, exc.get("message", ""))
-                    except re.error as err:  # the loader rejects these; never crash the run
+                        m = saferegex.search(case.match, str(exc.get("message", "")))
+                    except saferegex.RegexError as err:  # invalid or too slow: never hang the run
                         checks.append(
-                            Check("match", False, f"{INVALID_REGEX} {case.match!r}: {err}")
+                            Check("match", False, f"{INVALID_REGEX} {short(case.match)}: {err}")
                         )
                     else:
                         checks.append(
@@ -239,9 +239,9 @@ class Verifier:
     def _pattern(pattern: str, case_sensitive: bool, value: Any, name: str = "pattern") -> Check:
         text = value if isinstance(value, str) else render(value)
         try:
-            ok = re.search(pattern, text, 0 if case_sensitive else re.IGNORECASE) is not None
-        except re.error as exc:
-            return Check(name, False, f"{INVALID_REGEX} {pattern!r}: {exc}")
+            ok = saferegex.search(pattern, text, ignore_case=not case_sensitive)
+        except saferegex.RegexError as exc:
+            return Check(name, False, f"{INVALID_REGEX} {short(pattern)}: {exc}")
         return Check(name, ok, "" if ok else f"{short(text)} does not match {pattern!r}")
 
     # --- one function -------------------------------------------------------------------

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from codemode import saferegex
 from codemode.atomic import write_atomic
 from codemode.check.run import make_worker
 from codemode.check.verify import Verifier
 from codemode.config import Config
 from codemode.errors import FatalError
+from codemode.lock import locked
 from codemode.report.model import CASE_DRIFTED, CASE_PASSED, FunctionResult, Report, SpecEdit
 from codemode.specs.index import build_index
 from codemode.specs.write import set_expectations, unified_diff
@@ -34,9 +37,30 @@ def parse_ref(text: str) -> tuple[str, str]:
 
 def _change(observed: Any, match: str | None) -> dict[str, Any]:
     if isinstance(observed, dict) and set(observed) == {"raised", "message"}:
-        keep = match if match and re.search(match, str(observed["message"])) else None
+        keep = match if match and saferegex.search(match, str(observed["message"])) else None
         return {"expected": None, "raises": observed["raised"], "match": keep}
     return {"expected": observed, "raises": None, "match": None}
+
+
+def _write(
+    path: Path, file_changes: list[tuple[str, dict[str, Any]]], dry_run: bool
+) -> tuple[str, str]:
+    """(old, new) text of the spec, the changes applied under its lock to the file as it is
+    now: a ``regen`` that wrote meanwhile keeps its edit, and so does this accept (#11)."""
+    with locked(path) as target:
+        old = target.read_text(encoding="utf-8")
+        new = old
+        for fid, changes in file_changes:
+            try:
+                new = set_expectations(new, fid, changes)
+            except KeyError:
+                raise FatalError(
+                    f"{path}: {fid} was removed from the spec while accept ran; nothing was "
+                    "written, run accept again"
+                ) from None
+        if not dry_run and new != old:
+            write_atomic(target, new)
+    return old, new
 
 
 def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) -> Report:
@@ -48,7 +72,7 @@ def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) ->
     edits: list[SpecEdit] = []
     functions: list[FunctionResult] = []
     notes: list[str] = []
-    texts: dict[str, tuple[Any, str, str]] = {}  # rel -> (path, old, new)
+    texts: dict[str, tuple[Path, list[tuple[str, dict[str, Any]]]]] = {}  # rel -> (path, edits)
     worker = make_worker(config)
     try:
         for fid, cases in wanted.items():
@@ -80,19 +104,14 @@ def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) ->
                 else:
                     changes[c] = _change(r.observed, specs_by_id[c].match)
             if changes:
-                if spec.rel not in texts:
-                    original = spec.path.read_text(encoding="utf-8")
-                    texts[spec.rel] = (spec.path, original, original)
-                path, old, cur = texts[spec.rel]
-                texts[spec.rel] = (path, old, set_expectations(cur, fid, changes))
+                texts.setdefault(spec.rel, (spec.path, []))[1].append((fid, changes))
             status = "ok" if changes else result.status
             message = f"accepted {', '.join(changes)}" if changes else "nothing accepted"
             functions.append(FunctionResult(fid, status, spec.rel, func.line, message=message))
     finally:
         worker.close()
-    for rel, (path, old, new) in texts.items():
-        if not dry_run:
-            write_atomic(path, new)
+    for rel, (path, file_changes) in texts.items():
+        old, new = _write(path, file_changes, dry_run)
         edits.append(
             SpecEdit(
                 rel,

@@ -22,6 +22,7 @@ from codemode.check.run import describe_scope, make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.explore.sources import Scan, scan_sources, spec_rel_for
+from codemode.lock import locked
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
 from codemode.scope import Scope
 from codemode.shard import in_shard
@@ -450,6 +451,31 @@ async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
     return list(await asyncio.gather(*(run.one(t, sem) for t in targets)))
 
 
+def _write_file(
+    path: Path, rel: str, updates: list[FunctionUpdate], dry_run: bool
+) -> tuple[str, str | None]:
+    """(diff, None), or ("", why not) when the edited file would not load.
+
+    Under the spec's lock the edit is applied to the file as it is now, not as it was when
+    the run began: a concurrent ``regen`` or ``accept`` that wrote meanwhile keeps its edit.
+    """
+    with locked(path) as target:
+        old = target.read_text(encoding="utf-8") if target.is_file() else ""
+        new = apply_updates(old, updates)
+        loaded = parse_spec_text(new, path, rel)
+        bad = (
+            [p.message for p in loaded.problems]
+            + [f"{f.id}: {f.error}" for f in loaded.functions if f.error]
+            + [f"{f.id}[{c.id}]: {c.error}" for f in loaded.functions for c in f.cases if c.error]
+        )
+        if bad:  # never write a file the loader would reject
+            return "", bad[0]
+        diff = unified_diff(old, new, rel)
+        if diff and not dry_run:
+            write_atomic(target, new)
+    return diff, None
+
+
 def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Report:
     by_file: dict[str, list[FunctionUpdate]] = {}
     for d in done:
@@ -459,23 +485,12 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
     notes = [n for d in done for n in d.notes]
     failed_files: dict[str, str] = {}
     for rel, updates in sorted(by_file.items()):
-        path = config.root / rel
-        old = path.read_text(encoding="utf-8") if path.is_file() else ""
-        new = apply_updates(old, updates)
-        loaded = parse_spec_text(new, path, rel)
-        bad = (
-            [p.message for p in loaded.problems]
-            + [f"{f.id}: {f.error}" for f in loaded.functions if f.error]
-            + [f"{f.id}[{c.id}]: {c.error}" for f in loaded.functions for c in f.cases if c.error]
-        )
-        if bad:  # never write a file the loader would reject
-            failed_files[rel] = bad[0]
+        diff, bad = _write_file(config.root / rel, rel, updates, dry_run)
+        if bad:
+            failed_files[rel] = bad
             continue
-        diff = unified_diff(old, new, rel)
         if not diff:
             continue
-        if not dry_run:
-            write_atomic(path, new)
         ids = ", ".join(u.function_id for u in updates)
         edits.append(
             SpecEdit(

@@ -98,6 +98,60 @@ def _content_end(lines: list[str], start: int, end: int) -> int:
     return end
 
 
+def _one_key_per_line(root: yaml.MappingNode | None) -> bool:
+    """Whether each top-level key starts its own line: the line editor needs that."""
+    if root is None:
+        return True
+    if root.flow_style:
+        return False
+    lines = [k.start_mark.line for k, _ in root.value]
+    return len(lines) == len(set(lines))
+
+
+def block_layout(text: str) -> str:
+    """``text`` with a top level the line editor can splice: one key per line, block style.
+
+    A spec whose top level is one flow mapping (``{a.f: {...}, b.g: {...}}``) puts two
+    function blocks on one line, a span of zero lines the editor would loop on forever; such a
+    file is re-emitted in block style first. Its comments are kept, at the top of the file.
+    """
+    root = _compose(text) if text.strip() else None
+    if _one_key_per_line(root):
+        return text
+    data = yaml.safe_load(text) or {}
+    comments = [f"{c}\n" for c in _comments(text.splitlines())]
+    out: list[str] = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            out.append(f"{flow(key)}:\n")
+            for k, v in value.items():
+                if k == "dataset" and isinstance(v, list):
+                    out.append("  dataset:\n")
+                    out += [f"    - {flow(item)}\n" for item in v]
+                else:
+                    out.append(f"  {flow(k)}: {flow(v)}\n")
+        else:
+            out.append(f"{flow(key)}: {flow(value)}\n")
+    return "".join([*comments, *out])
+
+
+def _comments(lines: Sequence[str]) -> list[str]:
+    """The comments of ``lines`` (whole-line and trailing), stripped, in order."""
+    out: list[str] = []
+    for line in lines:
+        quote = ""
+        for i, ch in enumerate(line):
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+                out.append(line[i:].rstrip())
+                break
+    return out
+
+
 def _top_spans(
     root: yaml.MappingNode | None, lines: list[str]
 ) -> dict[str, tuple[_Span, yaml.Node]]:
@@ -173,6 +227,8 @@ def _edit_block(
             if (it.get("case") or {}).get("id") not in old_generated
         ]
         fresh: list[str] = [f"{flow(update.function_id)}:\n"]
+        # Hand-written comments inside the block survive the re-emit, at its top.
+        fresh += [f"  {c}\n" for c in _comments(block[1:])]
         for key in ("fixture", "serializer"):
             if key in body:
                 fresh.append(f"  {key}: {flow(body[key])}\n")
@@ -221,6 +277,7 @@ def apply_updates(text: str, updates: Sequence[FunctionUpdate]) -> str:
     """``text`` with each update applied; blocks and lines not updated are left as they were."""
     if text and not text.endswith("\n"):
         text += "\n"
+    text = block_layout(text)
     lines = text.splitlines(keepends=True)
     root = _compose(text) if text.strip() else None
     spans = _top_spans(root, lines)
@@ -271,7 +328,7 @@ def _splice(lines: list[str], replacements: dict[int, tuple[_Span, list[str]]]) 
         if n in replacements:
             span, body = replacements[n]
             out += body
-            n = span.end
+            n = max(span.end, n + 1)  # a span always moves on, even an empty one
         else:
             out.append(lines[n])
             n += 1
@@ -293,6 +350,7 @@ def set_expectations(text: str, function_id: str, changes: Mapping[str, Mapping[
     Only the accepted items are re-emitted (as one flow line each); their neighbours keep
     their bytes.
     """
+    text = block_layout(text)
     lines = text.splitlines(keepends=True)
     spans = _top_spans(_compose(text), lines)
     if function_id not in spans:
@@ -301,6 +359,12 @@ def set_expectations(text: str, function_id: str, changes: Mapping[str, Mapping[
     ds = _child(node, "dataset")
     if ds is None or not isinstance(ds[1], yaml.SequenceNode):
         raise KeyError(function_id)
+    if ds[1].flow_style:  # items share lines: re-emit the block one item a line, then edit
+        plain = FunctionUpdate(function_id, (), None, "")
+        block = _edit_block(lines, span, node, plain, set())
+        return set_expectations(
+            "".join(_splice(lines, {span.start: (span, block)})), function_id, changes
+        )
     items = list(ds[1].value)
     starts = [it.start_mark.line for it in items]
     replacements: dict[int, tuple[_Span, list[str]]] = {}
