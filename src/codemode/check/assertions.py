@@ -65,6 +65,10 @@ def _classify(error: str) -> str:
     return error
 
 
+def _discard(*_: object) -> None:
+    pass
+
+
 class AssertionSandbox:
     """Evaluates assertion expressions over rows of (input, output, expected, duration, metadata)."""
 
@@ -110,15 +114,24 @@ class AssertionSandbox:
             return []
         try:
             tree = ast.parse(expr.strip(), mode="eval")
+            # Re-emit from the AST, so the text spliced into the template is one expression.
+            code = _TEMPLATE.format(expr=ast.unparse(tree))
         except SyntaxError as exc:
             return [f"assertion is not a Python expression: {exc.msg}"] * len(rows)
-        # Re-emit from the AST, so the text spliced into the template is one expression.
-        code = _TEMPLATE.format(expr=ast.unparse(tree))
+        except (RecursionError, MemoryError, ValueError) as exc:  # 20,000 terms, a NUL byte
+            why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            return [f"assertion cannot be parsed ({why}); simplify it"] * len(rows)
         from pydantic_monty import MontyCrashedError, MontyError
 
         try:
             with self._session() as session:
-                result = session.feed_run(code, inputs={"__rows": [list(r) for r in rows]})
+                # print() inside an assertion goes nowhere: never to codemode's stdout, where
+                # it could forge workflow commands or break --format json (#11).
+                result = session.feed_run(
+                    code,
+                    inputs={"__rows": [list(r) for r in rows]},
+                    print_callback=_discard,
+                )
         except MontyCrashedError as exc:
             return [f"{SANDBOX_ERROR}the sandbox stopped ({exc})"] * len(rows)
         except MontyError as exc:

@@ -201,6 +201,8 @@ def validate_evaluators(
         return kept
     for p in proposals:
         name = safe_id(p.name).title().replace("_", "") or "Check"
+        if vacuous(p.assertion, p.type):
+            continue
         if p.type and not p.assertion:
             types = [{"expr": p.type, "strict": False}]
             wire = [wire_call(str(r.n), r.args, r.kwargs, types=types) for r in returned]
@@ -213,8 +215,46 @@ def validate_evaluators(
             sandbox = AssertionSandbox()
             try:
                 rows = [(inputs_of(r, info), r.value, None, 0.0, None) for r in returned]
-                if all(v is True for v in sandbox.evaluate(p.assertion, rows)):
+                # An assertion that also holds for outputs the function never gave states
+                # nothing about it (``True``, ``output == output``): it protects nobody.
+                probes = [(rows[0][0], probe, None, 0.0, None) for probe in _PROBES]
+                results = sandbox.evaluate(p.assertion, rows + probes)
+                holds = all(v is True for v in results[: len(rows)])
+                if holds and not all(v is True for v in results[len(rows) :]):
                     kept[name] = {"assertion": p.assertion}
             finally:
                 sandbox.close()
     return kept
+
+
+# Outputs no real function returns: an assertion true of all of them holds no property.
+_PROBES = (None, "\u0000codemode probe", -7.25e-300, [[["\u0000"]]])
+_VACUOUS_TYPES = frozenset({"object", "Any", "typing.Any"})
+
+
+def vacuous(assertion: str | None, type_expr: str | None) -> bool:
+    """A proposed evaluator that prints or names a type everything has: never written (#11).
+
+    An assertion runs on every later ``check``; one that calls ``print`` would print there
+    (the sandbox discards it, but a spec should not try), and ``type: object`` checks nothing.
+    """
+    import ast
+
+    if type_expr is not None and not assertion:
+        try:
+            names = {
+                ast.unparse(n)
+                for n in ast.walk(ast.parse(type_expr, mode="eval"))
+                if isinstance(n, (ast.Name, ast.Attribute))
+            }
+        except (SyntaxError, RecursionError, ValueError):
+            return True
+        return bool(names & _VACUOUS_TYPES)
+    if assertion is None:
+        return False
+    try:
+        tree = ast.parse(assertion, mode="eval")
+    except (SyntaxError, RecursionError, ValueError):
+        return True
+    uses = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return "print" in uses or "output" not in uses

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 import yaml
 
-from codemode.specs import RESERVED_KEYS
+from codemode.specs import RESERVED_KEYS, bounds
 from codemode.specs.types import (
     SCOPE_ALIASES,
     CaseSpec,
@@ -328,6 +328,10 @@ def _expression_problems(
     match: str | None, pattern: str | None, type_expr: str | None
 ) -> Iterable[tuple[str, str]]:
     """Regexes that do not compile and types that do not parse, found before anything runs."""
+    too_long = bounds.expression_problem("type", type_expr)
+    if too_long:
+        yield "type", too_long
+        return
     for key, regex in (("match", match), ("pattern", pattern)):
         if regex is not None:
             try:
@@ -343,11 +347,11 @@ def _expression_problems(
     if type_expr is not None:
         try:
             ast.parse(type_expr.strip(), mode="eval")
-        except SyntaxError as exc:
+        except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
             yield (
                 "type",
                 (
-                    f"invalid type expression {type_expr!r} ({exc.msg}); write a Python type such as "
+                    f"invalid type expression {type_expr!r} ({getattr(exc, 'msg', exc)}); write a Python type such as "
                     "'int', 'list[str]' or 'dict[str, int] | None'"
                 ),
             )
@@ -397,6 +401,9 @@ def _parse_case(
     seen_ids[case_id] = key_lines.get("id", line)
     for key, problem in _expression_problems(c["match"], c["pattern"], c["type"]):
         return CaseSpec(id=case_id, line=key_lines.get(key, line), error=problem)
+    too_long = bounds.expression_problem("assertion", c["assertion"])
+    if too_long:
+        return CaseSpec(id=case_id, line=key_lines.get("assertion", line), error=too_long)
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = {}
     form = "none"
@@ -460,6 +467,9 @@ def _parse_evaluators(
             return out, f"evaluator {name!r}: {msg}", _line(k)
         for _, problem in _expression_problems(None, params.get("pattern"), params.get("type")):
             return out, f"evaluator {name!r}: {problem}", _line(k)
+        too_long = bounds.expression_problem("assertion", params.get("assertion"))
+        if too_long:
+            return out, f"evaluator {name!r}: {too_long}", _line(k)
         out.append(EvaluatorSpec(name=name, kind=kinds[0], params=params, line=_line(k)))
     return out, None, None
 
@@ -630,6 +640,9 @@ def _is_builtin(name: str) -> bool:
 
 def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
     problems: list[SpecProblem] = []
+    bad = bounds.size_problem(len(text)) or bounds.depth_problem(text, _Loader)
+    if bad is not None:
+        return SpecFile(path, rel, problems=(bad,))
     try:
         loader = _Loader(text)
         try:
@@ -649,6 +662,9 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
             rel,
             problems=(SpecProblem(_line(root), "the top level must be a mapping of function ids"),),
         )
+    bad = bounds.node_problem(root)
+    if bad is not None:
+        return SpecFile(path, rel, problems=(bad,))
     _duplicate_keys(root, problems)
     loader = _Loader("")
     top: dict[str, tuple[yaml.Node, yaml.Node]] = {}
@@ -729,6 +745,9 @@ def load_spec_file(path: Path, root: Path | None = None) -> SpecFile:
         except ValueError:
             pass
     try:
+        too_big = bounds.size_problem(path.stat().st_size)
+        if too_big is not None:  # refused before it is read into memory
+            return SpecFile(path, rel, problems=(too_big,))
         raw = path.read_bytes()
     except OSError as exc:
         return SpecFile(path, rel, problems=(SpecProblem(None, f"cannot read: {exc.strerror}"),))
