@@ -47,7 +47,9 @@ def test_deep_flow_nesting_is_refused_before_the_parser(tmp_path: Path, depth: i
 
 def test_a_huge_spec_file_is_refused(tmp_path: Path) -> None:
     filler = "# " + "x" * 1000 + "\n"
-    run = check(_bad(tmp_path, GOOD.replace("hazards.good.add", "hazards.victim.add") + filler * 12_000))
+    run = check(
+        _bad(tmp_path, GOOD.replace("hazards.good.add", "hazards.victim.add") + filler * 12_000)
+    )
     assert_contained(run)
     assert "MB" in one_problem(run)
 

@@ -60,7 +60,8 @@ def depth_problem(text: str, loader_cls: Any) -> SpecProblem | None:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    return _too_deep(event.start_mark.line + 1)
+                    mark = event.start_mark
+                    return _too_deep(mark.line + 1 if mark is not None else None)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:
@@ -131,7 +132,6 @@ def expression_problem(key: str, text: str | None) -> str | None:
     limit = MAX_ASSERTION_CHARS if key == "assertion" else MAX_TYPE_CHARS
     if text is None or len(text) <= limit:
         return None
-    return (
-        f"the {key} is {len(text):,} characters, over the {limit:,} allowed; "
-        + ("split it into several evaluators" if key == "assertion" else "name a simpler type")
+    return f"the {key} is {len(text):,} characters, over the {limit:,} allowed; " + (
+        "split it into several evaluators" if key == "assertion" else "name a simpler type"
     )
