@@ -7,7 +7,7 @@ re-reads the file, applies its edit to what is there now and writes, while the n
 The lock is ``flock`` on the spec file itself (no sidecar file to clean up or commit). The
 writer replaces the file by a rename, so a waiter may wake up holding the lock of a file that
 is no longer there: it checks that the inode it locked is still the path's, and otherwise
-locks again. A file that does not exist yet is locked through its directory.
+locks again. A file that does not exist yet is locked through the nearest folder that does.
 """
 
 from __future__ import annotations
@@ -49,7 +49,10 @@ def locked(path: Path, wait: float = WAIT_SECONDS) -> Iterator[Path]:
     deadline = time.monotonic() + wait
     while True:
         is_dir = not target.exists()
-        fd = os.open(target.parent if is_dir else target, os.O_RDONLY)
+        holder = target
+        if is_dir:  # a new spec: lock the nearest folder that exists (a dry run creates none)
+            holder = next(d for d in target.parents if d.is_dir())
+        fd = os.open(holder, os.O_RDONLY)
         try:
             while True:
                 try:
