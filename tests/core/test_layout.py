@@ -41,7 +41,7 @@ KNOWN_LONG = {
     "codemode.worker.runtime.run_case",
 }
 # Still to move into change/git (issue #14); this list only shrinks.
-KNOWN_GIT_RUNNERS = {"codemode.change.cache", "codemode.github.event"}
+KNOWN_GIT_RUNNERS = {"codemode.change.cache"}
 
 
 def _modules() -> dict[str, Path]:

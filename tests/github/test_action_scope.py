@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from codemode.cli.action_cmd import Inputs, read_inputs, scope_for
 from codemode.errors import FatalError
 from codemode.github.event import Event
+from codemode.github.inputs import Inputs, read_inputs, scope_for
 from codemode.scope import Scope
 
 PR = Event("pull_request", repo="o/r", base="b" * 40, head="h" * 40, pr=7, head_ref="f")

@@ -7,16 +7,23 @@ from pathlib import Path
 import pytest
 from ghfake import git, payload
 
+from codemode.change.git import commit_and_push, ensure_base
 from codemode.errors import FatalError
+from codemode.github.action import BOT_EMAIL, BOT_NAME
 from codemode.github.event import (
     Event,
     append_summary,
-    commit_and_push,
-    ensure_base,
     format_outputs,
     read_event,
     write_outputs,
 )
+
+BOT = {
+    "GIT_AUTHOR_NAME": BOT_NAME,
+    "GIT_AUTHOR_EMAIL": BOT_EMAIL,
+    "GIT_COMMITTER_NAME": BOT_NAME,
+    "GIT_COMMITTER_EMAIL": BOT_EMAIL,
+}
 
 
 def _event(name: str, event: str, tmp_path: Path) -> Event:
@@ -150,8 +157,8 @@ def test_commit_and_push_to_the_pr_branch(origin: tuple[Path, list[str]], tmp_pa
     git(tmp_path, "clone", "-q", "-b", "feature", f"file://{repo}", str(clone))
     (clone / "g.txt").write_text("regenerated\n")
     with pytest.raises(FatalError, match="check out the PR branch"):
-        commit_and_push(clone, ["g.txt"], "feature", "0" * 40, "codemode: regen")
-    new = commit_and_push(clone, ["g.txt"], "feature", shas[-1], "codemode: regen")
+        commit_and_push(clone, ["g.txt"], "feature", "0" * 40, "codemode: regen", env=BOT)
+    new = commit_and_push(clone, ["g.txt"], "feature", shas[-1], "codemode: regen", env=BOT)
     assert git(repo, "rev-parse", "feature") == new
     assert (
         git(repo, "log", "-1", "--format=%an %s", "feature")

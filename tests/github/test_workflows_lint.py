@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from codemode.cli.action_cmd import Inputs, read_inputs
 from codemode.config import VERDICTS
+from codemode.github.inputs import Inputs, read_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"

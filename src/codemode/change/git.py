@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
@@ -37,20 +37,36 @@ _DIFF_FLAGS = (
 )
 
 
-def run(root: Path, *args: str, stdin: bytes | None = None, check: bool = True) -> bytes:
+def run(
+    root: Path,
+    *args: str,
+    stdin: bytes | None = None,
+    check: bool = True,
+    env: Mapping[str, str] | None = None,
+) -> bytes:
+    """``git args`` in ``root``; ``env`` adds to (or overrides) this process's environment."""
     try:
         proc = subprocess.run(
             ["git", "-c", "core.quotePath=false", *args],
             cwd=root,
             input=stdin,
             capture_output=True,
+            env={**os.environ, **env} if env else None,
         )
     except FileNotFoundError as exc:
         raise FatalError("git is not installed or not on PATH; install git") from exc
     if check and proc.returncode:
         msg = proc.stderr.decode(errors="replace").strip().splitlines()
-        raise FatalError(f"git {args[0]} failed: {msg[-1] if msg else proc.returncode}")
+        raise FatalError(f"git {_verb(args)} failed: {msg[-1] if msg else proc.returncode}")
     return proc.stdout
+
+
+def _verb(args: Sequence[str]) -> str:
+    """The subcommand in ``args``, past any ``-c name=value``."""
+    i = 0
+    while i < len(args) - 1 and args[i] == "-c":
+        i += 2
+    return args[i] if i < len(args) else ""
 
 
 def repo_root(path: Path) -> Path:
@@ -466,3 +482,79 @@ def fingerprint_functions_at(config: Config, ref: str | None) -> dict[str, str]:
             if fn.fingerprint:
                 out[fn.id] = fn.fingerprint
     return out
+
+
+# -- the runner's checkout (the GitHub Action) ----------------------------------------------------
+
+FETCH_DEPTHS = (50, 1000)
+# Hooks and fsmonitor are programs the work tree's config names; code that ran in the job could
+# have set them. The commands that write (with a token, in the Action) run none of them.
+_NO_PROGRAMS = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+
+
+def _has_merge_base(root: Path, base: str, head: str) -> bool:
+    out = run(root, "merge-base", "--end-of-options", base, head, check=False)
+    return bool(out.strip())
+
+
+def ensure_base(root: Path, base: str, head: str | None = None) -> list[str]:
+    """Fetch ``base`` (and enough history for a merge base) into a shallow checkout.
+
+    Returns notes on what was fetched; raises FatalError naming ``fetch-depth: 0`` when the
+    history cannot be had. ``base`` can come from a workflow input: it is never an option.
+    """
+    head = head or "HEAD"
+
+    def ready() -> bool:
+        return commit_or_none(root, base) is not None and _has_merge_base(root, base, head)
+
+    if ready():
+        return []
+    # Deepen both sides: a depth-1 checkout has the head but none of its parents, so the
+    # merge base is out of reach until the head's history is fetched too.
+    wanted = [base, commit_or_none(root, head) or head]
+    for depth in FETCH_DEPTHS:
+        fetch = ("fetch", "--no-tags", f"--depth={depth}", "--end-of-options", "origin")
+        run(root, *fetch, *wanted, check=False)
+        if ready():
+            return [f"fetched {base[:12]} with --depth={depth} (shallow checkout)"]
+    if _is_shallow(root):
+        run(root, "fetch", "--no-tags", "--unshallow", "--end-of-options", "origin", check=False)
+        if ready():
+            return [f"fetched the full history to reach {base[:12]}"]
+    raise FatalError(
+        f"the base commit {base[:12]} (or its merge base with {head[:12]}) is not in this "
+        "checkout and could not be fetched from origin; set `fetch-depth: 0` on "
+        "actions/checkout, or pass the `base` input"
+    )
+
+
+def commit_and_push(
+    root: Path,
+    files: Iterable[str],
+    branch: str,
+    expect_head: str | None,
+    message: str,
+    env: Mapping[str, str] | None = None,
+) -> str:
+    """Commit ``files`` on the checked-out head and push to ``branch``; returns the new sha.
+
+    Refuses unless HEAD is ``expect_head``: on a pull_request event actions/checkout checks
+    out a merge commit by default, and pushing that would put the base's changes on the PR
+    branch. ``env``: the committer's identity and the push's credentials (GIT_CONFIG_*).
+    """
+    files = [f for f in files if f]
+    if not files:
+        raise FatalError("nothing to commit: regen applied no spec edits")
+    head = commit_or_none(root, "HEAD") or ""
+    if expect_head and head != expect_head:
+        raise FatalError(
+            f"HEAD is {head[:12]}, not the PR head {expect_head[:12]}; check out the PR branch "
+            "(actions/checkout with `ref: ${{ github.event.pull_request.head.ref }}`) "
+            "to use `commit: true`"
+        )
+    run(root, *_NO_PROGRAMS, "add", "--", *files, env=env)
+    run(root, *_NO_PROGRAMS, "commit", "--no-verify", "-m", message, "--", *files, env=env)
+    ref = f"HEAD:refs/heads/{branch}"
+    run(root, *_NO_PROGRAMS, "push", "--no-verify", "--end-of-options", "origin", ref, env=env)
+    return commit_or_none(root, "HEAD") or ""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,15 @@ from typing import Any
 from codemode.config import Config, load_config, misspelt_tables, parse_fail_on
 from codemode.errors import FatalError
 from codemode.scope import Scope
+from codemode.shard import parse_shard
+
+__all__ = [
+    "add_common_args",
+    "add_scope_args",
+    "config_from_args",
+    "parse_shard",
+    "scope_from_args",
+]
 
 # What each scope means to each command (check verifies specs; regen explores functions).
 SCOPE_HELP = {
@@ -94,12 +102,3 @@ def config_from_args(args: argparse.Namespace, **extra: Any) -> Config:
     for warning in misspelt_tables(config.root / "pyproject.toml"):
         print(f"codemode: warning: {warning}", file=sys.stderr)
     return config
-
-
-def parse_shard(value: str | None) -> tuple[int, int] | None:
-    if not value:
-        return None
-    m = re.fullmatch(r"(\d+)/(\d+)", value.strip())
-    if not m or not (1 <= int(m.group(1)) <= int(m.group(2))):
-        raise FatalError(f"--shard {value!r}: write K/N with 1 <= K <= N, e.g. --shard 2/4")
-    return int(m.group(1)), int(m.group(2))

@@ -6,9 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from codemode.cli.comment_cmd import read_report, write_report
 from codemode.errors import FatalError
-from codemode.report.model import merge_reports
 
 EXAMPLES = """\
 examples:
@@ -32,14 +30,17 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from codemode.github.delivery import read_report, write_report
+    from codemode.report.model import merge_reports
+
     missing = [str(p) for p in args.reports if not p.is_file()]
     if missing:
         raise FatalError(f"no such report: {', '.join(missing)}")
     read = [read_report(p) for p in args.reports]
     merged = merge_reports([r for r, _ in read])
     # Shards of one run share where they came from; keep the first one that says.
-    ctx = next((c for _, c in read if c), {})
-    write_report(args.out, merged, ctx)
+    origin = next((o for _, o in read if o), None)
+    write_report(args.out, merged, origin)
     counts = ", ".join(f"{n} {v}" for v, n in merged.counts().items() if n)
     print(f"codemode: merged {len(read)} report(s) into {args.out}: {counts or 'no functions'}")
     return 0

@@ -1,18 +1,16 @@
-"""The GitHub Actions runner environment: the event payload, step summary, outputs, checkout.
+"""The GitHub Actions runner environment: the event payload, step summary and outputs.
 
 Reads ``GITHUB_EVENT_NAME`` / ``GITHUB_EVENT_PATH`` into an ``Event``; appends to
-``$GITHUB_STEP_SUMMARY`` and ``$GITHUB_OUTPUT``; makes sure a shallow checkout holds the PR's
-base (``actions/checkout`` fetches one commit by default); and, for ``commit: true`` in regen
-mode, commits and pushes the regenerated specs to the PR branch.
+``$GITHUB_STEP_SUMMARY`` and ``$GITHUB_OUTPUT``. The checkout's git (fetching a shallow
+clone's base, pushing regenerated specs) is ``codemode.change.git``'s.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,9 +18,6 @@ from typing import Any
 from codemode.errors import FatalError
 
 ZERO_SHA = "0" * 40
-BOT_NAME = "github-actions[bot]"
-BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
-FETCH_DEPTHS = (50, 1000)
 
 
 @dataclass(frozen=True)
@@ -129,100 +124,3 @@ def write_outputs(values: Mapping[str, str], env: Mapping[str, str] | None = Non
     with open(path, "a", encoding="utf-8") as f:
         f.write(format_outputs(values))
     return True
-
-
-# --- checkout --------------------------------------------------------------------------------
-# These few git calls are about the runner's checkout, not the analysis (that is codemode.change.git).
-
-
-def _git(
-    root: Path, *args: str, env: Mapping[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **env} if env else None,
-    )
-
-
-def _has_commit(root: Path, rev: str) -> bool:
-    return _git(root, "cat-file", "-e", f"{rev}^{{commit}}").returncode == 0
-
-
-def _has_merge_base(root: Path, base: str, head: str) -> bool:
-    return _git(root, "merge-base", base, head).returncode == 0
-
-
-def ensure_base(root: Path, base: str, head: str | None = None) -> list[str]:
-    """Fetch ``base`` (and enough history for a merge base) into a shallow checkout.
-
-    Returns notes on what was fetched; raises FatalError naming ``fetch-depth: 0`` when the
-    history cannot be had.
-    """
-    head = head or "HEAD"
-
-    def ready() -> bool:
-        return _has_commit(root, base) and _has_merge_base(root, base, head)
-
-    if ready():
-        return []
-    # Deepen both sides: a depth-1 checkout has the head but none of its parents, so the
-    # merge base is out of reach until the head's history is fetched too.
-    head_sha = _git(root, "rev-parse", "--verify", "--quiet", f"{head}^{{commit}}").stdout.strip()
-    wanted = [base, head_sha or head]
-    for depth in FETCH_DEPTHS:
-        _git(root, "fetch", "--no-tags", f"--depth={depth}", "origin", *wanted)
-        if ready():
-            return [f"fetched {base[:12]} with --depth={depth} (shallow checkout)"]
-    shallow = _git(root, "rev-parse", "--is-shallow-repository").stdout.strip() == "true"
-    if shallow:
-        _git(root, "fetch", "--no-tags", "--unshallow", "origin")
-        if ready():
-            return [f"fetched the full history to reach {base[:12]}"]
-    raise FatalError(
-        f"the base commit {base[:12]} (or its merge base with {head[:12]}) is not in this "
-        "checkout and could not be fetched from origin; set `fetch-depth: 0` on "
-        "actions/checkout, or pass the `base` input"
-    )
-
-
-def commit_and_push(
-    root: Path, files: Iterable[str], branch: str, expect_head: str | None, message: str
-) -> str:
-    """Commit ``files`` on the checked-out PR head and push to ``branch``; returns the new sha.
-
-    Refuses unless HEAD is the PR's head commit: on a pull_request event actions/checkout
-    checks out a merge commit by default, and pushing that would put the base's changes on
-    the PR branch.
-    """
-    files = [f for f in files if f]
-    if not files:
-        raise FatalError("nothing to commit: regen applied no spec edits")
-    head = _git(root, "rev-parse", "HEAD").stdout.strip()
-    if expect_head and head != expect_head:
-        raise FatalError(
-            f"HEAD is {head[:12]}, not the PR head {expect_head[:12]}; check out the PR branch "
-            "(actions/checkout with `ref: ${{ github.event.pull_request.head.ref }}`) "
-            "to use `commit: true`"
-        )
-    # The environment beats git config (GIT_AUTHOR_NAME over user.name): set both sides.
-    bot = {
-        "GIT_AUTHOR_NAME": BOT_NAME,
-        "GIT_AUTHOR_EMAIL": BOT_EMAIL,
-        "GIT_COMMITTER_NAME": BOT_NAME,
-        "GIT_COMMITTER_EMAIL": BOT_EMAIL,
-    }
-    steps = (
-        ("add", ["add", "--", *files]),
-        ("commit", ["commit", "--no-verify", "-m", message, "--", *files]),
-        ("push", ["push", "origin", f"HEAD:refs/heads/{branch}"]),
-    )
-    for label, args in steps:
-        done = _git(root, *args, env=bot)
-        if done.returncode != 0:
-            detail = (done.stderr or done.stdout).strip()
-            raise FatalError(f"git {label} failed: {detail}")
-    return _git(root, "rev-parse", "HEAD").stdout.strip()
