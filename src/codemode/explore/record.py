@@ -125,6 +125,7 @@ class Recorder:
             fixtures=self.fixtures,
             fixture_names=self.fixture_names,
             file_key=self.file_key,
+            isolate=False,  # a worker of its own per explored function (explore/regen.py)
         )
 
     def lines(self) -> set[int]:

@@ -720,7 +720,7 @@ class Runner:
             return
         # A `main()` under test parses the argv of `python -m its.module`, not the worker's.
         sys.argv = [getattr(module, "__file__", None) or target]
-        if not self.fork or _shares_file_state(req):
+        if not self.fork or not req.get("isolate", True) or _shares_file_state(req):
             self.run_cases(obj, owner, module, req)
             return
         # One child per function block: module state its cases change dies with the child, so
