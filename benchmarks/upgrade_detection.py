@@ -148,6 +148,20 @@ def test_files(sdist: Path, package: str) -> list[Path]:
     return out
 
 
+def copy_tests(sdist: Path, package: str, dest: Path) -> int:
+    """The old release's own test files, under ``dest`` (as in a project that has tests: the
+    explorer may take inputs from them). Returns how many."""
+    files = test_files(sdist, package)
+    for path in files:
+        parts = path.relative_to(sdist).parts
+        while parts[0] in ("src", "tests", "test", package) and len(parts) > 1:
+            parts = parts[1:]
+        target = dest.joinpath(*parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+    return len(files)
+
+
 def install_source(sdist: Path, package: str, src: Path) -> Path:
     """Copy the package into ``src`` (emptied first), with the metadata an installed
     distribution has (some packages read their own version at import); returns ``src``."""
@@ -224,6 +238,7 @@ def make_repo(root: Path, sdist: Path, package: str) -> None:
         encoding="utf-8",
     )
     install_source(sdist, package, root / "src")
+    copy_tests(sdist, package, root / "tests")
     (root / "specs").mkdir()
     _run(["git", "init", "-q"], root)
     _run(["git", "add", "-A"], root)
