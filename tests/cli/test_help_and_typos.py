@@ -83,5 +83,6 @@ def test_regen_help_describes_what_its_scopes_explore(capsys: pytest.CaptureFixt
         main(["regen", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "spec files or folders to check" not in out
-    assert "--all every function that has a spec" in out
+    assert "--all every function in the source roots: a first spec for those without one" in out
+    assert "PATH spec files (their functions), or modules and package folders" in out
     assert "--staged the functions the staged change added or modified" in out

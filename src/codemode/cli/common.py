@@ -31,12 +31,14 @@ SCOPE_HELP = {
         "all": "every spec in the project",
     },
     "regen": {
-        "title": "scope (default: the functions the PATHs name, else every function with a spec)",
-        "paths": "explore the functions these spec files or folders name",
+        "title": "scope (default: --all)",
+        "paths": "spec files (their functions), or modules and package folders (every "
+        "function in them)",
         "staged": "the functions the staged change added or modified",
         "base": "the functions a pull request changed since the merge base of REF and --head",
         "worktree": "the functions the work tree changed (against HEAD)",
-        "all": "every function that has a spec",
+        "all": "every function in the source roots: a first spec for those without one "
+        "(the bootstrap), generated cases refreshed for the others",
     },
 }
 
