@@ -89,8 +89,8 @@ def independent(files: dict[str, str]) -> dict[str, str]:
                 clone = copy.deepcopy(node)
                 _strip(clone)
                 clone.name = "_"
+                # a def nested in it is part of it (not importable by an id of its own)
                 out.setdefault(f"{prefix}.{node.name}", []).append(ast.unparse(clone))
-                walk(node.body, f"{prefix}.{node.name}")
             elif isinstance(node, ast.ClassDef):
                 walk(node.body, f"{prefix}.{node.name}")
 

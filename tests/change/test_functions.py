@@ -82,15 +82,12 @@ def test_ids_for_nested_async_decorated_overloads_and_properties():
         "pkg.mod.Shape.area",
         "pkg.mod.cached",
         "pkg.mod.conditional",
-        "pkg.mod.fetch",
-        "pkg.mod.fetch.helper",
-        "pkg.mod.fetch.helper.deep",
+        "pkg.mod.fetch",  # its nested helper (and helper.deep) are part of it, not importable
         "pkg.mod.parse",
     ]
     assert fns["cached"].lineno == 11  # the decorator's line
     assert (fns["parse"].lineno, fns["parse"].end_lineno) == (40, 45)  # all three definitions
     assert fns["Shape.area"].cls == "Shape"
-    assert fns["fetch.helper"].cls is None
 
 
 def test_outline_agrees_with_the_parse_without_parsing():
@@ -147,7 +144,22 @@ def test_renaming_an_inner_function_changes_the_outer_one():
     a = load("def f():\n    def g():\n        return 1\n    return g\n").functions()
     b = load("def f():\n    def h():\n        return 1\n    return g\n").functions()
     assert a["f"].fingerprint != b["f"].fingerprint
-    assert a["f.g"].fingerprint == b["f.h"].fingerprint
+    assert set(a) == set(b) == {"f"}  # the inner def is part of f, not a function of its own
+
+
+def test_editing_a_nested_function_or_local_class_is_a_change_of_the_enclosing_one():
+    src = (
+        "def f(x):\n    def g(y):\n        return y + 1\n\n"
+        "    class Local:\n        def m(self):\n            return 2\n\n    return g(x)\n"
+    )
+    a = load(src).functions()
+    assert set(a) == {"f"}
+    assert load(src).classes() == {}
+    for edit in ("return y + 2", "return 3"):
+        old = "return y + 1" if edit == "return y + 2" else "return 2"
+        assert load(src.replace(old, edit)).functions()["f"].fingerprint != a["f"].fingerprint
+    outlined = SourceFile("src/pkg/mod.py", "pkg.mod", src)
+    assert set(outlined.functions()) == {"f"}
 
 
 def test_constants_and_imports():

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from codemode.config import Config
     from codemode.scope import Scope
 
-SCHEMA = 5
+SCHEMA = 6  # 6: functions nested in functions are part of the enclosing one (#13)
 _KEEP_RESULTS = 64  # most recent results kept; a result is small, but PR heads come and go
 _VERSION = f"{SCHEMA}:{sys.version_info[0]}.{sys.version_info[1]}"
 

@@ -1,7 +1,8 @@
 """Every function and method of a module, by dotted id, with a fingerprint.
 
-Ids are ``pkg.mod.Class.method`` (nested functions ``pkg.mod.outer.inner``, without
-``<locals>``). Definitions that share an id (``@overload`` stubs and their implementation, a
+Ids are ``pkg.mod.Class.method``. A function nested in a function (``outer.<locals>.inner``)
+cannot be imported by an id, so it is no function of its own: its code is part of the
+enclosing function's, and a change to it is a change of that function. Definitions that share an id (``@overload`` stubs and their implementation, a
 property's getter/setter/deleter, a conditional redefinition) are one function whose fingerprint
 combines them all. A fingerprint is the sha256 of the normalized AST with docstrings removed and
 the function's own name blanked, so comments, docstrings and formatting change nothing and a
@@ -141,7 +142,8 @@ def outline(text: str, first_line: int = 1) -> tuple[str, list[Def]]:
     at least as deep, as Python's own indentation does."""
     blanked = _BLANK.sub(_blank, text)
     defs: list[Def] = []
-    stack: list[tuple[int, str, bool, int, str | None]] = []  # indent, qual, is_class, start, cls
+    # indent, qual, is_class, start, cls; a def inside a function is no def of its own
+    stack: list[tuple[int, str, bool, int, str | None]] = []
     depth, continued, decorator, last_code = 0, False, 0, first_line
     for n, line in enumerate(blanked.split("\n"), first_line):
         code = line.lstrip()
@@ -152,8 +154,7 @@ def outline(text: str, first_line: int = 1) -> tuple[str, list[Def]]:
             if "\t" in line[:indent]:
                 indent = len(line[:indent].expandtabs())
             while stack and stack[-1][0] >= indent:
-                _, qual, is_class, start, cls = stack.pop()
-                defs.append(Def(qual, is_class, start, last_code, cls))
+                _close(stack, defs, last_code)
             m = _DEF_LINE.match(code)
             if code[0] == "@":
                 decorator = decorator or n
@@ -171,10 +172,16 @@ def outline(text: str, first_line: int = 1) -> tuple[str, list[Def]]:
             depth = max(0, depth + opened - code.count(")") - code.count("]") - code.count("}"))
         continued = code.endswith("\\")
     while stack:
-        _, qual, is_class, start, cls = stack.pop()
-        defs.append(Def(qual, is_class, start, last_code, cls))
+        _close(stack, defs, last_code)
     defs.sort(key=lambda d: d.start)
     return blanked, defs
+
+
+def _close(stack: list[tuple[int, str, bool, int, str | None]], defs: list[Def], end: int) -> None:
+    """Pop the innermost open def; keep it unless a function encloses it."""
+    _, qual, is_class, start, cls = stack.pop()
+    if all(entry[2] for entry in stack):
+        defs.append(Def(qual, is_class, start, end, cls))
 
 
 # A line at column 0, after its newline: a decorator, a def or class (group 2: the name), a
@@ -751,6 +758,8 @@ class _Extractor:
         # function's serialization keeps the name, since renaming an inner def changes it.
         own = self.out[start] + "name=''," + "".join(self.out[start + 2 :])
         self.scope.pop()
+        if any(not is_class for _, is_class in self.scope):
+            return  # nested in a function: part of it (its serialization is in the enclosing one)
         start_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         fn = Function(
             f"{self.module}.{qual}",
@@ -765,7 +774,8 @@ class _Extractor:
 
     def _class(self, node: ast.ClassDef) -> None:
         qual = self._qual(node.name)
-        self.info.classes[qual] = tuple(d for b in node.bases if (d := _dotted(b)))
+        if all(is_class for _, is_class in self.scope):  # a class local to a function is not
+            self.info.classes[qual] = tuple(d for b in node.bases if (d := _dotted(b)))
         self.scope.append((qual, True))
         self._generic(node, skip_first_stmt=True)
         self.scope.pop()

@@ -166,8 +166,8 @@ class _Run:
         async with sem:
             try:
                 done = await self._explore(target)
-            except FatalError as exc:
-                done = _Done(target.id, "error", str(exc))
+            except FatalError as exc:  # the line names the function already: not twice
+                done = _Done(target.id, "error", str(exc).removeprefix(f"{target.id}: "))
             if target.new and not target.explicit and done.status == "error":
                 # A bootstrap goes on past a function it cannot explore: it stays without a
                 # spec (missing), the reason is in the summary, and the run does not fail.

@@ -132,6 +132,15 @@ def _find(
     return None
 
 
+def _enclosing_function(tree: ast.Module, qualname: str) -> str | None:
+    """``outer`` for ``outer.inner`` when ``outer`` is a function (or a method)."""
+    parts = qualname.split(".")
+    for i in range(1, len(parts)):
+        if _find(tree, ".".join(parts[:i])) is not None:
+            return ".".join(parts[:i])
+    return None
+
+
 def _literal(node: ast.expr | None) -> Any:
     if node is None:
         return MISSING
@@ -241,6 +250,13 @@ def load_target(config: Config, function_id: str, root: Path | None = None) -> T
     text = sf.text
     found = _find(tree, qualname)
     if found is None:
+        outer = _enclosing_function(tree, qualname)
+        if outer is not None:
+            # its code is part of the enclosing function, as diff and check count it
+            raise FatalError(
+                f"{function_id}: nested in the function {outer}, so not importable by its id; "
+                f"explore the enclosing function: --function {module}.{outer}"
+            )
         raise FatalError(f"{function_id}: no function {qualname!r} in {path}")
     fn, is_method = found
     start = min([d.lineno for d in fn.decorator_list] + [fn.lineno])
