@@ -10,7 +10,26 @@ from __future__ import annotations
 
 import ast
 import threading
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+
+class SandboxAnswer(NamedTuple):
+    """What Monty said of one assertion on one case, when it did not say True or False."""
+
+    message: str
+    spec_error: bool = False  # the sandbox refused it, or it is not an expression
+
+
+class AssertionRow(NamedTuple):
+    """The names an assertion sees for one case (vowel's): canonical values, bytes as bytes."""
+
+    input: Any
+    output: Any
+    expected: Any = None
+    duration: float = 0.0  # seconds
+    metadata: Any = None
+
 
 _TEMPLATE = """
 __results = []
@@ -51,18 +70,22 @@ _DENIED_NAMES = (
 SANDBOX_ERROR = "sandbox error: "
 
 
-def _classify(error: str) -> str:
+def _classify(error: str) -> SandboxAnswer:
     """Mark an assertion's exception as a sandbox error when it tried a forbidden operation."""
     kind, _, detail = error.partition(": ")
     denied = kind in _DENIED_TYPES or (
         kind == "NameError" and any(f"'{n}'" in detail for n in _DENIED_NAMES)
     )
     if denied:
-        return (
-            f"{SANDBOX_ERROR}{error} (assertions run in a sandbox with no files, imports "
+        return _refused(
+            f"{error} (assertions run in a sandbox with no files, imports "
             "or environment; compare `output`, `input`, `expected` and `duration` only)"
         )
-    return error
+    return SandboxAnswer(error)
+
+
+def _refused(why: str) -> SandboxAnswer:
+    return SandboxAnswer(SANDBOX_ERROR + why, spec_error=True)
 
 
 def _discard(*_: object) -> None:
@@ -108,8 +131,8 @@ class AssertionSandbox:
         )
         return self._pool.checkout(limits=limits)
 
-    def evaluate(self, expr: str, rows: list[tuple[Any, ...]]) -> list[bool | str]:
-        """One result per row: True/False, or a one-line error string."""
+    def evaluate(self, expr: str, rows: Sequence[AssertionRow]) -> list[bool | SandboxAnswer]:
+        """One result per row: True/False, or a one-line error (flagged when the spec is at fault)."""
         if not rows:
             return []
         try:
@@ -117,10 +140,11 @@ class AssertionSandbox:
             # Re-emit from the AST, so the text spliced into the template is one expression.
             code = _TEMPLATE.format(expr=ast.unparse(tree))
         except SyntaxError as exc:
-            return [f"assertion is not a Python expression: {exc.msg}"] * len(rows)
+            why = f"assertion is not a Python expression: {exc.msg}"
+            return [SandboxAnswer(why, spec_error=True)] * len(rows)
         except (RecursionError, MemoryError, ValueError) as exc:  # 20,000 terms, a NUL byte
             why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-            return [f"assertion cannot be parsed ({why}); simplify it"] * len(rows)
+            return [SandboxAnswer(f"assertion cannot be parsed ({why}); simplify it")] * len(rows)
         from pydantic_monty import MontyCrashedError, MontyError
 
         try:
@@ -133,14 +157,14 @@ class AssertionSandbox:
                     print_callback=_discard,
                 )
         except MontyCrashedError as exc:
-            return [f"{SANDBOX_ERROR}the sandbox stopped ({exc})"] * len(rows)
+            return [_refused(f"the sandbox stopped ({exc})")] * len(rows)
         except MontyError as exc:
             first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-            return [f"{SANDBOX_ERROR}{first}"] * len(rows)
+            return [_refused(first)] * len(rows)
         except (TypeError, ValueError) as exc:  # a value Monty cannot take in
-            return [f"{SANDBOX_ERROR}cannot pass the values into the sandbox ({exc})"] * len(rows)
+            return [_refused(f"cannot pass the values into the sandbox ({exc})")] * len(rows)
         if not isinstance(result, list) or len(result) != len(rows):
-            return [f"{SANDBOX_ERROR}unexpected result"] * len(rows)
+            return [_refused("unexpected result")] * len(rows)
         return [_classify(r) if isinstance(r, str) else bool(r) for r in result]
 
     def close(self) -> None:

@@ -9,12 +9,11 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from codemode.config import Config
-from codemode.report.model import FunctionResult, Problem, Report
+from codemode.report.model import Report
 from codemode.scope import Scope, regen_command
-from codemode.shard import in_shard
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import index_specs
 from codemode.worker.python import find_python, missing_module_hint
@@ -22,8 +21,10 @@ from codemode.worker.python import find_python, missing_module_hint
 # The verification stack (worker, sandbox, comparison) is imported only when something is
 # verified: a pre-commit run whose change touches no spec'd function should not pay for it.
 if TYPE_CHECKING:
+    from codemode.change.diff import DiffResult
     from codemode.change.git import StagedChange
     from codemode.check.verify import VerifyResult
+    from codemode.specs.index import SpecIndex
     from codemode.specs.types import SpecFile
     from codemode.worker.pool import Worker
 
@@ -111,10 +112,17 @@ def no_specs_note(config: Config) -> str:
     )
 
 
-def _verify(config: Config, worker: Worker, specs: list[SpecFile], **kwargs: Any) -> VerifyResult:
+def _verify(
+    config: Config,
+    worker: Worker,
+    specs: list[SpecFile],
+    only: set[str] | None = None,
+    trace: bool = False,
+    shard: tuple[int, int] | None = None,
+) -> VerifyResult:
     from codemode.check.verify import Verifier
 
-    return Verifier(config, worker).verify(specs, **kwargs)
+    return Verifier(config, worker).verify(specs, only, trace, shard)
 
 
 def _messages(report: Report) -> Iterator[str]:
@@ -132,13 +140,47 @@ def _check_change(
 ) -> Report:
     from codemode.change import diff as diff_mod
     from codemode.change import git
+    from codemode.check.classify import classify_change
 
     analysis = diff_mod.analyze(config, scope, staged=staged)
-    regen = regen_command(describe_scope(scope)) or "codemode regen --staged"
-    notes: list[str] = list(analysis.problems)
     # --staged verifies the staged content even when the work tree has unstaged edits.
     staged_root = git.materialize_staged(config.root) if scope.kind == "staged" else None
     root = staged_root or config.root
+    try:
+        index, result = _verify_change(config, root, analysis, shard, worker)
+        functions = classify_change(
+            analysis,
+            index,
+            result.functions if result else (),
+            result.lines if result else None,
+            shard=shard,
+            source=lambda path: _read_text(root / path),
+            regen=regen_command(describe_scope(scope)) or "codemode regen --staged",
+        )
+        return Report(
+            functions=tuple(functions),
+            problems=tuple(result.problems) if result else (),
+            notes=tuple(analysis.problems),
+            scope=describe_scope(scope),
+        )
+    finally:
+        if staged_root is not None:
+            import shutil  # bz2, lzma: only when a staged tree was written
+
+            shutil.rmtree(staged_root, ignore_errors=True)
+
+
+def _verify_change(
+    config: Config,
+    root: Path,
+    analysis: DiffResult,
+    shard: tuple[int, int] | None,
+    worker: Worker | None,
+) -> tuple[SpecIndex, VerifyResult | None]:
+    """Load the specs the change can affect and verify those of its functions (the worker's
+    lifetime, when it is ours, is this call)."""
+    from codemode.check.classify import to_verify
+
     own = worker is None
     try:
         paths = _affected_spec_paths(config, root, analysis)
@@ -148,104 +190,24 @@ def _check_change(
             worker.spawn()
         specs = _load_specs_at(paths, root)
         index = index_specs(specs)
-        changed = {f.id: f for f in analysis.functions if f.status != "removed"}
-        removed = {f.id for f in analysis.functions if f.status == "removed"}
-        removed |= set(analysis.renames)
-        to_verify = {fid for fid in changed if index.files_for(fid)}
-        # A spec file edited by the change is re-verified whole: the change is the spec itself.
-        changed_specs = _changed_spec_files(analysis)
-        for spec in specs:
-            if spec.rel in changed_specs:
-                to_verify |= {f.id for f in spec.functions}
-        to_verify = {fid for fid in to_verify if in_shard(fid, shard)}
-        verified_results: list[FunctionResult] = []
-        problems: list[Problem] = []
-        lines_run: dict[str, set[int]] = {}
-        if specs:
-            assert worker is not None  # the caller's, or spawned above once paths were known
-            result = _verify(config, worker, specs, only=to_verify, trace=True, shard=shard)
-            verified_results, problems, lines_run = result.functions, result.problems, result.lines
-        functions: list[FunctionResult] = []
-        for fr in verified_results:
-            cf = changed.get(fr.id)
-            if fr.id in removed and fr.id not in analysis.head_ids:
-                renamed = analysis.renames.get(fr.id)
-                functions.append(_orphan(fr.id, fr.spec, fr.line, renamed, regen))
-                continue
-            if cf is not None and fr.status == "ok" and cf.status == "modified":
-                fr = _stale_or_ok(fr, cf, root, lines_run.get(fr.id, set()), regen)
-            if cf is not None:
-                fr = fr._replace(path=cf.path, impacted_by=cf.impacted_by)
-            functions.append(fr)
-        verified = {f.id for f in functions}
-        for fid, cf in sorted(changed.items()):
-            if fid in verified or not in_shard(fid, shard):
-                continue
-            if cf.renamed_from and index.files_for(cf.renamed_from):
-                continue  # the orphaned old spec names this rename; one finding, not two
-            if cf.status in ("added", "modified", "renamed") and not index.files_for(fid):
-                functions.append(
-                    FunctionResult(
-                        fid,
-                        "missing",
-                        None,
-                        None,
-                        message=f"{cf.status} with no spec; run `{regen}` to write one",
-                        path=cf.path,
-                        impacted_by=cf.impacted_by,
-                    )
-                )
-        for old in sorted(removed):
-            if old in verified or not in_shard(old, shard):
-                continue
-            for ref in index.refs_for(old):
-                if old not in analysis.head_ids:
-                    renamed = analysis.renames.get(old)
-                    functions.append(_orphan(old, ref.file, ref.line, renamed, regen))
-        return Report(
-            functions=tuple(functions),
-            problems=tuple(problems),
-            notes=tuple(notes),
-            scope=describe_scope(scope),
-        )
+        if not specs:
+            return index, None
+        assert worker is not None  # the caller's, or spawned above once paths were known
+        only = to_verify(analysis, index, shard)
+        return index, _verify(config, worker, specs, only=only, trace=True, shard=shard)
     finally:
         if own and worker is not None:
             worker.close()
-        if staged_root is not None:
-            import shutil  # bz2, lzma: only when a staged tree was written
-
-            shutil.rmtree(staged_root, ignore_errors=True)
 
 
-def _stale_or_ok(
-    fr: FunctionResult, cf: Any, root: Path, ran: set[int], regen: str
-) -> FunctionResult:
-    """Stale: the spec passes, yet a changed statement of the function ran in no case."""
-    from codemode.change.stale import unexecuted_changes
-
-    if not cf.changed_lines or cf.lineno is None:
-        return fr
+def _read_text(path: Path) -> str | None:
     try:
-        source = (root / cf.path).read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return fr
-    missed = unexecuted_changes(source, cf.lineno, cf.changed_lines, ran)
-    if not missed:
-        return fr
-    lines = ", ".join(str(n) for n in missed[:8])
-    return FunctionResult(
-        fr.id,
-        "stale",
-        fr.spec,
-        fr.line,
-        fr.cases,
-        message=f"the spec passes, but no case runs the changed line(s) {cf.path}:{lines}; "
-        f"add a case or run `{regen}`",
-        path=cf.path,
-    )
+        return None
 
 
-def _affected_spec_paths(config: Config, root: Path, analysis: Any) -> list[Path]:
+def _affected_spec_paths(config: Config, root: Path, analysis: DiffResult) -> list[Path]:
     """The spec files that name a function the change touched, or that the change edited.
 
     The others cannot change a verdict; parsing every spec file is most of what a hook pays
@@ -254,7 +216,7 @@ def _affected_spec_paths(config: Config, root: Path, analysis: Any) -> list[Path
     from codemode.check.fastpath import spec_keys
 
     wanted = {f.id for f in analysis.functions} | set(analysis.renames)
-    edited = _changed_spec_files(analysis)
+    edited = set(analysis.changed_files)
     out: list[Path] = []
     for path in find_spec_files(config, root=root):
         rel = path.relative_to(root).as_posix()
@@ -273,17 +235,3 @@ def _load_specs_at(paths: list[Path], root: Path) -> list[SpecFile]:
     from codemode.specs.load import load_spec_file  # yaml: only when a spec matters
 
     return [load_spec_file(p, root) for p in paths]
-
-
-def _orphan(
-    fid: str, spec: str | None, line: int | None, renamed_to: str | None, regen: str
-) -> FunctionResult:
-    if renamed_to:
-        msg = f"the function was renamed to {renamed_to}; rename the spec block (or run `{regen}`)"
-    else:
-        msg = "the function no longer exists; delete its spec block or point it at the new function"
-    return FunctionResult(fid, "orphaned", spec, line, message=msg, renamed_to=renamed_to)
-
-
-def _changed_spec_files(analysis: Any) -> set[str]:
-    return set(analysis.changed_files)

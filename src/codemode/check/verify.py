@@ -9,28 +9,24 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from codemode import saferegex
-from codemode.check.assertions import SANDBOX_ERROR, AssertionSandbox
-from codemode.compare import describe, render, short, values_equal, window
-from codemode.config import Config
-from codemode.report.model import (
-    CASE_DRIFTED,
-    CASE_EMPTY,
-    CASE_ERROR,
-    CASE_FAILED,
-    CASE_PASSED,
-    CASE_SKIPPED,
-    CaseResult,
-    Check,
-    FunctionResult,
-    Problem,
+from codemode.check.assertions import AssertionRow, AssertionSandbox, SandboxAnswer
+from codemode.check.judge import (
+    Evaluation,
+    assertion_evaluation,
+    case_status,
+    function_status,
+    judge,
+    type_requests,
 )
+from codemode.compare import describe
+from codemode.config import Config
+from codemode.report.model import CASE_DRIFTED, CASE_ERROR, CaseResult, FunctionResult, Problem
 from codemode.shard import in_shard
 from codemode.specs.types import CaseSpec, EvaluatorSpec, FunctionSpec, SpecFile
 from codemode.worker.pool import Outcome, Worker
-from codemode.worker.runtime import BYTES_TAG, canonical, has_faithful_form
+from codemode.worker.runtime import BYTES_TAG, canonical
 
 
 @dataclass
@@ -44,19 +40,13 @@ class VerifyResult:
 def _wire_case(
     case: CaseSpec, evaluators: tuple[EvaluatorSpec, ...], trace: bool
 ) -> dict[str, Any]:
-    types = []
-    if case.type:
-        types.append({"expr": case.type, "strict": case.strict_type})
-    for ev in evaluators:
-        if ev.kind == "type":
-            types.append({"expr": ev.params["type"], "strict": bool(ev.params.get("strict"))})
     return {
         "id": case.id,
         "args": list(case.args),
         "kwargs": case.kwargs,
         "form": case.input_form,
         "input": case.input_value,
-        "types": types,
+        "types": type_requests(case, evaluators),
         "trace": trace,
     }
 
@@ -69,12 +59,12 @@ def _observed(outcome: Outcome) -> Any:
     return None
 
 
-def _raises_ok(expected: str, exc: dict[str, Any]) -> bool:
-    """``raises: LookupError`` is satisfied by a KeyError: compare along the class hierarchy."""
-    if expected.strip().lower() == "any":
-        return True
-    names = set(exc.get("mro", []))
-    return expected.strip() in names
+class _Slot(NamedTuple):
+    """Where one assertion of one case waits for its answer: ``expr``'s batch, at ``index``."""
+
+    name: str
+    expr: str
+    at: int
 
 
 @dataclass
@@ -83,8 +73,40 @@ class _Pending:
 
     case: CaseSpec
     outcome: Outcome
-    checks: list[Check]
-    assertion_slots: list[tuple[str, str, int]]  # (check name, expr, index in expr's batch)
+    evaluations: list[Evaluation]
+    slots: list[_Slot]
+
+
+class _Assertions:
+    """Every assertion of one function, batched by expression: one Monty feed each."""
+
+    def __init__(self) -> None:
+        self.batches: dict[str, list[AssertionRow]] = {}
+
+    def add(self, case: CaseSpec, func: FunctionSpec, outcome: Outcome) -> list[_Slot]:
+        if outcome.kind != "returned":
+            return []
+        exprs = [("assertion", case.assertion)] if case.assertion else []
+        exprs += [
+            (ev.name, ev.params["assertion"]) for ev in func.evaluators if ev.kind == "assertion"
+        ]
+        if not exprs:
+            return []
+        row = AssertionRow(
+            _for_sandbox(canonical(case.input_value)),
+            _for_sandbox(outcome.value),
+            _for_sandbox(canonical(case.expected)) if case.has_expected else None,
+            (outcome.duration_ms or 0.0) / 1000.0,
+        )
+        slots = []
+        for name, expr in exprs:
+            batch = self.batches.setdefault(expr, [])
+            slots.append(_Slot(name, expr, len(batch)))
+            batch.append(row)
+        return slots
+
+    def answer(self, sandbox: AssertionSandbox) -> dict[str, list[bool | SandboxAnswer]]:
+        return {expr: sandbox.evaluate(expr, rows) for expr, rows in self.batches.items()}
 
 
 class Verifier:
@@ -97,264 +119,59 @@ class Verifier:
         self._own_sandbox = sandbox is None  # then verify() stops its process when done
         self.rel_tol = config.float_tolerance
 
-    # --- one case, everything but assertions --------------------------------------------
-
-    def _judge(self, case: CaseSpec, func: FunctionSpec, outcome: Outcome) -> list[Check]:
-        checks: list[Check] = []
-        exc = outcome.exc or {}
-        if case.raises:
-            if outcome.kind == "raised":
-                ok = _raises_ok(case.raises, exc)
-                msg = (
-                    ""
-                    if ok
-                    else f"expected {case.raises}, raised {exc.get('type')}: {exc.get('message', '')}"
-                )
-                checks.append(Check("raises", ok, msg))
-                if ok and case.match:
-                    try:
-                        m = saferegex.search(case.match, str(exc.get("message", "")))
-                    except saferegex.RegexError as err:  # invalid or too slow: never hang the run
-                        checks.append(
-                            Check("match", False, f"{INVALID_REGEX} {short(case.match)}: {err}")
-                        )
-                    else:
-                        checks.append(
-                            Check(
-                                "match",
-                                bool(m),
-                                ""
-                                if m
-                                else f"message {exc.get('message', '')!r} does not match {case.match!r}",
-                            )
-                        )
-            elif case.raises_optional:
-                # `raises: X?` allows a normal return: the case held (no other exception).
-                checks.append(
-                    Check(
-                        "raises",
-                        True,
-                        f"returned {short(outcome.value)} ({case.raises} is optional)",
-                    )
-                )
-            else:
-                checks.append(
-                    Check(
-                        "raises", False, f"expected {case.raises}, returned {short(outcome.value)}"
-                    )
-                )
-            return checks  # raises and expected are exclusive; evaluators judge outputs only
-        if outcome.kind == "raised":
-            msg = f"raised {exc.get('type')}: {exc.get('message', '')}"
-            if exc.get("where"):
-                msg += f" (at {exc['where']})"
-            checks.append(Check("exception", False, "unexpected exception: " + msg))
-            return checks
-        value = outcome.value
-        if case.has_expected:
-            exp = canonical(case.expected)
-            if not has_faithful_form(value):
-                checks.append(
-                    Check(
-                        "expected",
-                        False,
-                        f"the output has no faithful form to compare ({render(value)})",
-                    )
-                )
-            else:
-                ok = values_equal(exp, value, self.rel_tol)
-                shown = window(exp, value)  # the differing characters, however long the values
-                checks.append(
-                    Check("expected", ok, "" if ok else f"expected {shown[0]}, observed {shown[1]}")
-                )
-        type_results = iter(outcome.types)
-        if case.type:
-            type_err = next(type_results, None)
-            checks.append(Check("type", type_err is None, type_err or ""))
-        if case.has_contains:
-            checks.append(self._contains(canonical(case.contains), value))
-        if case.pattern is not None:
-            checks.append(self._pattern(case.pattern, case.case_sensitive, value))
-        if case.duration_ms is not None and outcome.duration_ms is not None:
-            ok = outcome.duration_ms <= case.duration_ms
-            checks.append(
-                Check(
-                    "duration",
-                    ok,
-                    "" if ok else f"took {outcome.duration_ms:.3g} ms > {case.duration_ms:g} ms",
-                )
-            )
-        for ev in func.evaluators:
-            if ev.kind == "type":
-                type_err = next(type_results, None)
-                checks.append(Check(ev.name, type_err is None, type_err or ""))
-            elif ev.kind == "pattern":
-                checks.append(
-                    self._pattern(
-                        ev.params["pattern"], ev.params.get("case_sensitive", True), value, ev.name
-                    )
-                )
-            elif ev.kind == "duration" and outcome.duration_ms is not None:
-                limit = float(ev.params["duration"]) * 1000.0
-                ok = outcome.duration_ms <= limit
-                checks.append(
-                    Check(
-                        ev.name,
-                        ok,
-                        "" if ok else f"took {outcome.duration_ms:.3g} ms > {limit:g} ms",
-                    )
-                )
-            elif ev.kind == "contains_input":
-                checks.append(self._contains_input(ev, case, value))
-            elif ev.kind == "rubric":
-                checks.append(
-                    Check(ev.name, None, "LLM judge skipped: `check` never calls a model")
-                )
-        return checks
-
-    def _contains(self, needle: Any, value: Any, name: str = "contains") -> Check:
-        if isinstance(value, str) and isinstance(needle, str):
-            ok = needle in value
-        elif isinstance(value, list):
-            ok = any(values_equal(needle, v, self.rel_tol) for v in value)
-        elif isinstance(value, dict):
-            ok = needle in value
-        else:
-            return Check(name, False, f"cannot look for {short(needle)} in {short(value)}")
-        return Check(name, ok, "" if ok else f"{short(value)} does not contain {short(needle)}")
-
-    def _contains_input(self, ev: EvaluatorSpec, case: CaseSpec, value: Any) -> Check:
-        needle = canonical(case.input_value)
-        if ev.params.get("as_strings"):
-            needle, value = render(needle).strip('"'), render(value).strip('"')
-        if (
-            not ev.params.get("case_sensitive", True)
-            and isinstance(needle, str)
-            and isinstance(value, str)
-        ):
-            needle, value = needle.lower(), value.lower()
-        return self._contains(needle, value, ev.name)
-
-    @staticmethod
-    def _pattern(pattern: str, case_sensitive: bool, value: Any, name: str = "pattern") -> Check:
-        text = value if isinstance(value, str) else render(value)
-        try:
-            ok = saferegex.search(pattern, text, ignore_case=not case_sensitive)
-        except saferegex.RegexError as exc:
-            return Check(name, False, f"{INVALID_REGEX} {short(pattern)}: {exc}")
-        return Check(name, ok, "" if ok else f"{short(text)} does not match {pattern!r}")
-
     # --- one function -------------------------------------------------------------------
+
+    def _run_cases(self, spec: SpecFile, func: FunctionSpec, trace: bool) -> dict[str, Outcome]:
+        runnable = [c for c in func.cases if c.error is None]
+        if not runnable:
+            return {}
+        fixtures = [spec.fixtures[n].to_wire() for n in func.fixtures]
+        serializer = spec.serializers[func.serializer].to_wire() if func.serializer else None
+        outcomes = self.worker.run(
+            func.id,
+            [_wire_case(c, func.evaluators, trace) for c in runnable],
+            fixtures=fixtures,
+            fixture_names=list(func.fixtures),
+            serializer=serializer,
+            file_key=spec.rel,
+        )
+        return {o.case: o for o in outcomes}
 
     def verify_function(
         self, spec: SpecFile, func: FunctionSpec, trace: bool = False
     ) -> tuple[FunctionResult, set[int]]:
         if func.error:
             return FunctionResult(func.id, "error", spec.rel, func.line, message=func.error), set()
-        runnable = [c for c in func.cases if c.error is None]
-        outcomes: dict[str, Outcome] = {}
-        if runnable:
-            fixtures = [spec.fixtures[n].to_wire() for n in func.fixtures]
-            serializer = spec.serializers[func.serializer].to_wire() if func.serializer else None
-            for o in self.worker.run(
-                func.id,
-                [_wire_case(c, func.evaluators, trace) for c in runnable],
-                fixtures=fixtures,
-                fixture_names=list(func.fixtures),
-                serializer=serializer,
-                file_key=spec.rel,
-            ):
-                outcomes[o.case] = o
+        outcomes = self._run_cases(spec, func, trace)
         lines: set[int] = set()
         pending: list[_Pending] = []
-        batches: dict[str, list[tuple[Any, ...]]] = {}
+        assertions = _Assertions()
         # Keyed by the case object, not its id: a duplicate id (reported as that case's
         # error) must not overwrite the verdict of the first case of that id.
         results: dict[int, CaseResult] = {}
         for case in func.cases:
-            if case.error:
-                results[id(case)] = CaseResult(
-                    case.id, CASE_ERROR, case.line, message=case.error, generated=case.generated
-                )
-                continue
             outcome = outcomes.get(case.id) or Outcome(
                 case.id, "error", message="no result from the worker"
             )
-            if outcome.kind == "error":
-                results[id(case)] = CaseResult(
-                    case.id,
-                    CASE_ERROR,
-                    case.line,
-                    case.has_expected,
-                    _expected(case),
-                    None,
-                    message=outcome.message,
-                    generated=case.generated,
-                )
+            if case.error or outcome.kind == "error":
+                results[id(case)] = _error_result(case, outcome)
                 continue
-            if outcome.lines:
-                lines.update(outcome.lines)
-            checks = self._judge(case, func, outcome)
-            slots: list[tuple[str, str, int]] = []
-            if outcome.kind == "returned":
-                exprs = [("assertion", case.assertion)] if case.assertion else []
-                exprs += [
-                    (ev.name, ev.params["assertion"])
-                    for ev in func.evaluators
-                    if ev.kind == "assertion"
-                ]
-                if exprs:
-                    row = (
-                        _for_sandbox(canonical(case.input_value)),
-                        _for_sandbox(outcome.value),
-                        _for_sandbox(canonical(case.expected)) if case.has_expected else None,
-                        (outcome.duration_ms or 0.0) / 1000.0,
-                        None,
-                    )
-                for name, expr in exprs:
-                    batch = batches.setdefault(expr, [])
-                    slots.append((name, expr, len(batch)))
-                    batch.append(row)
-            pending.append(_Pending(case, outcome, checks, slots))
-        answers = {expr: self.sandbox.evaluate(expr, rows) for expr, rows in batches.items()}
+            lines.update(outcome.lines or ())
+            evaluations = judge(case, outcome, func.evaluators, self.rel_tol)
+            slots = assertions.add(case, func, outcome)
+            pending.append(_Pending(case, outcome, evaluations, slots))
+        answers = assertions.answer(self.sandbox)
         for p in pending:
-            for name, expr, idx in p.assertion_slots:
-                r = answers[expr][idx]
-                if r is True:
-                    p.checks.append(Check(name, True))
-                elif r is False:
-                    p.checks.append(Check(name, False, f"assertion failed: {expr}"))
-                elif r.startswith(SPEC_ERRORS):
-                    p.checks.append(Check(name, False, f"{r} [assertion {expr!r}]"))
-                else:
-                    p.checks.append(Check(name, False, f"assertion {expr!r} raised {r}"))
+            for slot in p.slots:
+                answer = answers[slot.expr][slot.at]
+                p.evaluations.append(assertion_evaluation(slot.name, slot.expr, answer))
             results[id(p.case)] = self._case_result(p)
         cases = tuple(results[id(c)] for c in func.cases)
-        return FunctionResult(func.id, _function_status(cases), spec.rel, func.line, cases), lines
+        return FunctionResult(func.id, function_status(cases), spec.rel, func.line, cases), lines
 
     def _case_result(self, p: _Pending) -> CaseResult:
-        case, outcome, checks = p.case, p.outcome, p.checks
-        observed = _observed(outcome)
-        failed = [c for c in checks if c.passed is False]
-        expected = _expected(case)
-        drift_checks = {"expected", "raises", "match", "exception"}
-        spec_errors = [c for c in failed if c.message.startswith(SPEC_ERRORS)]
-        if spec_errors:
-            # The spec itself is wrong (bad type, bad regex, an assertion the sandbox refused):
-            # an error to fix, not a drift of the function.
-            status, message = CASE_ERROR, spec_errors[0].message
-        elif not checks or all(c.passed is None for c in checks):
-            status = CASE_SKIPPED if checks else CASE_EMPTY
-            message = (
-                "the case asserts nothing (add expected, raises or an evaluator)"
-                if not checks
-                else checks[0].message
-            )
-        elif not failed:
-            status, message = CASE_PASSED, ""
-        else:
-            status = CASE_DRIFTED if any(c.name in drift_checks for c in failed) else CASE_FAILED
-            message = failed[0].message
+        case, outcome = p.case, p.outcome
+        status, message = case_status(p.evaluations)
         diff = ""
         if status == CASE_DRIFTED and case.has_expected and outcome.kind == "returned":
             diff = describe(canonical(case.expected), outcome.value, self.rel_tol)
@@ -363,12 +180,12 @@ class Verifier:
             status,
             case.line,
             case.has_expected or bool(case.raises),
-            expected,
-            observed,
+            _expected(case),
+            _observed(outcome),
             message,
             diff,
             outcome.duration_ms,
-            tuple(checks),
+            tuple(e.to_check() for e in p.evaluations),
             case.generated,
         )
 
@@ -418,16 +235,6 @@ class Verifier:
                     )
 
 
-INVALID_REGEX = "invalid regex"
-# Check messages that mean the spec cannot be judged as written: the case is an error.
-SPEC_ERRORS = (
-    SANDBOX_ERROR,
-    "assertion is not a Python expression",
-    "cannot check type",
-    INVALID_REGEX,
-)
-
-
 def _for_sandbox(value: Any) -> Any:
     """Canonical values as assertions expect them: bytes as bytes, not their tagged form."""
     if isinstance(value, dict):
@@ -454,10 +261,19 @@ def _expected(case: CaseSpec) -> Any:
     return canonical(case.expected) if case.has_expected else None
 
 
-def _function_status(cases: tuple[CaseResult, ...]) -> str:
-    statuses = {c.status for c in cases}
-    if CASE_ERROR in statuses:
-        return "error"
-    if CASE_DRIFTED in statuses or CASE_FAILED in statuses:
-        return "drifted"
-    return "ok"
+def _error_result(case: CaseSpec, outcome: Outcome) -> CaseResult:
+    """A case that could not be judged: invalid as written, or the worker gave no answer."""
+    if case.error:
+        return CaseResult(
+            case.id, CASE_ERROR, case.line, message=case.error, generated=case.generated
+        )
+    return CaseResult(
+        case.id,
+        CASE_ERROR,
+        case.line,
+        case.has_expected,
+        _expected(case),
+        None,
+        message=outcome.message,
+        generated=case.generated,
+    )

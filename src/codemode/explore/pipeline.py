@@ -210,14 +210,14 @@ def validate_evaluators(
             if outcomes and all(o.kind == "returned" and o.types == [None] for o in outcomes):
                 kept[name] = {"type": p.type}
         elif p.assertion and not p.type:
-            from codemode.check.assertions import AssertionSandbox
+            from codemode.check.assertions import AssertionRow, AssertionSandbox
 
             sandbox = AssertionSandbox()
             try:
-                rows = [(inputs_of(r, info), r.value, None, 0.0, None) for r in returned]
+                rows = [AssertionRow(inputs_of(r, info), r.value) for r in returned]
                 # An assertion that also holds for outputs the function never gave states
                 # nothing about it (``True``, ``output == output``): it protects nobody.
-                probes = [(rows[0][0], probe, None, 0.0, None) for probe in _PROBES]
+                probes = [AssertionRow(rows[0].input, probe) for probe in _PROBES]
                 results = sandbox.evaluate(p.assertion, rows + probes)
                 holds = all(v is True for v in results[: len(rows)])
                 if holds and not all(v is True for v in results[len(rows) :]):

@@ -23,7 +23,7 @@ from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.explore.sources import Scan, scan_sources, spec_rel_for
 from codemode.lock import locked
-from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
+from codemode.report.model import Cost, FunctionResult, Report, SpecEdit, Verdict
 from codemode.scope import Scope
 from codemode.shard import in_shard
 from codemode.specs.discover import find_spec_files
@@ -48,7 +48,7 @@ class _Target:
 @dataclass
 class _Done:
     id: str
-    status: str
+    status: Verdict
     message: str
     spec_rel: str | None = None
     update: FunctionUpdate | None = None

@@ -18,7 +18,7 @@ import dataclasses
 import json
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -321,7 +321,7 @@ def _reviews(report: Report, overflow: str) -> Section:
     )
 
 
-def _review_row(r: SpecReview, status: dict[str, str]) -> str:
+def _review_row(r: SpecReview, status: Mapping[str, str]) -> str:
     def cases(ids: tuple[str, ...], verified: bool) -> str:
         if not ids:
             return "–"

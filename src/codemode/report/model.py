@@ -10,20 +10,24 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, get_args
 
 from codemode.config import VERDICTS
 
 REPORT_VERSION = 1
 
+# The words of a report, defined here once: a verdict per function, a status per case.
+Verdict = Literal["ok", "drifted", "stale", "missing", "orphaned", "error"]
+CaseStatus = Literal["passed", "drifted", "failed", "error", "empty", "skipped"]
+
 # Case statuses: what happened to one case.
-CASE_PASSED = "passed"
-CASE_DRIFTED = "drifted"  # observed output differs from the recorded expectation
-CASE_FAILED = "failed"  # an evaluator (type, assertion, pattern, ...) did not hold
-CASE_ERROR = "error"  # timeout, crash, import error, sandbox error
-CASE_EMPTY = "empty"  # the case asserts nothing
-CASE_SKIPPED = "skipped"  # e.g. an LLM-judge evaluator with no model configured
-CASE_STATUSES = (CASE_PASSED, CASE_DRIFTED, CASE_FAILED, CASE_ERROR, CASE_EMPTY, CASE_SKIPPED)
+CASE_PASSED: Final = "passed"
+CASE_DRIFTED: Final = "drifted"  # observed output differs from the recorded expectation
+CASE_FAILED: Final = "failed"  # an evaluator (type, assertion, pattern, ...) did not hold
+CASE_ERROR: Final = "error"  # timeout, crash, import error, sandbox error
+CASE_EMPTY: Final = "empty"  # the case asserts nothing
+CASE_SKIPPED: Final = "skipped"  # e.g. an LLM-judge evaluator with no model configured
+CASE_STATUSES: tuple[CaseStatus, ...] = get_args(CaseStatus)
 # The case statuses that fail a case, most important first (comments and annotations).
 FAILING_CASE_ORDER = {CASE_ERROR: 0, CASE_DRIFTED: 1, CASE_FAILED: 2}
 
@@ -45,7 +49,7 @@ class Check(NamedTuple):
 
 class CaseResult(NamedTuple):
     id: str
-    status: str
+    status: CaseStatus
     line: int | None = None
     has_expected: bool = False
     expected: Any = None
@@ -59,7 +63,7 @@ class CaseResult(NamedTuple):
 
 class FunctionResult(NamedTuple):
     id: str
-    status: str  # one of VERDICTS
+    status: Verdict
     spec: str | None = None  # repo-relative path of the spec file
     line: int | None = None  # line of the function block in the spec
     cases: tuple[CaseResult, ...] = ()
@@ -115,7 +119,7 @@ class Report(NamedTuple):
     version: int = REPORT_VERSION
 
     def counts(self) -> dict[str, int]:
-        c = Counter(f.status for f in self.functions)
+        c: Counter[str] = Counter(f.status for f in self.functions)
         return {v: c.get(v, 0) for v in VERDICTS}
 
     def case_counts(self) -> dict[str, int]:

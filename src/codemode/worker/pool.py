@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from codemode.errors import FatalError
 from codemode.worker import runtime
@@ -47,6 +47,13 @@ def scrub_env(env: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+class TypeMismatch(NamedTuple):
+    """The worker's answer to a ``type:`` check that did not hold."""
+
+    message: str
+    spec_error: bool = False  # the type expression itself cannot be checked
+
+
 @dataclass
 class Outcome:
     """What one case did in the worker."""
@@ -57,7 +64,7 @@ class Outcome:
     exc: dict[str, Any] | None = None
     message: str = ""
     duration_ms: float | None = None
-    types: list[str | None] = field(default_factory=list)
+    types: list[TypeMismatch | None] = field(default_factory=list)
     lines: list[int] | None = None
 
 
@@ -403,6 +410,14 @@ class Worker:
             pending = pending[done:]
 
 
+def _type_mismatch(answer: Any) -> TypeMismatch | None:
+    if answer is None:
+        return None
+    if isinstance(answer, dict):
+        return TypeMismatch(str(answer.get("spec_error")), spec_error=True)
+    return TypeMismatch(str(answer))
+
+
 def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
     kind = reply.get("outcome", "error")
     return Outcome(
@@ -412,6 +427,6 @@ def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
         exc=reply.get("exc"),
         message=reply.get("message", ""),
         duration_ms=reply.get("duration_ms"),
-        types=list(reply.get("types", [])),
+        types=[_type_mismatch(t) for t in reply.get("types", ())],
         lines=reply.get("lines"),
     )

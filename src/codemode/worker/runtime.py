@@ -427,6 +427,15 @@ _RESOLVED: dict[tuple[str, int], tuple[dict[str, Any], Any]] = {}
 
 def check_type(value: Any, expr: str, strict: bool, namespace: dict[str, Any]) -> str | None:
     """None if ``value`` is of type ``expr``; otherwise a one-line reason."""
+    answer = type_answer(value, expr, strict, namespace)
+    return answer if answer is None or isinstance(answer, str) else answer["spec_error"]
+
+
+def type_answer(
+    value: Any, expr: str, strict: bool, namespace: dict[str, Any]
+) -> str | dict[str, str] | None:
+    """As the wire carries it: None when ``value`` is of type ``expr``, a one-line reason when
+    it is not, ``{"spec_error": reason}`` when the spec's type expression cannot be checked."""
     import ast
 
     try:
@@ -441,7 +450,7 @@ def check_type(value: Any, expr: str, strict: bool, namespace: dict[str, Any]) -
             _RESOLVED[key] = cached
         ok = type_matches(value, cached[1], strict)
     except Exception as exc:  # a bad type expression is the spec's problem, said plainly
-        return f"cannot check type {expr!r}: {exc}"
+        return {"spec_error": f"cannot check type {expr!r}: {exc}"}
     if ok:
         return None
     return f"expected type {expr}{' (strict)' if strict else ''}, got {type(value).__name__}"
@@ -881,7 +890,7 @@ class Runner:
                 if types:
                     ns = vars(module) if module is not None else {}
                     out["types"] = [
-                        check_type(result, t["expr"], bool(t.get("strict")), ns) for t in types
+                        type_answer(result, t["expr"], bool(t.get("strict")), ns) for t in types
                     ]
             except (SystemExit, Exception) as exc:
                 elapsed = time.perf_counter() - t0
