@@ -20,7 +20,8 @@ from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.lock import locked
 from codemode.report.model import CASE_DRIFTED, CASE_PASSED, FunctionResult, Report, SpecEdit
-from codemode.specs.index import build_index
+from codemode.specs.index import SpecIndex, build_index
+from codemode.specs.types import FunctionSpec, SpecFile
 from codemode.specs.write import set_expectations, unified_diff
 
 _REF = re.compile(r"^(?P<fid>[\w.]+)\[(?P<case>[^\[\]]+)\]$")
@@ -63,6 +64,42 @@ def _write(
     return old, new
 
 
+def _find(index: SpecIndex, fid: str, cases: list[str]) -> tuple[SpecFile, FunctionSpec]:
+    """The spec block of ``fid`` (the first file that names it), which must hold ``cases``."""
+    found = [(s, s.function(fid)) for s in index.files if s.function(fid) is not None]
+    if not found:
+        raise FatalError(
+            f"{fid}: no spec names this function; check the id (`codemode check --all` lists them)"
+        )
+    spec, func = found[0]
+    assert func is not None
+    known = {c.id for c in func.cases}
+    for c in cases:
+        if c not in known:
+            raise FatalError(
+                f"{fid}[{c}]: no such case in {spec.rel}; its cases are {', '.join(sorted(known))}"
+            )
+    return spec, func
+
+
+def _accepted(
+    fid: str, func: FunctionSpec, result: FunctionResult, cases: list[str], notes: list[str]
+) -> dict[str, dict[str, Any]]:
+    """The new expectations of the named cases that drifted; a note for each of the others."""
+    by_id = {c.id: c for c in result.cases}
+    specs_by_id = {c.id: c for c in func.cases}
+    changes: dict[str, dict[str, Any]] = {}
+    for c in cases:
+        r = by_id[c]
+        if r.status == CASE_PASSED:
+            notes.append(f"{fid}[{c}] already passes; nothing to accept")
+        elif r.status != CASE_DRIFTED:
+            notes.append(f"{fid}[{c}] is {r.status}, not drifted ({r.message}); not accepted")
+        else:
+            changes[c] = _change(r.observed, specs_by_id[c].match)
+    return changes
+
+
 def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) -> Report:
     wanted: dict[str, list[str]] = {}
     for ref in refs:
@@ -76,33 +113,9 @@ def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) ->
     worker = make_worker(config)
     try:
         for fid, cases in wanted.items():
-            found = [(s, s.function(fid)) for s in index.files if s.function(fid) is not None]
-            if not found:
-                raise FatalError(
-                    f"{fid}: no spec names this function; check the id (`codemode check --all` lists them)"
-                )
-            spec, func = found[0]
-            assert func is not None
-            known = {c.id for c in func.cases}
-            for c in cases:
-                if c not in known:
-                    raise FatalError(
-                        f"{fid}[{c}]: no such case in {spec.rel}; its cases are {', '.join(sorted(known))}"
-                    )
+            spec, func = _find(index, fid, cases)
             result, _ = Verifier(config, worker).verify_function(spec, func)
-            by_id = {c.id: c for c in result.cases}
-            specs_by_id = {c.id: c for c in func.cases}
-            changes: dict[str, dict[str, Any]] = {}
-            for c in cases:
-                r = by_id[c]
-                if r.status == CASE_PASSED:
-                    notes.append(f"{fid}[{c}] already passes; nothing to accept")
-                elif r.status != CASE_DRIFTED:
-                    notes.append(
-                        f"{fid}[{c}] is {r.status}, not drifted ({r.message}); not accepted"
-                    )
-                else:
-                    changes[c] = _change(r.observed, specs_by_id[c].match)
+            changes = _accepted(fid, func, result, cases, notes)
             if changes:
                 texts.setdefault(spec.rel, (spec.path, []))[1].append((fid, changes))
             status = "ok" if changes else result.status

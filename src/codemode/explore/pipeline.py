@@ -98,6 +98,35 @@ def _errors(results: Sequence[SnippetResult], offset: int = 0) -> list[str]:
     return [f"snippet {r.index + offset}: {r.error}" for r in results if r.error]
 
 
+class _Answers:
+    """The model's answers for one exploration: asked (and counted), or replayed from the cache."""
+
+    def __init__(
+        self,
+        ex: Exploration,
+        model: Any,
+        budget: Budget,
+        cached: dict[str, Any] | None,
+        retry_delay: float | None,
+    ) -> None:
+        self.ex, self.model, self.budget = ex, model, budget
+        self.cached, self.retry_delay = cached, retry_delay
+
+    async def get(
+        self, instructions: str, prompt: str, out: type[Any], key: str, index: int | None = None
+    ) -> Any:
+        if self.cached is not None:
+            value = self.cached[key] if index is None else self.cached[key][index]
+            return out.model_validate(value) if isinstance(value, dict) else value
+        a = await ask(
+            self.model, instructions, prompt, out, self.budget, base_delay=self.retry_delay
+        )
+        self.ex.requests += a.requests
+        self.ex.input_tokens += a.input_tokens
+        self.ex.output_tokens += a.output_tokens
+        return a.output
+
+
 async def explore_with_model(
     info: TargetInfo,
     recorder: Recorder,
@@ -114,41 +143,44 @@ async def explore_with_model(
 ) -> Exploration:
     """Explore ``info``; ``cached`` answers (from an unchanged function) replace the requests."""
     ex = Exploration(cached=cached is not None)
-    names = [info.name, "target"]
-    taken = set(taken_ids or ())
-    plans: list[list[str]] = []
+    answers = _Answers(ex, model, budget, cached, retry_delay)
+    n_rounds = len(cached.get("coverage", [])) if cached is not None else rounds
+    plans = await _explore(answers, info, recorder, runner, n_rounds, spec_summary, changed_lines)
+    ex.answers = {"plan": _dump_plan(plans[0]), "coverage": [_dump_plan(p) for p in plans[1:]]}
+    if not any(usable(r, info) for r in recorder.records):
+        ex.notes.append("no call of the target could become a case")
+        return ex
+    await _choose(answers, info, recorder, set(taken_ids or ()))
+    return ex
 
-    async def answer(
-        instructions: str, prompt: str, out: type[Any], key: str, index: int | None = None
-    ) -> Any:
-        if cached is not None:
-            value = cached[key] if index is None else cached[key][index]
-            return out.model_validate(value) if isinstance(value, dict) else value
-        a = await ask(model, instructions, prompt, out, budget, base_delay=retry_delay)
-        ex.requests += a.requests
-        ex.input_tokens += a.input_tokens
-        ex.output_tokens += a.output_tokens
-        return a.output
 
-    plan = await answer(
+async def _explore(
+    answers: _Answers,
+    info: TargetInfo,
+    recorder: Recorder,
+    runner: SnippetRunner,
+    n_rounds: int,
+    spec_summary: str,
+    changed_lines: Sequence[int],
+) -> list[list[str]]:
+    """Phase 1: a plan of snippets, then rounds aimed at the lines no call reached yet."""
+    ex, names = answers.ex, [info.name, "target"]
+    plan = await answers.get(
         prompts.PLAN_INSTRUCTIONS,
         _context_prompt(info, spec_summary, changed_lines),
         prompts.Plan,
         "plan",
     )
-    codes = [s.code for s in plan.snippets]
-    plans.append(codes)
+    plans = [[s.code for s in plan.snippets]]
     recorder.round = 1
-    results = await _run(runner, codes, recorder, names)
-    errors = _errors(results)
+    errors = _errors(await _run(runner, plans[0], recorder, names))
     ex.sandbox_errors += errors
     body = info.body_lines()
-    n_rounds = len(cached.get("coverage", [])) if cached is not None else rounds
     for r in range(n_rounds):
         unreached = body - recorder.lines()
-        if cached is None and not unreached and not errors:
+        if answers.cached is None and not unreached and not errors:
             break
-        more = await answer(
+        more = await answers.get(
             prompts.COVERAGE_INSTRUCTIONS,
             _coverage_prompt(info, unreached, errors, recorder.records),
             prompts.Plan,
@@ -159,18 +191,19 @@ async def explore_with_model(
         plans.append(codes)
         recorder.round = 2 + r
         offset = sum(len(p) for p in plans[:-1])
-        results = await _run(runner, codes, recorder, names)
-        errors = _errors(results, offset)
+        errors = _errors(await _run(runner, codes, recorder, names), offset)
         ex.sandbox_errors += errors
     unreached = body - recorder.lines()
     if unreached:
         ex.notes.append(f"lines never reached: {', '.join(str(n) for n in sorted(unreached)[:12])}")
-    ex.answers = {"plan": _dump_plan(plans[0]), "coverage": [_dump_plan(p) for p in plans[1:]]}
-    if not any(usable(r, info) for r in recorder.records):
-        ex.notes.append("no call of the target could become a case")
-        return ex
+    return plans
+
+
+async def _choose(answers: _Answers, info: TargetInfo, recorder: Recorder, taken: set[str]) -> None:
+    """Phase 2: the model picks recorded calls; their values, never its text, become cases."""
+    ex = answers.ex
     shown = representative(recorder.records, info)
-    choice = await answer(
+    choice = await answers.get(
         prompts.SPEC_INSTRUCTIONS, _spec_prompt(info, shown, taken), prompts.SpecChoice, "choice"
     )
     by_n = {r.n: r for r in recorder.records}
@@ -184,7 +217,6 @@ async def explore_with_model(
         ex.cases = build_cases(select(recorder.records, info), info, taken)
     ex.evaluators = await asyncio.to_thread(validate_evaluators, recorder, info, choice.evaluators)
     ex.answers["choice"] = choice.model_dump()
-    return ex
 
 
 def _dump_plan(codes: list[str]) -> dict[str, Any]:

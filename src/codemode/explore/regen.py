@@ -13,7 +13,7 @@ import asyncio
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +138,26 @@ def _summary(func: FunctionSpec | None) -> str:
     return "\n".join(lines)
 
 
+def _skip(
+    target: _Target, fingerprint: str | None, spec: SpecFile | None, func: FunctionSpec | None
+) -> _Done | None:
+    """Nothing to explore: the function did not change since its cases were generated, or its
+    spec is hand-written and nothing asks for more."""
+    meta = func.meta if func else None
+    rel = spec.rel if spec else None
+    if meta and meta.fingerprint == fingerprint and meta.explored_by and not target.explicit:
+        return _Done(target.id, "ok", "up to date (fingerprint unchanged)", rel)
+    if meta and not meta.fingerprint and not (target.explicit or target.changed):
+        # --all over a hand-written spec: nothing says it is stale; adding cases is a choice.
+        return _Done(
+            target.id,
+            "ok",
+            "hand-written spec; name it with --function to add generated cases",
+            rel,
+        )
+    return None
+
+
 class _Run:
     def __init__(
         self, config: Config, model: Any, progress: Progress | None, retry_delay: float | None
@@ -181,24 +201,9 @@ class _Run:
         info = await asyncio.to_thread(load_target, self.config, target.id)
         found = _spec_for(self.index, target.id)
         spec, func = found if found else (None, None)
-        meta = func.meta if func else None
-        if (
-            meta
-            and meta.fingerprint == info.fingerprint
-            and meta.explored_by
-            and not target.explicit
-        ):
-            return _Done(
-                target.id, "ok", "up to date (fingerprint unchanged)", spec.rel if spec else None
-            )
-        if meta and not meta.fingerprint and not (target.explicit or target.changed):
-            # --all over a hand-written spec: nothing says it is stale; adding cases is a choice.
-            return _Done(
-                target.id,
-                "ok",
-                "hand-written spec; name it with --function to add generated cases",
-                spec.rel if spec else None,
-            )
+        skip = _skip(target, info.fingerprint, spec, func)
+        if skip is not None:
+            return skip
         rel = spec.rel if spec else _new_spec_rel(self.config, self.index, info.module)
         fixtures = [spec.fixtures[n].to_wire() for n in func.fixtures] if spec and func else []
         fixture_names = list(func.fixtures) if func else []
@@ -209,30 +214,7 @@ class _Run:
         recorder = Recorder(worker, target.id, fixtures, fixture_names, rel)
         done = _Done(target.id, "ok", "", rel)
         try:
-            if self.model is None:
-                from codemode.explore.offline import explore_offline
-
-                cases = await asyncio.to_thread(explore_offline, info, recorder)
-                cases = [c for c in cases if c["id"] not in taken] or cases
-                from codemode.explore.cases import unique_id
-
-                used = set(taken)
-                for c in cases:
-                    c["id"] = unique_id(str(c["id"]), used)
-                evaluators = await asyncio.to_thread(_offline_evaluators, recorder, info)
-            else:
-                ex = await self._explore_model(target, info, recorder, func, taken)
-                done.requests, done.input_tokens, done.output_tokens = (
-                    ex.requests,
-                    ex.input_tokens,
-                    ex.output_tokens,
-                )
-                done.notes += [f"{target.id}: {n}" for n in ex.notes]
-                if ex.sandbox_errors:
-                    done.notes.append(
-                        f"{target.id}: {len(ex.sandbox_errors)} snippet(s) failed in the sandbox; first: {ex.sandbox_errors[0]}"
-                    )
-                cases, evaluators = ex.cases, ex.evaluators
+            cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
         except _ModelError as exc:
             return _Done(
                 target.id,
@@ -256,8 +238,48 @@ class _Run:
         update = FunctionUpdate(
             target.id, tuple(cases), info.fingerprint, self.label, (), evaluators
         )
+        return await self._gate(update, spec, func, done)
+
+    async def _gather(
+        self,
+        target: _Target,
+        info: Any,
+        recorder: Any,
+        func: FunctionSpec | None,
+        taken: set[str],
+        done: _Done,
+    ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+        """Explore offline or with the model: the candidate cases and global evaluators."""
+        if self.model is None:
+            from codemode.explore.cases import unique_id
+            from codemode.explore.offline import explore_offline
+
+            cases = await asyncio.to_thread(explore_offline, info, recorder)
+            cases = [c for c in cases if c["id"] not in taken] or cases
+            used = set(taken)
+            for c in cases:
+                c["id"] = unique_id(str(c["id"]), used)
+            return cases, await asyncio.to_thread(_offline_evaluators, recorder, info)
+        ex = await self._explore_model(target, info, recorder, func, taken)
+        done.requests, done.input_tokens, done.output_tokens = (
+            ex.requests,
+            ex.input_tokens,
+            ex.output_tokens,
+        )
+        done.notes += [f"{target.id}: {n}" for n in ex.notes]
+        if ex.sandbox_errors:
+            done.notes.append(
+                f"{target.id}: {len(ex.sandbox_errors)} snippet(s) failed in the sandbox; first: {ex.sandbox_errors[0]}"
+            )
+        return ex.cases, ex.evaluators
+
+    async def _gate(
+        self, update: FunctionUpdate, spec: SpecFile | None, func: FunctionSpec | None, done: _Done
+    ) -> _Done:
+        """Re-run the candidates twice in fresh workers; only what holds both times is kept."""
         from codemode.explore.gate import run_gate
 
+        fixture_names = list(func.fixtures) if func else []
         gate = await asyncio.to_thread(
             run_gate,
             self.config,
@@ -269,16 +291,17 @@ class _Run:
             fixture_names=fixture_names,
             make_worker=lambda: make_worker(self.config),
         )
-        kept = [c for c in cases if c["id"] in set(gate.passed)]
-        evals = {k: v for k, v in evaluators.items() if k not in set(gate.evaluators_failed)}
+        kept = [c for c in update.cases if c["id"] in set(gate.passed)]
+        evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
         flaky = tuple(gate.nondeterministic)
+        fid = update.function_id
         if gate.nondeterministic:
             done.notes.append(
-                f"{target.id}: nondeterministic, not written: {', '.join(gate.nondeterministic)}"
+                f"{fid}: nondeterministic, not written: {', '.join(gate.nondeterministic)}"
             )
         if gate.unfaithful:
             done.notes.append(
-                f"{target.id}: do not replay from YAML, not written: {', '.join(gate.unfaithful)}"
+                f"{fid}: do not replay from YAML, not written: {', '.join(gate.unfaithful)}"
             )
         if not kept:
             done.status, done.message = (
@@ -286,9 +309,7 @@ class _Run:
                 "no case passed the gate; the spec was kept as it was",
             )
             return done
-        done.update = FunctionUpdate(
-            target.id, tuple(kept), info.fingerprint, self.label, flaky, evals
-        )
+        done.update = replace(update, cases=tuple(kept), nondeterministic=flaky, evals=evals)
         extra = f", {len(flaky)} nondeterministic left out" if flaky else ""
         done.message = f"{len(kept)} case(s) by {self.label}{extra}"
         return done

@@ -357,11 +357,9 @@ def _expression_problems(
             )
 
 
-def _parse_case(
-    loader: Any, item: yaml.Node, index: int, seen_ids: dict[str, int | None], generated: set[str]
-) -> CaseSpec:
+def _case_node(item: yaml.Node, default_id: str) -> tuple[yaml.Node, yaml.MappingNode] | CaseSpec:
+    """The ``case:`` key and mapping of a dataset item, or the item's error."""
     line = _line(item)
-    default_id = f"case_{index + 1}"
     if not isinstance(item, yaml.MappingNode):
         return CaseSpec(
             id=default_id, line=line, error="a dataset item must be a mapping `- case: {...}`"
@@ -378,9 +376,20 @@ def _parse_case(
             else "a dataset item needs a `case:` mapping",
         )
     case_key, case_node = outer["case"]
-    line = _line(case_key)
     if not isinstance(case_node, yaml.MappingNode):
-        return CaseSpec(id=default_id, line=line, error="`case:` must be a mapping")
+        return CaseSpec(id=default_id, line=_line(case_key), error="`case:` must be a mapping")
+    return case_key, case_node
+
+
+def _parse_case(
+    loader: Any, item: yaml.Node, index: int, seen_ids: dict[str, int | None], generated: set[str]
+) -> CaseSpec:
+    default_id = f"case_{index + 1}"
+    found = _case_node(item, default_id)
+    if isinstance(found, CaseSpec):
+        return found
+    case_key, case_node = found
+    line = _line(case_key)
     key_lines = {_key_str(k) or "": _line(k) for k, _ in _pairs(case_node)}
     data = _construct(loader, case_node)
     raw_id = data.get("id")
@@ -404,6 +413,13 @@ def _parse_case(
     too_long = bounds.expression_problem("assertion", c["assertion"])
     if too_long:
         return CaseSpec(id=case_id, line=key_lines.get("assertion", line), error=too_long)
+    return _case_spec(case_id, line, c, fields, case_id in generated)
+
+
+def _case_spec(
+    case_id: str, line: int | None, c: dict[str, Any], fields: set[str], generated: bool
+) -> CaseSpec:
+    """A validated case's runtime record: ``input``/``inputs`` as arguments, ``raises: X?``."""
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = {}
     form = "none"
@@ -440,7 +456,7 @@ def _parse_case(
         case_sensitive=c["case_sensitive"],
         type=c["type"],
         strict_type=c["strict_type"],
-        generated=case_id in generated,
+        generated=generated,
     )
 
 
@@ -500,6 +516,37 @@ def _parse_function(
         return FunctionSpec(
             id=fid, line=line, error="missing `dataset:` (a list of `- case: {...}`)"
         )
+    options = _function_options(loader, fid, children)
+    if isinstance(options, FunctionSpec):
+        return options
+    fixtures, serializer, evaluators = options
+    ds_key, ds = children["dataset"]
+    if not isinstance(ds, yaml.SequenceNode):
+        return FunctionSpec(
+            id=fid, line=_line(ds_key), error="`dataset:` must be a list of `- case: {...}`"
+        )
+    if not ds.value:
+        return FunctionSpec(
+            id=fid, line=_line(ds_key), error="`dataset:` is empty; add at least one case"
+        )
+    seen: dict[str, int | None] = {}
+    generated = set(meta.generated)
+    cases = tuple(_parse_case(loader, item, i, seen, generated) for i, item in enumerate(ds.value))
+    return FunctionSpec(
+        id=fid,
+        line=line,
+        fixtures=fixtures,
+        serializer=serializer,
+        evaluators=tuple(evaluators),
+        cases=cases,
+        meta=meta,
+    )
+
+
+def _function_options(
+    loader: Any, fid: str, children: dict[str, tuple[yaml.Node, yaml.Node]]
+) -> tuple[tuple[str, ...], str | None, list[EvaluatorSpec]] | FunctionSpec:
+    """A function block's ``fixture``, ``serializer`` and ``evals``; or the block's error."""
     fixtures: tuple[str, ...] = ()
     if "fixture" in children:
         fx = _construct(loader, children["fixture"][1])
@@ -527,27 +574,7 @@ def _parse_function(
         evaluators, err, err_line = _parse_evaluators(loader, children["evals"][1])
         if err:
             return FunctionSpec(id=fid, line=err_line, error=err)
-    ds_key, ds = children["dataset"]
-    if not isinstance(ds, yaml.SequenceNode):
-        return FunctionSpec(
-            id=fid, line=_line(ds_key), error="`dataset:` must be a list of `- case: {...}`"
-        )
-    if not ds.value:
-        return FunctionSpec(
-            id=fid, line=_line(ds_key), error="`dataset:` is empty; add at least one case"
-        )
-    seen: dict[str, int | None] = {}
-    generated = set(meta.generated)
-    cases = tuple(_parse_case(loader, item, i, seen, generated) for i, item in enumerate(ds.value))
-    return FunctionSpec(
-        id=fid,
-        line=line,
-        fixtures=fixtures,
-        serializer=serializer,
-        evaluators=tuple(evaluators),
-        cases=cases,
-        meta=meta,
-    )
+    return fixtures, serializer, evaluators
 
 
 def _named_entries(
@@ -638,11 +665,11 @@ def _is_builtin(name: str) -> bool:
     return not name.startswith("_") and callable(getattr(builtins, name, None))
 
 
-def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
-    problems: list[SpecProblem] = []
+def _root_node(text: str) -> yaml.MappingNode | SpecProblem:
+    """The YAML document's top mapping, or why there is none (bounded before it is built)."""
     bad = bounds.size_problem(len(text)) or bounds.depth_problem(text, _Loader)
     if bad is not None:
-        return SpecFile(path, rel, problems=(bad,))
+        return bad
     try:
         loader = _Loader(text)
         try:
@@ -653,18 +680,19 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return SpecFile(path, rel, problems=(SpecProblem(line, f"invalid YAML: {what}"),))
+        return SpecProblem(line, f"invalid YAML: {what}")
     if root is None:
-        return SpecFile(path, rel, problems=(SpecProblem(1, "the file is empty"),))
+        return SpecProblem(1, "the file is empty")
     if not isinstance(root, yaml.MappingNode):
-        return SpecFile(
-            path,
-            rel,
-            problems=(SpecProblem(_line(root), "the top level must be a mapping of function ids"),),
-        )
-    bad = bounds.node_problem(root)
-    if bad is not None:
-        return SpecFile(path, rel, problems=(bad,))
+        return SpecProblem(_line(root), "the top level must be a mapping of function ids")
+    return bounds.node_problem(root) or root
+
+
+def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
+    root = _root_node(text)
+    if isinstance(root, SpecProblem):
+        return SpecFile(path, rel, problems=(root,))
+    problems: list[SpecProblem] = []
     _duplicate_keys(root, problems)
     loader = _Loader("")
     top: dict[str, tuple[yaml.Node, yaml.Node]] = {}
@@ -676,28 +704,7 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
         top.setdefault(ks, (k, v))
     try:
         fixtures, serializers, metas = _parse_reserved(loader, top, problems)
-        functions: list[FunctionSpec] = []
-        for name, (k, v) in top.items():
-            if name in RESERVED_KEYS:
-                continue
-            if "." not in name and not _is_builtin(name):
-                # A function id is an import path (module.function) or, as in vowel, a bare
-                # builtin (`len:`); any other bare word is most likely a misspelt reserved
-                # key such as `fixture:` for `fixtures:`.
-                problems.append(
-                    SpecProblem(
-                        _line(k),
-                        f"unknown top-level key {name!r}"
-                        + _did_you_mean(name, RESERVED_KEYS)
-                        + "; top-level keys are codemode, fixtures, serializers and "
-                        "function import paths such as pkg.module.function",
-                    )
-                )
-                continue
-            meta = metas.get(name, FunctionMetaSpec())
-            functions.append(
-                _check_refs(_parse_function(loader, name, k, v, meta), fixtures, serializers)
-            )
+        functions = _parse_functions(loader, top, fixtures, serializers, metas, problems)
     except yaml.YAMLError as exc:  # a bad tag such as !!python/object
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -712,6 +719,39 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
     finally:
         loader.dispose()
     return SpecFile(path, rel, tuple(functions), fixtures, serializers, tuple(problems))
+
+
+def _parse_functions(
+    loader: Any,
+    top: dict[str, tuple[yaml.Node, yaml.Node]],
+    fixtures: dict[str, FixtureSpec],
+    serializers: dict[str, SerializerSpec],
+    metas: dict[str, FunctionMetaSpec],
+    problems: list[SpecProblem],
+) -> list[FunctionSpec]:
+    functions: list[FunctionSpec] = []
+    for name, (k, v) in top.items():
+        if name in RESERVED_KEYS:
+            continue
+        if "." not in name and not _is_builtin(name):
+            # A function id is an import path (module.function) or, as in vowel, a bare
+            # builtin (`len:`); any other bare word is most likely a misspelt reserved
+            # key such as `fixture:` for `fixtures:`.
+            problems.append(
+                SpecProblem(
+                    _line(k),
+                    f"unknown top-level key {name!r}"
+                    + _did_you_mean(name, RESERVED_KEYS)
+                    + "; top-level keys are codemode, fixtures, serializers and "
+                    "function import paths such as pkg.module.function",
+                )
+            )
+            continue
+        meta = metas.get(name, FunctionMetaSpec())
+        functions.append(
+            _check_refs(_parse_function(loader, name, k, v, meta), fixtures, serializers)
+        )
+    return functions
 
 
 def _check_refs(

@@ -352,62 +352,76 @@ class Worker:
                 yield Outcome(case=pending[0]["id"], kind="error", message=reason)
                 pending = pending[1:]
                 continue
-            done = 0
-            restart = False
-            while done < len(pending):
-                case_id = pending[done]["id"]
-                try:
-                    reply = self._recv(self.timeout)
-                except WorkerDied:
-                    reason = self.death_reason()
-                    self.kill()
-                    yield Outcome(case=case_id, kind="error", message=reason)
-                    done += 1
-                    restart = True
-                    break
-                if reply is None:
-                    self.kill()
-                    yield Outcome(
-                        case=case_id,
-                        kind="error",
-                        message=f"timed out after {self.timeout:g} s; the worker was killed and "
-                        "restarted (if the call is slow on purpose, raise --timeout or `timeout` "
-                        "under [tool.codemode])",
-                    )
-                    done += 1
-                    restart = True
-                    break
-                if "fatal" in reply:
-                    # The target cannot run at all: every remaining case reports the same cause.
-                    text = reply.get("message", "")
-                    for c in pending[done:]:
-                        yield Outcome(case=c["id"], kind="error", message=text)
-                    if reply.get("fatal") == "memory":
-                        self.kill()
-                    return
-                outcome = _outcome(reply, case_id)
-                exc_type = (outcome.exc or {}).get("type")
-                if outcome.kind == "raised" and exc_type == "MemoryError":
-                    outcome = Outcome(
-                        case=case_id,
-                        kind="error",
-                        message=f"exceeded the memory limit of {self.memory_mb} MB (MemoryError); "
-                        "raise `memory_limit_mb` under [tool.codemode] if it needs more",
-                        duration_ms=outcome.duration_ms,
-                    )
-                    yield outcome
-                    done += 1
-                    self.kill()  # its heap may be in any state; start clean
-                    restart = True
-                    break
-                yield outcome
-                done += 1
-            if not restart:
-                # consume the {"done": true} trailer
-                with contextlib.suppress(WorkerDied):
-                    self._recv(self.timeout)
+            progress = _Progress()
+            yield from self._replies(pending, progress)
+            if progress.finished:
                 return
-            pending = pending[done:]
+            pending = pending[progress.done :]
+
+    def _replies(self, pending: list[dict[str, Any]], progress: _Progress) -> Iterator[Outcome]:
+        """The outcomes of one request; stops early (``progress.finished`` False) when the
+        worker had to be killed, so that ``run`` sends the rest to a fresh one."""
+        while progress.done < len(pending):
+            case_id = pending[progress.done]["id"]
+            try:
+                reply = self._recv(self.timeout)
+            except WorkerDied:
+                reason = self.death_reason()
+                self.kill()
+                progress.done += 1
+                yield Outcome(case=case_id, kind="error", message=reason)
+                return
+            if reply is None:
+                self.kill()
+                progress.done += 1
+                yield Outcome(case=case_id, kind="error", message=self._timed_out())
+                return
+            if "fatal" in reply:
+                # The target cannot run at all: every remaining case reports the same cause.
+                progress.finished = True
+                text = reply.get("message", "")
+                for c in pending[progress.done :]:
+                    yield Outcome(case=c["id"], kind="error", message=text)
+                if reply.get("fatal") == "memory":
+                    self.kill()
+                return
+            outcome = _outcome(reply, case_id)
+            progress.done += 1
+            if outcome.kind == "raised" and (outcome.exc or {}).get("type") == "MemoryError":
+                yield self._out_of_memory(case_id, outcome)
+                self.kill()  # its heap may be in any state; start clean
+                return
+            yield outcome
+        progress.finished = True
+        # consume the {"done": true} trailer
+        with contextlib.suppress(WorkerDied):
+            self._recv(self.timeout)
+
+    def _timed_out(self) -> str:
+        return (
+            f"timed out after {self.timeout:g} s; the worker was killed and "
+            "restarted (if the call is slow on purpose, raise --timeout or `timeout` "
+            "under [tool.codemode])"
+        )
+
+    def _out_of_memory(self, case_id: str, outcome: Outcome) -> Outcome:
+        return Outcome(
+            case=case_id,
+            kind="error",
+            message=f"exceeded the memory limit of {self.memory_mb} MB (MemoryError); "
+            "raise `memory_limit_mb` under [tool.codemode] if it needs more",
+            duration_ms=outcome.duration_ms,
+        )
+
+
+class _Progress:
+    """How far one request got: cases answered, and whether the request is over."""
+
+    __slots__ = ("done", "finished")
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.finished = False
 
 
 def _type_mismatch(answer: Any) -> TypeMismatch | None:

@@ -304,6 +304,48 @@ class _Any:
     pass
 
 
+def _resolve_name(name: str, namespace: dict[str, Any]) -> Any:
+    import typing
+
+    if name == "Any":
+        return _Any
+    if name == "None":
+        return type(None)
+    if name in _BUILTIN_TYPES:
+        return _BUILTIN_TYPES[name]
+    if name in namespace:
+        return namespace[name]
+    if hasattr(typing, name):
+        return getattr(typing, name)
+    if name in _STDLIB_TYPES:
+        return getattr(importlib.import_module(_STDLIB_TYPES[name]), name)
+    raise ValueError(f"unknown type name {name!r}")
+
+
+def _resolve_attribute(node: Any, namespace: dict[str, Any]) -> Any:
+    import ast
+    import typing
+
+    parts = []
+    cur: Any = node
+    while isinstance(cur, ast.Attribute):
+        parts.append(cur.attr)
+        cur = cur.value
+    if not isinstance(cur, ast.Name):
+        raise ValueError("unsupported type expression")
+    parts.append(cur.id)
+    parts.reverse()
+    # Only modules already imported are looked into: a type never imports code.
+    obj = namespace.get(parts[0]) or sys.modules.get(parts[0])
+    if obj is None:
+        raise ValueError(f"unknown name {parts[0]!r} in type")
+    for p in parts[1:]:
+        obj = getattr(obj, p)
+    if obj is typing.Any:
+        return _Any
+    return obj
+
+
 def _resolve_type(node: Any, namespace: dict[str, Any]) -> Any:
     import ast
     import typing
@@ -315,39 +357,9 @@ def _resolve_type(node: Any, namespace: dict[str, Any]) -> Any:
             return _resolve_type(ast.parse(node.value, mode="eval").body, namespace)
         raise ValueError(f"unsupported constant {node.value!r} in type")
     if isinstance(node, ast.Name):
-        name = node.id
-        if name == "Any":
-            return _Any
-        if name == "None":
-            return type(None)
-        if name in _BUILTIN_TYPES:
-            return _BUILTIN_TYPES[name]
-        if name in namespace:
-            return namespace[name]
-        if hasattr(typing, name):
-            return getattr(typing, name)
-        if name in _STDLIB_TYPES:
-            return getattr(importlib.import_module(_STDLIB_TYPES[name]), name)
-        raise ValueError(f"unknown type name {name!r}")
+        return _resolve_name(node.id, namespace)
     if isinstance(node, ast.Attribute):
-        parts = []
-        cur: Any = node
-        while isinstance(cur, ast.Attribute):
-            parts.append(cur.attr)
-            cur = cur.value
-        if not isinstance(cur, ast.Name):
-            raise ValueError("unsupported type expression")
-        parts.append(cur.id)
-        parts.reverse()
-        # Only modules already imported are looked into: a type never imports code.
-        obj = namespace.get(parts[0]) or sys.modules.get(parts[0])
-        if obj is None:
-            raise ValueError(f"unknown name {parts[0]!r} in type")
-        for p in parts[1:]:
-            obj = getattr(obj, p)
-        if obj is typing.Any:
-            return _Any
-        return obj
+        return _resolve_attribute(node, namespace)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return (
             "union",
@@ -858,57 +870,72 @@ class Runner:
                 )
                 return out
             kwargs.update(fx)
-            lines: set[int] = set()
-            code = getattr(getattr(func, "__func__", func), "__code__", None)
-            tracing = bool(case.get("trace")) and code is not None
-            if tracing and code is not None:
-                fname = code.co_filename
-                first = code.co_firstlineno
-                last = (
-                    max((ln for _, _, ln in code.co_lines() if ln), default=first)
-                    if hasattr(code, "co_lines")
-                    else first
-                )
-                sys.settrace(
-                    _line_tracer(
-                        lambda c: c.co_filename == fname and first <= c.co_firstlineno <= last,
-                        lines,
-                    )
-                )
-            old_stdout = sys.stdout  # restored, should the function replace it
-            t0 = time.perf_counter()
-            try:
-                result = func(*args, **kwargs)
-                if _is_awaitable(result):
-                    import asyncio
-
-                    result = asyncio.run(_await(result))
-                elapsed = time.perf_counter() - t0
-                out["outcome"] = "returned"
-                out["value"] = canonical(result)
-                types = case.get("types") or []
-                if types:
-                    ns = vars(module) if module is not None else {}
-                    out["types"] = [
-                        type_answer(result, t["expr"], bool(t.get("strict")), ns) for t in types
-                    ]
-            except (SystemExit, Exception) as exc:
-                elapsed = time.perf_counter() - t0
-                out.update(outcome="raised", exc=_exc_info(exc))
-            finally:
-                sys.stdout = old_stdout
-                if tracing:
-                    sys.settrace(None)
-            out["duration_ms"] = elapsed * 1000.0
-            if tracing:
-                out["lines"] = sorted(lines)
-            return out
+            return _call(func, args, kwargs, module, case, out)
         finally:
             for td in reversed(case_teardowns):
                 try:
                     td()
                 except Exception:
                     pass
+
+
+def _trace_lines(func: Any, lines: set[int]) -> bool:
+    """Record the lines of ``func`` (and of code defined inside it) that run; False if it has none."""
+    code = getattr(getattr(func, "__func__", func), "__code__", None)
+    if code is None:
+        return False
+    fname = code.co_filename
+    first = code.co_firstlineno
+    last = (
+        max((ln for _, _, ln in code.co_lines() if ln), default=first)
+        if hasattr(code, "co_lines")
+        else first
+    )
+    sys.settrace(
+        _line_tracer(lambda c: c.co_filename == fname and first <= c.co_firstlineno <= last, lines)
+    )
+    return True
+
+
+def _call(
+    func: Any,
+    args: list[Any],
+    kwargs: dict[str, Any],
+    module: Any,
+    case: dict[str, Any],
+    out: dict[str, Any],
+) -> dict[str, Any]:
+    """Call the target once: what it returned (canonical, with its type answers) or raised."""
+    lines: set[int] = set()
+    tracing = bool(case.get("trace")) and _trace_lines(func, lines)
+    old_stdout = sys.stdout  # restored, should the function replace it
+    t0 = time.perf_counter()
+    try:
+        result = func(*args, **kwargs)
+        if _is_awaitable(result):
+            import asyncio
+
+            result = asyncio.run(_await(result))
+        elapsed = time.perf_counter() - t0
+        out["outcome"] = "returned"
+        out["value"] = canonical(result)
+        types = case.get("types") or []
+        if types:
+            ns = vars(module) if module is not None else {}
+            out["types"] = [
+                type_answer(result, t["expr"], bool(t.get("strict")), ns) for t in types
+            ]
+    except (SystemExit, Exception) as exc:
+        elapsed = time.perf_counter() - t0
+        out.update(outcome="raised", exc=_exc_info(exc))
+    finally:
+        sys.stdout = old_stdout
+        if tracing:
+            sys.settrace(None)
+    out["duration_ms"] = elapsed * 1000.0
+    if tracing:
+        out["lines"] = sorted(lines)
+    return out
 
 
 async def _await(aw: Any) -> Any:
