@@ -74,7 +74,7 @@ def test_an_unexpected_exception_fails_the_case_with_where_it_came_from() -> Non
 
 def test_a_bad_regex_is_a_spec_error_not_a_drift() -> None:
     [ev] = judge(case(pattern="(unclosed"), returned("text"))
-    assert ev.spec_error and ev.message.startswith("invalid regex (unclosed")
+    assert ev.spec_error and ev.message.startswith('invalid regex "(unclosed"')
     assert case_status([Evaluation("expected", False, "x"), ev]).status == "error"
 
 
