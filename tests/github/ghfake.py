@@ -216,9 +216,10 @@ def serve(state: FakeGitHub) -> ThreadingHTTPServer:
 def run_codemode(
     args: list[str], cwd: Path, env: dict[str, str]
 ) -> subprocess.CompletedProcess[str]:
-    """The real CLI in a subprocess, as the Action runs it."""
+    """The real CLI in a subprocess, as the Action runs it: the console script (``python -m``
+    would put ``cwd`` on sys.path)."""
     return subprocess.run(
-        [sys.executable, "-m", "codemode", *args],
+        [str(Path(sys.executable).parent / "codemode"), *args],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -462,3 +463,76 @@ def read_outputs(path: Path) -> dict[str, str]:
             value.append(v)
         out[name] = "\n".join(value)
     return out
+
+
+# --- action.yml, step by step, as the runner runs it ------------------------------------------
+
+ACTION_YML = Path(__file__).resolve().parents[2] / "action.yml"
+EXPR = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
+
+
+@dataclass
+class StepRun:
+    id: str
+    env: dict[str, str]
+    done: subprocess.CompletedProcess[str] | None  # None: skipped by its `if`
+    outputs: dict[str, str]
+
+
+def _expand(value: str, inputs: dict[str, str], steps: dict[str, StepRun]) -> str:
+    def one(m: re.Match[str]) -> str:
+        expr = m.group(1)
+        if expr.startswith("inputs."):
+            return inputs.get(expr.removeprefix("inputs."), "")
+        if expr.startswith("steps."):
+            step, _, output = expr.removeprefix("steps.").partition(".outputs.")
+            return steps[step].outputs.get(output, "") if step in steps else ""
+        if expr == "github.token":
+            return inputs.get("github-token", "")
+        raise AssertionError(f"the simulated runner cannot evaluate ${{{{ {expr} }}}}")
+
+    return EXPR.sub(one, value)
+
+
+def _runs(condition: str, steps: dict[str, StepRun]) -> bool:
+    """The few `if:` forms action.yml uses: `!cancelled() && steps.X.outputs.Y != ''`."""
+    m = re.fullmatch(
+        r"\$\{\{ !cancelled\(\) && steps\.(\w+)\.outputs\.([\w-]+) != '' \}\}", condition
+    )
+    assert m, f"the simulated runner cannot evaluate if: {condition}"
+    return bool(steps[m.group(1)].outputs.get(m.group(2)))
+
+
+def run_action_yml(
+    cwd: Path, base_env: dict[str, str], tmp_path: Path, **given: str
+) -> dict[str, StepRun]:
+    """Run action.yml's steps after the install step (codemode is installed in this venv, so
+    its console script is on PATH), each with only the env the step declares, its own
+    $GITHUB_OUTPUT, and `if:` conditions honoured. ``given``: inputs by their action.yml name."""
+    import yaml
+
+    action = yaml.safe_load(ACTION_YML.read_text())
+    inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
+    inputs.update({k.replace("_", "-"): v for k, v in given.items()})
+    inputs = {k: _expand(v, inputs, {}) for k, v in inputs.items()}
+    path = f"{Path(sys.executable).parent}{os.pathsep}{base_env.get('PATH', '')}"
+    steps: dict[str, StepRun] = {}
+    for i, step in enumerate(action["runs"]["steps"][1:]):
+        sid = step.get("id", f"step{i}")
+        env = {k: _expand(str(v), inputs, steps) for k, v in step.get("env", {}).items()}
+        if "if" in step and not _runs(step["if"], steps):
+            steps[sid] = StepRun(sid, env, None, {})
+            continue
+        output = tmp_path / f"output-{sid}.txt"
+        output.write_text("")
+        full = {**base_env, **env, "PATH": path, "GITHUB_OUTPUT": str(output)}
+        done = subprocess.run(
+            ["bash", "-e", "-c", step["run"]],
+            cwd=cwd,
+            env=full,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        steps[sid] = StepRun(sid, env, done, read_outputs(output))
+    return steps

@@ -327,3 +327,32 @@ def test_push_checks_before_to_after_without_a_comment(
     assert (outputs["drifted"], outputs["comment-url"]) == ("1", "")
     report = json.loads((root / "codemode-report.json").read_text())
     assert report["scope"].startswith(base) and report["github"]["pr"] is None
+
+
+def test_action_yml_regen_pushes_from_the_deliver_step(
+    tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    """Verify writes the specs without a token; deliver, with it, commits and pushes them."""
+    from ghfake import run_action_yml
+
+    origin, clone, base, head = _regen_project(tmp_path)
+    event = payload("pull_request", tmp_path, BASE_SHA=base, HEAD_SHA=head)
+    env = actions_env(tmp_path, fake_github, "pull_request", event)
+    steps = run_action_yml(
+        clone,
+        env,
+        tmp_path,
+        github_token="test-token",
+        python=sys.executable,
+        mode="regen",
+        commit="true",
+        fail_on="none",
+    )
+    verify, deliver = steps["codemode"].done, steps["comment"].done
+    assert verify is not None and verify.returncode == 0, verify.stderr
+    assert "pushed" not in verify.stderr  # the step without the token wrote, never pushed
+    assert deliver is not None and deliver.returncode == 0, deliver.stderr
+    assert "codemode: pushed" in deliver.stderr
+    assert git(origin, "log", "-1", "--format=%an", "feature") == "github-actions[bot]"
+    body = str(_ours(fake_github)[0]["body"])
+    assert "Spec edits committed" in body and "pushed the regenerated specs" in body

@@ -143,14 +143,26 @@ def test_action_declares_the_issues_inputs_and_outputs() -> None:
     assert action["runs"]["using"] == "composite"
 
 
+def _step(action: Any, sid: str) -> Any:
+    return next(s for s in action["runs"]["steps"] if s.get("id") == sid)
+
+
 def test_every_input_reaches_codemode_action() -> None:
-    """action.yml maps each input to INPUT_*, and read_inputs reads every one of them."""
+    """action.yml maps each input to INPUT_* in one of its two steps, and read_inputs reads
+    every one of them. Only the deliver step, which runs no project code, gets the token."""
     action = _load(ACTION)
-    step = next(s for s in action["runs"]["steps"] if s.get("id") == "codemode")
-    env = step["env"]
+    verify, deliver = _step(action, "codemode")["env"], _step(action, "comment")["env"]
+    assert "INPUT_GITHUB_TOKEN" not in verify and "token" not in json.dumps(verify)
+    assert deliver["INPUT_GITHUB_TOKEN"] == "${{ inputs.github-token }}"
+    # deliver reads the report where verify wrote it (an absolute path)
+    assert deliver["INPUT_REPORT_PATH"] == "${{ steps.codemode.outputs.report-path }}"
+    env = {**deliver, **verify}
     for name in action["inputs"]:
         var = "INPUT_" + name.upper().replace("-", "_")
         assert env.get(var) == f"${{{{ inputs.{name} }}}}", var
+    for var, value in deliver.items():
+        assert var in verify or var == "INPUT_GITHUB_TOKEN", var
+        assert var == "INPUT_REPORT_PATH" or value == verify.get(var, value), var
     # read_inputs picks each variable up: give every input a distinct non-default value
     values = {
         "INPUT_MODE": "regen",
@@ -190,6 +202,36 @@ def test_every_input_reaches_codemode_action() -> None:
     assert read_inputs({}) == Inputs()
 
 
+def test_steps_run_the_console_script_never_python_m() -> None:
+    """`python -m codemode` puts the checkout on sys.path: its yaml.py would be imported."""
+    runs = [
+        s["run"] for s in _load(ACTION)["runs"]["steps"] if "codemode action" in s.get("run", "")
+    ]
+    assert runs == ["codemode action --step verify", "codemode action --step deliver"]
+
+
+def test_every_checkout_in_the_docs_persists_no_credentials() -> None:
+    """actions/checkout writes the token into .git/config unless told not to, where the
+    project's code (which the check runs) can read it (docs/security.md)."""
+    checkouts = 0
+    for path in sorted((ROOT / "docs" / "workflows").glob("*.yml")):
+        for name, job in _load(path)["jobs"].items():
+            for step in job.get("steps", []):
+                if step.get("uses", "").startswith("actions/checkout@"):
+                    checkouts += 1
+                    with_ = step.get("with", {})
+                    assert with_.get("persist-credentials") is False, f"{path.name}: {name}"
+    assert checkouts >= 4
+
+
+def test_no_docs_workflow_runs_on_pull_request_target() -> None:
+    """pull_request_target runs with the base repository's write token and secrets; a
+    workflow that checks out the PR there runs the PR's code with them (docs/security.md)."""
+    for path in sorted((ROOT / "docs" / "workflows").glob("*.yml")):
+        triggers = _load(path)[True]  # PyYAML reads the key `on` as True
+        assert "pull_request_target" not in triggers, path.name
+
+
 def test_inputs_are_never_spliced_into_scripts() -> None:
     """Script injection: `${{ inputs.x }}` only in env/with, never inside `run:`."""
     for step in _load(ACTION)["runs"]["steps"]:
@@ -208,3 +250,14 @@ def test_examples_use_only_declared_inputs() -> None:
                     unknown = set(step.get("with", {})) - declared
                     assert not unknown, f"{path.name}: unknown inputs {unknown}"
     assert used >= 5
+
+
+def test_security_doc_exists_and_readme_links_it() -> None:
+    doc = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    assert "docs/security.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "security.md" in (ROOT / "docs" / "github-action.md").read_text(encoding="utf-8")
+    # the threat model says plainly what it cannot stop, and how to set up the workflows
+    for words in ("persist-credentials: false", "/proc/<pid>/environ", "pull_request_target"):
+        assert words in doc, words
+    for path in sorted((ROOT / "docs" / "workflows").glob("*.yml")):
+        assert f"workflows/{path.name}" in doc, path.name

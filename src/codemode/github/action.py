@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from codemode.change.git import commit_and_push, commit_or_none, ensure_base
+from codemode.change.git import commit_and_push, commit_or_none, ensure_base, repo_root
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.github.delivery import (
@@ -52,7 +52,6 @@ def run_action(step: Step, env: Mapping[str, str], cwd: Path) -> int:
     inputs = read_inputs(env)
     token = inputs.github_token or env.get("GITHUB_TOKEN", "")
     event = read_event(env)
-    config = config_for(inputs, cwd)
     code = 0
     if step in ("verify", "all"):
         # The user's functions run below; they get no token (action.yml's verify step has
@@ -60,9 +59,11 @@ def run_action(step: Step, env: Mapping[str, str], cwd: Path) -> int:
         for key in TOKEN_VARS:
             os.environ.pop(key, None)
             env.pop(key, None)
+        config = config_for(inputs, cwd)
         code = verify(inputs, event, config, env)
+        cwd = config.root  # where verify wrote a relative report path
     if step in ("deliver", "all"):
-        deliver(inputs, event, config.root, token, env)
+        deliver(inputs, event, cwd, token, env)
     return code
 
 
@@ -89,15 +90,19 @@ def verify(inputs: Inputs, event: Event, config: Config, env: Mapping[str, str])
     return 1 if report.failing(config.fail_on) else 0
 
 
-def deliver(inputs: Inputs, event: Event, root: Path, token: str, env: Mapping[str, str]) -> None:
-    """Push the regenerated specs and post the comment; the report file is data only."""
-    path = report_path(inputs, root)
+def deliver(inputs: Inputs, event: Event, cwd: Path, token: str, env: Mapping[str, str]) -> None:
+    """Push the regenerated specs and post the comment; the report file is data only.
+
+    No project config is read here (its cache could have been rewritten by the verify step's
+    code): action.yml passes the verify step's absolute report path.
+    """
+    path = report_path(inputs, cwd)
     if not path.is_file():
         raise FatalError(f"{path}: no report to deliver; did the verify step run?")
     report, origin = read_report(path)
     p = plan(inputs, event)
     if p.push_branch:
-        notes = push_specs(root, report, event, p.push_branch, token, env)
+        notes = push_specs(repo_root(cwd), report, event, p.push_branch, token, env)
         report = report._replace(notes=(*report.notes, *notes))
         write_report(path, report, origin)
     target = Target(event.repo, event.pr, inputs.comment_id, token, None, p.skip_comment)

@@ -1,0 +1,246 @@
+"""The Action against hostile projects and reports, through the real CLI and action.yml's own
+steps (issue #11): the step that runs the project's code holds no token, a yaml.py in the
+checkout is never imported into codemode, nothing from data becomes a workflow command, a
+planted marker comment is never edited, a hostile comment id is refused, and the job summary
+stays under GitHub's 1 MiB in bytes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ghfake import (
+    FakeGitHub,
+    actions_env,
+    git,
+    make_project,
+    payload,
+    run_action_yml,
+    run_codemode,
+)
+
+from codemode.github.delivery import GITHUB_KEY, Origin, write_report
+from codemode.report.markdown import SUMMARY_BYTES_LIMIT, marker
+from codemode.report.model import CaseResult, FunctionResult, Report
+
+TOKEN = "test-token"
+
+# Reads every environment it can reach: its own, and each ancestor's /proc/<pid>/environ
+# (what same-user code can read of the processes that started it).
+PROBE = """\
+import os
+
+
+def token_visible(token):
+    found = any(token in v for v in os.environ.values())
+    pid = os.getpid()
+    while pid > 1:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                found = found or token.encode() in f.read()
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            break
+    return found
+
+
+def shout(text):
+    raise ValueError(text)
+"""
+PROBE_SPEC = """\
+calc.probe.token_visible:
+  dataset:
+    - case: {id: no_token, input: test-token, expected: false}
+calc.probe.shout:
+  dataset:
+    - case: {id: hostile, input: "x\\n::error::forged\\n::add-mask::secret\\n##[warning]old", expected: 1}
+"""
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> tuple[Path, str, str]:
+    root = tmp_path / "repo"
+    base, _ = make_project(root)
+    (root / "src" / "calc" / "probe.py").write_text(PROBE)
+    (root / "specs" / "probe.yml").write_text(PROBE_SPEC)
+    # A module named like one codemode imports: `python -m codemode` in the checkout runs it.
+    (root / "yaml.py").write_text(
+        "import pathlib, sys\npathlib.Path('PWNED').write_text(' '.join(sys.argv))\n"
+    )
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "probe")
+    return root, base, git(root, "rev-parse", "HEAD")
+
+
+def _env(tmp_path: Path, fake: FakeGitHub, base: str, head: str) -> dict[str, str]:
+    event = payload("pull_request", tmp_path, BASE_SHA=base, HEAD_SHA=head)
+    return actions_env(tmp_path, fake, "pull_request", event)
+
+
+def _commands(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.lstrip().startswith("::") or "##[" in line]
+
+
+def test_the_verify_step_holds_no_token_and_the_comment_is_posted(
+    hostile: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root, base, head = hostile
+    env = _env(tmp_path, fake_github, base, head)
+    steps = run_action_yml(
+        root, env, tmp_path, github_token=TOKEN, python=sys.executable, args="--all"
+    )
+    verify, comment = steps["codemode"], steps["comment"]
+    assert verify.done is not None and comment.done is not None
+    assert TOKEN not in json.dumps(verify.env)
+    report = json.loads((root / "codemode-report.json").read_text())
+    probe = next(f for f in report["functions"] if f["id"] == "calc.probe.token_visible")
+    assert probe["status"] == "ok", probe  # the function saw no token, even in /proc
+    assert verify.done.returncode == 1, verify.done.stderr  # `big` drifted, shout errors
+    assert comment.done.returncode == 0, comment.done.stderr
+    assert comment.outputs["comment-url"].startswith("https://github.example/")
+    assert [c["user"]["login"] for c in fake_github.pr_comments(7)] == ["github-actions[bot]"]
+
+
+def test_the_probe_sees_a_token_in_the_process_that_holds_it(
+    hostile: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    """The probe can fail: with the token in the step (`--step all`), it finds it."""
+    root, base, head = hostile
+    env = {**_env(tmp_path, fake_github, base, head), "INPUT_GITHUB_TOKEN": TOKEN}
+    env.update(INPUT_PYTHON=sys.executable, INPUT_ARGS="specs/probe.yml")
+    done = run_codemode(["action", "--step", "all"], root, env)
+    assert done.returncode == 1, done.stderr
+    report = json.loads((root / "codemode-report.json").read_text())
+    probe = next(f for f in report["functions"] if f["id"] == "calc.probe.token_visible")
+    assert probe["status"] == "drifted"
+
+
+def test_a_yaml_py_in_the_checkout_is_never_imported_by_the_action(
+    hostile: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root, base, head = hostile
+    env = _env(tmp_path, fake_github, base, head)
+    steps = run_action_yml(
+        root, env, tmp_path, github_token=TOKEN, python=sys.executable, args="--all"
+    )
+    assert all(s.done is not None for s in steps.values())
+    assert not (root / "PWNED").exists()
+    # The attack is real: `python -m codemode` in the checkout imports it.
+    subprocess.run(
+        [sys.executable, "-m", "codemode", "action", "--step", "verify"],
+        cwd=root,
+        env={**env, "INPUT_ARGS": "--all"},
+        capture_output=True,
+        timeout=60,
+    )
+    assert "codemode" in (root / "PWNED").read_text()
+
+
+def test_nothing_from_data_becomes_a_workflow_command(
+    hostile: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root, base, head = hostile
+    env = _env(tmp_path, fake_github, base, head)
+    steps = run_action_yml(
+        root, env, tmp_path, github_token=TOKEN, python=sys.executable, args="--all"
+    )
+    for step in steps.values():
+        assert step.done is not None
+        for line in _commands(step.done.stdout + "\n" + step.done.stderr):
+            # only codemode's own annotations and warnings, their data escaped
+            assert line.startswith(("::error file=", "::warning ", "::notice::")), line
+    log = steps["codemode"].done.stdout  # type: ignore[union-attr]
+    assert "::error::forged" in log.replace("\u200b", "")  # shown, neutralised
+
+
+def test_an_exception_message_never_forges_a_command(tmp_path: Path) -> None:
+    """FatalError's message names a path from the command line: one with line breaks."""
+    env = {k: v for k, v in actions_env(tmp_path, FakeGitHub(), "workflow_run", None).items()}
+    hostile = "r\n::error::forged\r::add-mask::secret\n##[warning]old.json"
+    done = run_codemode(["comment", "--report", hostile], tmp_path, env)
+    assert done.returncode == 2
+    assert _commands(done.stdout + done.stderr) == []
+    assert "forged" in done.stderr
+
+
+def test_a_planted_marker_comment_is_never_edited(
+    hostile: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root, base, head = hostile
+    planted_body = f"{marker('default')}\nAll specs pass, merge away!"
+    planted = fake_github.add_comment(7, planted_body, user="mallory")
+    env = _env(tmp_path, fake_github, base, head)
+    for _ in range(2):  # create, then update our own
+        run_action_yml(root, env, tmp_path, github_token=TOKEN, python=sys.executable)
+    assert fake_github.comments[planted]["body"] == planted_body
+    assert planted not in [cid for cid, _ in fake_github.edits]
+    ours = [c for c in fake_github.pr_comments(7) if c["id"] != planted]
+    assert len(ours) == 1 and ours[0]["user"]["login"] == "github-actions[bot]"
+    assert fake_github.edits == [(ours[0]["id"], "github-actions[bot]")]
+
+
+@pytest.mark.parametrize("bad", ["x -->\n<img src=x onerror=alert(1)>", "a b", "-->"])
+def test_a_hostile_comment_id_is_refused(
+    bad: str, hostile: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root, base, head = hostile
+    env = _env(tmp_path, fake_github, base, head)
+    steps = run_action_yml(root, env, tmp_path, github_token=TOKEN, comment_id=bad)
+    verify = steps["codemode"].done
+    assert verify is not None and verify.returncode == 2
+    assert "input `comment-id` must match" in verify.stderr
+    assert steps["comment"].done is None and fake_github.requests == []
+
+
+def test_a_hostile_comment_id_in_a_report_is_refused(
+    tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    """In a workflow_run job the report was written by the PR's code."""
+    path = tmp_path / "report.json"
+    write_report(path, Report(), Origin(pr=7))
+    data = json.loads(path.read_text())
+    data[GITHUB_KEY]["comment_id"] = "x --> <img src=x>"
+    path.write_text(json.dumps(data))
+    env = {**actions_env(tmp_path, fake_github, "workflow_run", None), "GITHUB_TOKEN": TOKEN}
+    done = run_codemode(["comment", "--report", str(path)], tmp_path, env)
+    assert done.returncode == 2 and "comment id must match" in done.stderr
+    assert fake_github.requests == []
+
+
+def test_the_job_summary_stays_under_one_mib_in_bytes(
+    tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    wide = "€漢😀" * 400  # 1,200 characters, 3,600 bytes
+    funcs = tuple(
+        FunctionResult(
+            id=f"pkg.mod{i:04d}.f",
+            status="drifted",
+            spec=f"specs/m{i:04d}.yml",
+            line=1,
+            cases=(
+                CaseResult(
+                    id="c",
+                    status="drifted",
+                    line=2,
+                    has_expected=True,
+                    expected="a",
+                    observed="b",
+                    diff=wide,
+                ),
+            ),
+        )
+        for i in range(1500)
+    )
+    path = tmp_path / "report.json"
+    write_report(path, Report(functions=funcs), Origin(pr=7))
+    env = actions_env(tmp_path, fake_github, "workflow_run", None)  # no token: no comment
+    done = run_codemode(["comment", "--report", str(path), "--fail-on", "none"], tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    summary = (tmp_path / "step_summary.md").read_bytes()
+    assert len(summary) <= SUMMARY_BYTES_LIMIT
+    assert len(summary.decode("utf-8")) < 1_000_000 < len(summary) * 2  # bytes, not chars, bound
+    assert "more case(s), see the report artifact" in summary.decode("utf-8")
