@@ -244,3 +244,20 @@ def test_the_job_summary_stays_under_one_mib_in_bytes(
     assert len(summary) <= SUMMARY_BYTES_LIMIT
     assert len(summary.decode("utf-8")) < 1_000_000 < len(summary) * 2  # bytes, not chars, bound
     assert "more case(s), see the report artifact" in summary.decode("utf-8")
+
+
+def test_pull_request_target_never_runs_the_pull_requests_code(
+    hostile: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root, base, head = hostile
+    event = payload("pull_request", tmp_path, BASE_SHA=base, HEAD_SHA=head)
+    env = actions_env(tmp_path, fake_github, "pull_request_target", event)
+    env.update(GITHUB_SHA=base, INPUT_PYTHON=sys.executable)  # the checkout is the PR's head
+    done = run_codemode(["action", "--step", "verify"], root, env)
+    assert done.returncode == 2 and "pull_request_target" in done.stderr
+    assert not (root / "codemode-report.json").exists()
+    # the base branch's own commit checked out: it runs, and says what it did not check
+    git(root, "checkout", "-q", base)
+    done = run_codemode(["action", "--step", "verify"], root, {**env, "GITHUB_SHA": base})
+    assert done.returncode == 0, done.stderr
+    assert "::warning title=codemode::pull_request_target runs with" in done.stdout
