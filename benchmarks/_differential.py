@@ -156,7 +156,10 @@ def _substitute(node: ast.expr, env: dict[str, ast.expr], depth: int = 0) -> ast
     """``node`` with names replaced from ``env``, if what remains is a plain value."""
     if depth > 20:
         return None
-    sub = lambda n: _substitute(n, env, depth + 1)  # noqa: E731
+
+    def sub(n: ast.expr) -> ast.expr | None:
+        return _substitute(n, env, depth + 1)
+
     if isinstance(node, ast.Constant):
         return node
     if isinstance(node, ast.Name):
@@ -220,8 +223,9 @@ def _rows(values: ast.expr, env: dict[str, ast.expr]) -> list[ast.expr]:
         and values.func.attr == "items"
         and isinstance(values.func.value, (ast.Name, ast.Dict))
     ):
-        d = values.func.value
-        d = env.get(d.id, d) if isinstance(d, ast.Name) else d
+        d: ast.expr = values.func.value
+        if isinstance(d, ast.Name):
+            d = env.get(d.id, d)
         if isinstance(d, ast.Dict):
             return [ast.Tuple(elts=[k, v], ctx=ast.Load()) for k, v in zip(d.keys, d.values) if k]
         return []
@@ -268,7 +272,7 @@ def _parametrize_bindings(
         if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
             names = [n.strip() for n in spec.value.split(",") if n.strip()]
         elif isinstance(spec, (ast.Tuple, ast.List)):
-            names = [e.value for e in spec.elts if isinstance(e, ast.Constant)]
+            names = [str(e.value) for e in spec.elts if isinstance(e, ast.Constant)]
         else:
             continue
         rows = [b for b in (_bind(names, r) for r in _rows(deco.args[1], env)) if b is not None]
@@ -331,7 +335,7 @@ def _calls_in(
             for fid in ids_by_name[name]:
                 yield Call(
                     fid,
-                    tuple(ast.unparse(a) for a in args),  # type: ignore[arg-type]
+                    tuple(ast.unparse(a) for a in args),
                     tuple((k, ast.unparse(v)) for k, v in kws),  # type: ignore[arg-type]
                     f"{origin}:{call.lineno}" if with_line else origin,
                 )
@@ -414,6 +418,13 @@ sys.path.insert(0, sys.argv[1])
 NS = {"timedelta": datetime.timedelta, "date": datetime.date, "datetime": datetime.datetime,
       "time": datetime.time, "Decimal": decimal.Decimal, "Fraction": fractions.Fraction}
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+def plain(v):
+    # equal values print alike: an OrderedDict equals the dict with the same items
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
+    if type(v) in (list, tuple):
+        return type(v)(plain(x) for x in v)
+    return v
 def alarm(signum, frame):
     raise TimeoutError("call took too long")
 signal.signal(signal.SIGALRM, alarm)
@@ -422,7 +433,7 @@ def outcome(fid, args, kwargs):
     try:
         fn = getattr(importlib.import_module(module), name)
     except Exception as e:
-        return "import-error:" + type(e).__name__
+        return f"import-error:{module}: {type(e).__name__}: {e}"
     try:
         a = [eval(x, dict(NS)) for x in args]
         k = {key: eval(v, dict(NS)) for key, v in kwargs}
@@ -434,7 +445,7 @@ def outcome(fid, args, kwargs):
             value = fn(*a, **k)
             if isinstance(value, (types.GeneratorType, map, filter, zip)):
                 value = list(value)[:1000]
-        return "value:" + ADDRESS.sub("", repr(value))[:2000]
+        return "value:" + ADDRESS.sub("", repr(plain(value)))[:2000]
     except TimeoutError:
         return "timeout"
     except BaseException as e:
@@ -494,6 +505,10 @@ def changed_functions(old_src: Path, new_src: Path, calls: list[Call]) -> dict[s
     old1 = run_calls(old_src, calls)
     old2 = run_calls(old_src, calls)
     new = run_calls(new_src, calls)
+    for outcomes, src in ((old1, old_src), (new, new_src)):
+        failed = next((o for o in outcomes if o.startswith("import-error")), None)
+        if failed:  # a missing dependency would pass for a change of behaviour
+            raise RuntimeError(f"cannot import the package under {src}: {failed}")
     changes: dict[str, Change] = {}
     for call, a, b, n in zip(calls, old1, old2, new):
         if a != b or "timeout" in (a, n) or a.startswith("bad-input") or n.startswith("bad-input"):

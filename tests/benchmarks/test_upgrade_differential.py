@@ -157,3 +157,15 @@ def test_identical_releases_change_nothing(releases: tuple[Path, Path, Path]) ->
     old, _, tests = releases
     calls = harvest(public_functions(old), [(tests, "t.py")], [])
     assert changed_functions(old, old, calls) == {}
+
+
+def test_a_release_that_cannot_import_fails_the_run(
+    releases: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    # a missing dependency makes every call fail in one release only: that must stop the
+    # benchmark, not count as a change of behaviour
+    old, _, tests = releases
+    broken = _release(tmp_path / "broken", "import not_installed_anywhere\n" + OLD)
+    calls = harvest(public_functions(old), [(tests, "t.py")], [])
+    with pytest.raises(RuntimeError, match="not_installed_anywhere"):
+        changed_functions(old, broken, calls)
