@@ -57,6 +57,10 @@ class Config(NamedTuple):
     # defaults (tests, conftest.py, setup.py...); private names are left out unless asked.
     exclude: tuple[str, ...] = ()
     include_private: bool = False
+    # Who chose base_url: "config" (the repository's pyproject.toml, so anyone who can open a
+    # pull request) gets only CODEMODE_BASE_URL_KEY; "env" or "flag" (the user) may use the
+    # provider's default key too.
+    base_url_origin: str = "config"
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -279,8 +283,13 @@ def load_config(
             table = _parse_table(pyproject, text)
             _cache_table(root, text, table)
         values.update(_validate(table, pyproject, text))
-    values.update(_from_env(os.environ if env is None else env))
+    from_env = _from_env(os.environ if env is None else env)
+    values.update(from_env)
+    if "base_url" in from_env:
+        values["base_url_origin"] = "env"
     for key, value in (overrides or {}).items():
         if value is not None:
             values[key] = value
+    if (overrides or {}).get("base_url") is not None:
+        values["base_url_origin"] = "flag"
     return Config(root=root, **values)

@@ -12,7 +12,7 @@ from codemode.explore.regen import run_regen
 from codemode.scope import Scope
 from codemode.specs.load import load_spec_file
 
-from .scripted import Scripted, choose_all, plan
+from .scripted import Scripted, choose_all
 
 NEW = ("shop.shipping.parcel_size", "shop.inventory.abc_class", "shop.customers.loyalty_tier")
 
@@ -117,9 +117,11 @@ def test_nondeterministic_cases_are_reported_and_not_written(
 
 def test_scripted_model_costs_two_requests_then_none(shop_config: Config, shop: Path) -> None:
     script = Scripted(
-        plan=plan(
-            "for w in (0, 1, 1000, 1001, 5000, 5001, 30000, 30001):\n    try:\n        parcel_size(w)\n    except ValueError:\n        pass"
-        ),
+        [
+            [
+                "for w in (0, 1, 1000, 1001, 5000, 5001, 30000, 30001):\n    try:\n        parcel_size(w)\n    except ValueError:\n        pass"
+            ]
+        ],
         choose=choose_all(),
     )
     report = run_regen(

@@ -4,25 +4,36 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-# USD per million (input, output) tokens, for the cost estimate; unknown models cost None.
-PRICES: dict[str, tuple[float, float]] = {
-    "gpt-4.1": (2.0, 8.0),
-    "gpt-4.1-mini": (0.4, 1.6),
-    "gpt-4.1-nano": (0.1, 0.4),
-    "gpt-4o": (2.5, 10.0),
-    "gpt-4o-mini": (0.15, 0.6),
-    "gpt-5": (1.25, 10.0),
-    "gpt-5-mini": (0.25, 2.0),
-    "claude-sonnet-4-5": (3.0, 15.0),
-    "claude-haiku-4-5": (1.0, 5.0),
-}
+# pydantic-ai's provider names where genai-prices spells them differently.
+_PRICE_PROVIDERS = {"openai-chat": "openai", "openai-responses": "openai", "google-cloud": "google"}
 
 
-def price_for(model: str) -> tuple[float, float] | None:
-    name = model.split(":", 1)[-1]
-    return PRICES.get(name)
+def price_for(model: str, base_url: str | None = None) -> Callable[[int, int], float] | None:
+    """USD for (input, output) tokens of ``model`` from genai-prices; None when it has no price.
+
+    Behind a ``base_url`` the provider is whoever serves it: the model is looked up by name only.
+    """
+    provider, sep, name = model.partition(":")
+    if not sep:
+        provider, name = "", model
+    try:
+        from genai_prices import Usage, calc_price
+    except ImportError:  # pragma: no cover - genai-prices comes with pydantic-ai
+        return None
+    provider_id = None if base_url else _PRICE_PROVIDERS.get(provider, provider) or None
+
+    def usd(input_tokens: int, output_tokens: int) -> float:
+        usage = Usage(input_tokens=input_tokens, output_tokens=output_tokens)
+        return float(calc_price(usage, name, provider_id=provider_id).total_price)
+
+    try:
+        usd(1000, 1000)
+    except LookupError:
+        return None
+    return usd
 
 
 class BudgetExceeded(Exception):
@@ -35,6 +46,7 @@ class Budget:
     max_requests: int | None = None
     max_cost: float | None = None
     max_seconds: float | None = None
+    price: Callable[[int, int], float] | None = None  # USD for (input, output) tokens
     started: float = field(default_factory=time.monotonic)
     requests: int = 0
     input_tokens: int = 0
@@ -44,10 +56,9 @@ class Budget:
 
     @property
     def usd(self) -> float | None:
-        price = price_for(self.model)
-        if price is None:
+        if self.price is None:
             return None
-        return (self.input_tokens * price[0] + self.output_tokens * price[1]) / 1e6
+        return self.price(self.input_tokens, self.output_tokens)
 
     def reserve(self, n: int = 1) -> None:
         """Claim ``n`` requests before making them; raises when a cap would be passed."""

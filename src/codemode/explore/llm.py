@@ -1,70 +1,183 @@
-"""The one module that talks to the model: building it, asking it, retrying, counting.
+"""The one module that talks to the model: building it, retrying, counting what went over the wire.
 
 Imported only by the regeneration path, so ``codemode check`` never loads pydantic-ai.
-Retries are ours (the OpenAI client's own are turned off) so every provider gets the same
-policy: rate limits and server errors are retried with exponential backoff, honouring
-``Retry-After``; anything else ends the function's exploration with a clear message.
+
+Every pydantic-ai model string works (``openai:gpt-4.1-mini``, ``anthropic:claude-haiku-4-5``,
+``google:gemini-2.5-flash``, ``ollama:llama3.1`` ...). Problems a user fixes before running
+(an unknown provider, a missing SDK or key) are a ``FatalError`` of one line: exit 2.
+
+Retries are ours, for every provider: the SDK's own are turned off (``max_retries=0`` on each
+request), so the request count is what went over the wire. ``RetryingModel`` wraps the model
+pydantic-ai talks to; rate limits and server errors are retried with exponential backoff
+honouring ``Retry-After``; a refused connection stops the whole run (``Unreachable``): the
+next function would only wait for the same closed port.
+
+A ``base_url`` that comes from the repository's own ``[tool.codemode]`` is chosen by whoever can
+open a pull request: it gets only the key named for it (``CODEMODE_BASE_URL_KEY``), never the
+provider's default key (``OPENAI_API_KEY`` must not travel to a host the repository picked).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import inspect
 import os
+import re
+import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-from pydantic import BaseModel
+from typing import Any
 
 from codemode.errors import FatalError
-from codemode.explore.budget import Budget, BudgetExceeded
-
-T = TypeVar("T", bound=BaseModel)
+from codemode.explore.budget import Budget
 
 RETRY_ATTEMPTS = 4
 RETRY_BASE_DELAY = 1.0  # seconds; doubled each attempt
 RETRY_MAX_DELAY = 30.0
+BASE_URL_KEY = "CODEMODE_BASE_URL_KEY"
+_EXAMPLES = (
+    "openai:gpt-4.1-mini, anthropic:claude-haiku-4-5, google:gemini-2.5-flash, ollama:llama3.1"
+)
 
 
 class ModelFailed(Exception):
     """The model could not deliver an answer; the message says why, in one line."""
 
 
-@dataclass(frozen=True)
-class Answer:
-    output: Any
-    requests: int
-    input_tokens: int
-    output_tokens: int
+class Unreachable(Exception):
+    """The model's server could not be reached: the run stops here (exit 2)."""
+
+
+@dataclass
+class Tally:
+    """Requests and tokens of one function's exploration, as they went over the wire."""
+
+    requests: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+# The exploration of each function runs in its own task, which copies the context: the
+# wrapper counts into the tally of the function that asked.
+current_tally: contextvars.ContextVar[Tally | None] = contextvars.ContextVar(
+    "codemode_tally", default=None
+)
 
 
 def model_label(model: Any) -> str:
     if isinstance(model, str):
         return model
-    system = getattr(model, "system", None) or "model"
-    return f"{system}:{getattr(model, 'model_name', type(model).__name__)}"
+    inner = getattr(model, "wrapped", model)
+    system = getattr(inner, "system", None) or "model"
+    return f"{system}:{getattr(inner, 'model_name', type(inner).__name__)}"
 
 
-def build_model(model: Any, base_url: str | None) -> Any:
-    """A pydantic-ai model from a model string (``openai:gpt-4.1-mini``) and an optional base URL."""
+def _fatal(spec: str, what: str) -> FatalError:
+    return FatalError(f"--model {spec}: {what}")
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(str(text).split())
+    m = re.match(r"(.+?\.)(\s|$)", text)
+    return (m.group(1) if m else text)[:240]
+
+
+def _split(spec: str, base_url: str | None) -> tuple[str, str]:
+    provider, sep, name = spec.partition(":")
+    if sep and provider and name:
+        return provider, name
+    if not sep and base_url:
+        return "openai-chat", spec  # `--model llama3.1 --base-url ...`: an OpenAI-compatible server
+    raise _fatal(spec, f"name a provider, as pydantic-ai model strings do (e.g. {_EXAMPLES})")
+
+
+def _provider_class(spec: str, provider: str) -> Any:
+    from pydantic_ai.providers import infer_provider_class
+
+    try:
+        return infer_provider_class(provider)
+    except ValueError:
+        raise _fatal(
+            spec,
+            f"unknown provider {provider!r}; use a pydantic-ai model string (e.g. {_EXAMPLES})",
+        ) from None
+    except ImportError as exc:
+        raise _missing_sdk(spec, provider, exc) from None
+
+
+def _missing_sdk(spec: str, provider: str, exc: ImportError) -> FatalError:
+    m = re.search(r"pydantic-ai-slim\[([\w,-]+)\]", str(exc))
+    extra = m.group(1) if m else provider
+    common = "openai", "anthropic", "google"
+    how = (
+        "pip install 'codemode-action[llm]'"
+        if extra in common
+        else f"pip install 'pydantic-ai-slim[{extra}]' (codemode-action[llm] brings {', '.join(common)})"
+    )
+    return _fatal(spec, f"the {provider} SDK is not installed; {how}")
+
+
+def build_model(
+    model: Any,
+    base_url: str | None = None,
+    *,
+    base_url_origin: str = "config",
+    env: Mapping[str, str] | None = None,
+) -> Any:
+    """A pydantic-ai model from a model string and an optional base URL; FatalError on bad setup.
+
+    ``base_url_origin`` is ``flag`` or ``env`` when the user chose the URL, ``config`` when
+    it came from the repository's pyproject.toml (then only ``CODEMODE_BASE_URL_KEY`` is sent).
+    """
     if not isinstance(model, str):
         return model  # a Model instance (tests inject FunctionModel / TestModel)
-    provider, sep, name = model.partition(":")
-    if not sep:
-        provider, name = "openai", model
-    if base_url or provider in ("openai", "openai-chat"):
-        from openai import AsyncOpenAI
-        from pydantic_ai.models.openai import OpenAIChatModel
-        from pydantic_ai.providers.openai import OpenAIProvider
+    from pydantic_ai.exceptions import UserError
 
-        key = os.environ.get("OPENAI_API_KEY")
-        if not key and not base_url:
-            raise FatalError(
-                f"--model {model}: OPENAI_API_KEY is not set; export it, or pass --base-url for "
-                "an OpenAI-compatible server (a local Ollama: --base-url http://localhost:11434/v1)"
-            )
-        client = AsyncOpenAI(base_url=base_url, api_key=key or "unused", max_retries=0)
-        return OpenAIChatModel(name, provider=OpenAIProvider(openai_client=client))
-    return model
+    env = os.environ if env is None else env
+    provider, name = _split(model, base_url)
+    cls = _provider_class(model, provider)
+    try:
+        if not base_url:
+            from pydantic_ai.models import infer_model
+
+            return infer_model(f"{provider}:{name}")
+        return _at_base_url(model, provider, name, cls, base_url, base_url_origin, env)
+    except UserError as exc:
+        raise _fatal(model, _first_sentence(str(exc))) from None
+    except ImportError as exc:
+        raise _missing_sdk(model, provider, exc) from None
+
+
+def _at_base_url(
+    spec: str,
+    provider: str,
+    name: str,
+    cls: Any,
+    base_url: str,
+    origin: str,
+    env: Mapping[str, str],
+) -> Any:
+    from pydantic_ai.exceptions import UserError
+
+    params = inspect.signature(cls.__init__).parameters
+    if "base_url" not in params or "api_key" not in params:
+        raise _fatal(spec, f"--base-url is not supported for provider {provider!r}")
+    key = env.get(BASE_URL_KEY) or None
+    if key is None and origin == "config":
+        key = "unused"  # a URL the repository chose never gets the provider's default key
+    try:
+        prov = cls(base_url=base_url, api_key=key)
+    except UserError:  # no default key set: a local server (Ollama) needs none
+        prov = cls(base_url=base_url, api_key="unused")
+    if provider in ("openai", "openai-chat"):
+        # OpenAI-compatible servers (Ollama, vLLM, LiteLLM...) speak chat completions.
+        from pydantic_ai.models.openai import OpenAIChatModel
+
+        return OpenAIChatModel(name, provider=prov)
+    from pydantic_ai.models import infer_model
+
+    return infer_model(f"{provider}:{name}", provider_factory=lambda _: prov)
 
 
 def _retryable(exc: BaseException) -> tuple[bool, float | None]:
@@ -103,63 +216,79 @@ def _describe(exc: BaseException) -> str:
     elif body:
         detail = str(body)
     text = f"HTTP {status}" if status else type(exc).__name__
-    msg = detail or str(exc)
+    msg = " ".join((detail or str(exc)).split())
     return f"{text}: {msg}"[:300]
 
 
-async def ask(
-    model: Any,
-    instructions: str,
-    prompt: str,
-    output_type: type[T],
-    budget: Budget,
-    *,
-    base_delay: float | None = None,
-) -> Answer:
-    """One structured answer, with retries; raises ModelFailed or BudgetExceeded."""
-    from pydantic_ai import Agent, UsageLimits
+def _unreachable(exc: BaseException) -> bool:
     from pydantic_ai import exceptions as e
 
-    agent: Agent[None, T] = Agent(
-        model, output_type=output_type, instructions=instructions, retries=1
+    return isinstance(exc, e.ModelConnectionError) and getattr(exc, "phase", None) in (
+        "connect",
+        "pool",
     )
+
+
+def _make_retrying_model() -> type:
+    from pydantic_ai.exceptions import ModelAPIError, UnsupportedSettingWarning
+    from pydantic_ai.models.wrapper import WrapperModel
+
+    class RetryingModel(WrapperModel):
+        """One retry policy for every provider; every attempt is counted and charged."""
+
+        def __init__(self, wrapped: Any, budget: Budget, base_delay: float) -> None:
+            super().__init__(wrapped)
+            self.budget = budget
+            self.base_delay = base_delay
+
+        async def request(self, messages: Any, model_settings: Any, params: Any) -> Any:
+            settings: Any = {**(model_settings or {}), "max_retries": 0}  # the SDK's retries: off
+            tally = current_tally.get() or Tally()
+            last = ""
+            for attempt in range(RETRY_ATTEMPTS):
+                self.budget.reserve(1)
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", UnsupportedSettingWarning)
+                        response = await self.wrapped.request(messages, settings, params)
+                except ModelAPIError as exc:
+                    # A failed HTTP request still counts: the provider may bill it, the cap must see it.
+                    self.budget.settle(1, 1, 0, 0)
+                    tally.requests += 1
+                    if _unreachable(exc):
+                        url = self.wrapped.base_url or "the provider"
+                        raise Unreachable(
+                            f"cannot reach the model at {url} ({_describe(exc)}); is the server "
+                            "running and is --base-url (or CODEMODE_BASE_URL) right?"
+                        ) from None
+                    ok, retry_after = _retryable(exc)
+                    last = _describe(exc)
+                    if not ok or attempt == RETRY_ATTEMPTS - 1:
+                        why = "gave up after retries" if ok else "not retried"
+                        raise ModelFailed(f"the model failed ({last}; {why})") from None
+                    delay = self.base_delay * 2**attempt
+                    await asyncio.sleep(
+                        min(RETRY_MAX_DELAY, retry_after if retry_after is not None else delay)
+                    )
+                    continue
+                except BaseException:
+                    self.budget.settle(1, 0, 0, 0)
+                    raise
+                u = response.usage
+                self.budget.settle(1, 1, u.input_tokens, u.output_tokens)
+                tally.requests += 1
+                tally.input_tokens += u.input_tokens
+                tally.output_tokens += u.output_tokens
+                return response
+            raise ModelFailed(f"the model failed ({last})")
+
+    return RetryingModel
+
+
+def retrying(model: Any, budget: Budget, base_delay: float | None = None) -> Any:
+    """``model`` behind our retry policy and request accounting (a pydantic-ai Model)."""
+    from pydantic_ai.models import infer_model
+
+    cls = _make_retrying_model()
     delay = RETRY_BASE_DELAY if base_delay is None else base_delay
-    requests = input_tokens = output_tokens = 0
-    last = ""
-    for attempt in range(RETRY_ATTEMPTS):
-        budget.reserve(1)
-        remaining = budget.remaining_requests()
-        limits = UsageLimits(request_limit=None if remaining is None else remaining + 1)
-        try:
-            result = await agent.run(prompt, usage_limits=limits)
-        except BudgetExceeded:
-            budget.settle(1, 0, 0, 0)
-            raise
-        except e.UsageLimitExceeded as exc:
-            budget.settle(1, 1, 0, 0)
-            raise BudgetExceeded(f"--max-model-requests reached ({exc})") from exc
-        except (e.ModelAPIError, e.UnexpectedModelBehavior) as exc:
-            # A failed HTTP request still counts: the provider may bill it, the cap must see it.
-            budget.settle(1, 1, 0, 0)
-            requests += 1
-            ok, retry_after = _retryable(exc)
-            last = _describe(exc)
-            if not ok or attempt == RETRY_ATTEMPTS - 1:
-                why = "gave up after retries" if ok else "not retried"
-                raise ModelFailed(f"the model failed ({last}; {why})") from exc
-            wait = min(
-                RETRY_MAX_DELAY, retry_after if retry_after is not None else delay * 2**attempt
-            )
-            await asyncio.sleep(wait)
-            continue
-        u = result.usage
-        if not hasattr(u, "requests"):  # a method before pydantic-ai made it a property
-            u = u()
-        budget.settle(1, u.requests, u.input_tokens, u.output_tokens)
-        return Answer(
-            result.output,
-            requests + u.requests,
-            input_tokens + u.input_tokens,
-            output_tokens + u.output_tokens,
-        )
-    raise ModelFailed(f"the model failed ({last})")
+    return cls(infer_model(model), budget, delay)

@@ -1,11 +1,18 @@
-"""Exploring one function with a model: plan, run, (cover), choose. At most 3 requests.
+"""Exploring one function with a model that sees what its snippets did.
 
-1. Plan: the model sees the source, its module context and the current spec, and returns
-   snippets; they run in Monty with the target delegated to the worker.
-2. Coverage round (``rounds`` times, default 1): only when lines stay unreached or snippets
-   failed; the model sees which lines (marked) and the one-line errors.
-3. Choose: the model sees the numbered record and names calls. Expected values come from
-   the record; anything else the answer says about outputs is ignored.
+One pydantic-ai conversation per function. The model calls the ``run_snippets`` tool; each
+snippet runs in Monty with the target delegated to the worker, and the tool returns, per
+snippet, every call of the target (numbered, with its result or exception), what it printed,
+its last expression and its error with the line, then the source lines not reached yet. The
+model's own code stays in the conversation. After at most ``1 + rounds`` tool rounds the tool
+is withdrawn and the model must answer with the calls to keep (``SpecChoice``): at most
+``rounds + 2`` requests, 3 by default. Expected values come from the record, never from the
+answer. What the model sees is capped (``MAX_VISIBLE`` bytes of tool output per function) and
+counted.
+
+Replay: the snippets and the choice are the cache; an unchanged function replays them
+against the real code without a request. A budget stop keeps the calls already recorded and
+chooses cases from them offline.
 """
 
 from __future__ import annotations
@@ -16,20 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codemode.explore import prompts
-from codemode.explore.budget import Budget
-from codemode.explore.cases import (
-    build_cases,
-    describe_call,
-    inputs_of,
-    representative,
-    safe_id,
-    usable,
-)
-from codemode.explore.llm import ask
-from codemode.explore.offline import select
+from codemode.explore.budget import Budget, BudgetExceeded
+from codemode.explore.cases import build_cases, describe_call, inputs_of, safe_id, usable
 from codemode.explore.record import CallRecord, Recorder, wire_call
 from codemode.explore.snippets import SnippetResult, SnippetRunner
 from codemode.explore.target import TargetInfo
+
+MAX_VISIBLE = 24_000  # bytes of tool output one function's conversation may carry
+MAX_CALL_LINES = 24  # recorded calls listed per snippet; the rest are summarised
+MAX_SNIPPETS = 8  # per tool call
 
 
 @dataclass
@@ -39,18 +41,23 @@ class Exploration:
     requests: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    visible_bytes: int = 0  # prompt + tool output the model was shown
     sandbox_errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     answers: dict[str, Any] = field(default_factory=dict)  # what the cache keeps
     cached: bool = False
+    stopped: str = ""  # why the model stopped early (a budget), when it did
 
 
-def _context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[int]) -> str:
-    parts = [f"Function `{info.id}` ({info.rel}:{info.lineno}). Call it as `{info.name}(...)`."]
+def context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[int]) -> str:
+    call = f"{info.name}(...)"
     if info.is_method:
-        parts.append(
-            "It is a method: the instance is supplied for you; pass only the other arguments."
-        )
+        cls = info.qualname.rsplit(".", 1)[0]
+        call = f"`{cls}(...).{info.name}(...)` or `{info.name}(...)` on a default instance"
+    parts = [
+        f"Function `{info.id}` ({info.rel}:{info.lineno}); import it with `from "
+        f"{info.module} import {info.qualname.split('.')[0]}`; call it as {call}."
+    ]
     if info.context:
         ctx = info.context if len(info.context) <= 1500 else info.context[:1500] + "\n..."
         parts.append(f"Module context:\n{ctx}")
@@ -62,69 +69,134 @@ def _context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence
     return "\n\n".join(parts)
 
 
-def _coverage_prompt(
-    info: TargetInfo, unreached: set[int], errors: list[str], records: Sequence[CallRecord]
-) -> str:
-    outcomes: dict[str, int] = {}
-    for r in records:
-        key = r.kind if r.kind != "raised" else f"raised {(r.exc or {}).get('type')}"
-        outcomes[key] = outcomes.get(key, 0) + 1
-    summary = ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items()))
-    parts = [
-        f"Function `{info.id}`; call it as `{info.name}(...)`.",
-        f"Source (>> = not reached yet):\n{info.numbered(unreached)}",
-        f"Calls so far: {len(records)} ({summary or 'none'}).",
-    ]
-    if errors:
-        parts.append("Snippet errors:\n" + "\n".join(errors[:8]))
-    return "\n\n".join(parts)
-
-
-def _spec_prompt(info: TargetInfo, shown: Sequence[CallRecord], taken: set[str]) -> str:
-    lines = [describe_call(r, info.name) for r in shown]
-    parts = [f"Function `{info.id}`: {info.signature}", "Recorded calls:\n" + "\n".join(lines)]
-    if taken:
-        parts.append("Ids already used by hand-written cases: " + ", ".join(sorted(taken)))
-    return "\n\n".join(parts)
-
-
-async def _run(
-    runner: SnippetRunner, codes: list[str], recorder: Recorder, names: list[str]
-) -> list[SnippetResult]:
-    return await asyncio.to_thread(runner.run, codes, recorder, names)
-
-
-def _errors(results: Sequence[SnippetResult], offset: int = 0) -> list[str]:
-    return [f"snippet {r.index + offset}: {r.error}" for r in results if r.error]
-
-
-class _Answers:
-    """The model's answers for one exploration: asked (and counted), or replayed from the cache."""
-
-    def __init__(
-        self,
-        ex: Exploration,
-        model: Any,
-        budget: Budget,
-        cached: dict[str, Any] | None,
-        retry_delay: float | None,
-    ) -> None:
-        self.ex, self.model, self.budget = ex, model, budget
-        self.cached, self.retry_delay = cached, retry_delay
-
-    async def get(
-        self, instructions: str, prompt: str, out: type[Any], key: str, index: int | None = None
-    ) -> Any:
-        if self.cached is not None:
-            value = self.cached[key] if index is None else self.cached[key][index]
-            return out.model_validate(value) if isinstance(value, dict) else value
-        a = await ask(
-            self.model, instructions, prompt, out, self.budget, base_delay=self.retry_delay
+def _snippet_report(
+    r: SnippetResult, number: int, by_n: dict[int, CallRecord], name: str, seen: set[int]
+) -> list[str]:
+    out = [f"snippet {number}:" + ("" if r.calls else " (no call of the function)")]
+    calls = list(dict.fromkeys(r.calls))
+    for n in calls[:MAX_CALL_LINES]:
+        again = " (seen before)" if n in seen else ""
+        out.append("  " + describe_call(by_n[n], name) + again)
+    if len(calls) > MAX_CALL_LINES:
+        out.append(
+            f"  ... {len(calls) - MAX_CALL_LINES} more calls, #{calls[MAX_CALL_LINES]}-#{calls[-1]}"
         )
-        self.ex.requests += a.requests
-        self.ex.input_tokens += a.input_tokens
-        self.ex.output_tokens += a.output_tokens
-        return a.output
+    seen.update(calls)
+    if r.printed:
+        out.append("  printed: " + r.printed.replace("\n", "\n           "))
+    if r.value is not None:
+        out.append(f"  last expression: {r.value}")
+    if r.error:
+        out.append(f"  error: {r.error}")
+    return out
+
+
+@dataclass
+class _Session:
+    """The state one conversation's tool works on."""
+
+    info: TargetInfo
+    recorder: Recorder
+    runner: SnippetRunner
+    ex: Exploration
+    rounds: int
+    batches: list[list[str]] = field(default_factory=list)
+    seen: set[int] = field(default_factory=set)
+
+    async def run(self, codes: list[str]) -> list[SnippetResult]:
+        self.batches.append(list(codes))
+        self.recorder.round = len(self.batches)
+        names = [self.info.name, "target"]
+        results = await asyncio.to_thread(self.runner.run, codes, self.recorder, names)
+        start = sum(len(b) for b in self.batches[:-1])
+        self.ex.sandbox_errors += [
+            f"snippet {start + r.index}: {r.error}" for r in results if r.error
+        ]
+        return results
+
+    async def tool(self, snippets: list[str]) -> str:
+        results = await self.run(snippets[:MAX_SNIPPETS])
+        start = sum(len(b) for b in self.batches[:-1])
+        by_n = {r.n: r for r in self.recorder.records}
+        lines: list[str] = []
+        for r in results:
+            lines += _snippet_report(r, start + r.index, by_n, self.info.name, self.seen)
+        unreached = sorted(self.info.body_lines() - self.recorder.lines())
+        src = self.info.source.splitlines()
+        if unreached:
+            lines.append("Lines not reached yet:")
+            lines += [f"  {n}: {src[n - self.info.lineno].strip()}"[:120] for n in unreached[:15]]
+        else:
+            lines.append("Every line of the function has run.")
+        last = len(self.batches) > self.rounds
+        lines.append("Now answer with the cases." if last else "Run more snippets, or answer.")
+        text = "\n".join(lines)
+        room = MAX_VISIBLE - self.ex.visible_bytes
+        if len(text.encode()) > room:
+            text = text.encode()[: max(0, room - 80)].decode(errors="ignore")
+            text += "\n[output cut: this conversation's output cap is reached; answer now]"
+        self.ex.visible_bytes += len(text.encode())
+        return text
+
+
+def _agent(session: _Session, model: Any, budget: Budget, retry_delay: float | None) -> Any:
+    from pydantic_ai import Agent, RunContext, Tool
+    from pydantic_ai.tools import ToolDefinition
+
+    from codemode.explore.llm import retrying
+
+    async def run_snippets(snippets: list[str]) -> str:
+        """Run Python snippets in the sandbox; every call of the function is recorded.
+
+        Args:
+            snippets: Python source code, one snippet per item (2-6 per call).
+        """
+        return await session.tool(snippets)
+
+    async def prepare(ctx: RunContext[None], tool: ToolDefinition) -> ToolDefinition | None:
+        # After the last snippet round only the answer is left to give.
+        return tool if len(session.batches) <= session.rounds else None
+
+    return Agent(
+        retrying(model, budget, retry_delay),
+        output_type=prompts.SpecChoice,
+        instructions=prompts.INSTRUCTIONS,
+        tools=[Tool(run_snippets, prepare=prepare, max_retries=1)],
+        retries=1,
+    )
+
+
+async def _converse(
+    session: _Session, prompt: str, model: Any, budget: Budget, delay: float | None
+) -> Any:
+    """The conversation; returns the choice, or None when a budget stopped it (noted)."""
+    from pydantic_ai import UsageLimits
+    from pydantic_ai.exceptions import UnexpectedModelBehavior, UsageLimitExceeded
+
+    from codemode.explore.llm import ModelFailed, Tally, current_tally
+
+    tally = Tally()
+    token = current_tally.set(tally)
+    ex = session.ex
+    try:
+        limits = UsageLimits(request_limit=session.rounds + 3, tool_calls_limit=session.rounds + 2)
+        result = await _agent(session, model, budget, delay).run(prompt, usage_limits=limits)
+        return result.output
+    except (BudgetExceeded, UsageLimitExceeded) as exc:
+        ex.stopped = str(exc)
+        ex.notes.append(
+            f"stopped early ({exc}); cases chosen offline from the {len(session.recorder.records)} calls recorded"
+        )
+        return None
+    except UnexpectedModelBehavior as exc:
+        raise ModelFailed(f"the model gave no usable answer ({exc})") from None
+    finally:
+        current_tally.reset(token)
+        ex.requests, ex.input_tokens, ex.output_tokens = (
+            tally.requests,
+            tally.input_tokens,
+            tally.output_tokens,
+        )
 
 
 async def explore_with_model(
@@ -143,84 +215,48 @@ async def explore_with_model(
 ) -> Exploration:
     """Explore ``info``; ``cached`` answers (from an unchanged function) replace the requests."""
     ex = Exploration(cached=cached is not None)
-    answers = _Answers(ex, model, budget, cached, retry_delay)
-    n_rounds = len(cached.get("coverage", [])) if cached is not None else rounds
-    plans = await _explore(answers, info, recorder, runner, n_rounds, spec_summary, changed_lines)
-    ex.answers = {"plan": _dump_plan(plans[0]), "coverage": [_dump_plan(p) for p in plans[1:]]}
-    if not any(usable(r, info) for r in recorder.records):
-        ex.notes.append("no call of the target could become a case")
-        return ex
-    await _choose(answers, info, recorder, set(taken_ids or ()))
+    session = _Session(info, recorder, runner, ex, max(0, rounds))
+    if cached is not None:
+        for batch in cached.get("snippets", []):
+            await session.run(list(batch))
+        choice: Any = prompts.SpecChoice.model_validate(cached["choice"])
+    else:
+        prompt = context_prompt(info, spec_summary, changed_lines)
+        ex.visible_bytes = len((prompts.INSTRUCTIONS + prompt).encode())
+        choice = await _converse(session, prompt, model, budget, retry_delay)
+    ex.answers = {"snippets": session.batches}
+    _choose(ex, session, choice, set(taken_ids or ()))
+    if choice is not None and ex.cases:
+        ex.evaluators = await asyncio.to_thread(
+            validate_evaluators, recorder, info, choice.evaluators
+        )
+        ex.answers["choice"] = choice.model_dump()
     return ex
 
 
-async def _explore(
-    answers: _Answers,
-    info: TargetInfo,
-    recorder: Recorder,
-    runner: SnippetRunner,
-    n_rounds: int,
-    spec_summary: str,
-    changed_lines: Sequence[int],
-) -> list[list[str]]:
-    """Phase 1: a plan of snippets, then rounds aimed at the lines no call reached yet."""
-    ex, names = answers.ex, [info.name, "target"]
-    plan = await answers.get(
-        prompts.PLAN_INSTRUCTIONS,
-        _context_prompt(info, spec_summary, changed_lines),
-        prompts.Plan,
-        "plan",
-    )
-    plans = [[s.code for s in plan.snippets]]
-    recorder.round = 1
-    errors = _errors(await _run(runner, plans[0], recorder, names))
-    ex.sandbox_errors += errors
-    body = info.body_lines()
-    for r in range(n_rounds):
-        unreached = body - recorder.lines()
-        if answers.cached is None and not unreached and not errors:
-            break
-        more = await answers.get(
-            prompts.COVERAGE_INSTRUCTIONS,
-            _coverage_prompt(info, unreached, errors, recorder.records),
-            prompts.Plan,
-            "coverage",
-            r,
-        )
-        codes = [s.code for s in more.snippets]
-        plans.append(codes)
-        recorder.round = 2 + r
-        offset = sum(len(p) for p in plans[:-1])
-        errors = _errors(await _run(runner, codes, recorder, names), offset)
-        ex.sandbox_errors += errors
-    unreached = body - recorder.lines()
+def _choose(ex: Exploration, session: _Session, choice: Any, taken: set[str]) -> None:
+    from codemode.explore.offline import select
+
+    info, records = session.info, session.recorder.records
+    unreached = info.body_lines() - session.recorder.lines()
     if unreached:
         ex.notes.append(f"lines never reached: {', '.join(str(n) for n in sorted(unreached)[:12])}")
-    return plans
-
-
-async def _choose(answers: _Answers, info: TargetInfo, recorder: Recorder, taken: set[str]) -> None:
-    """Phase 2: the model picks recorded calls; their values, never its text, become cases."""
-    ex = answers.ex
-    shown = representative(recorder.records, info)
-    choice = await answers.get(
-        prompts.SPEC_INSTRUCTIONS, _spec_prompt(info, shown, taken), prompts.SpecChoice, "choice"
-    )
-    by_n = {r.n: r for r in recorder.records}
-    chosen = [(by_n[c.call], c.id) for c in choice.cases if c.call in by_n]
-    ignored = [c.call for c in choice.cases if c.call not in by_n]
-    if ignored:
-        ex.notes.append(f"the model named calls that do not exist: {ignored[:5]}")
-    ex.cases = build_cases(chosen, info, taken)
+    if not any(usable(r, info) for r in records):
+        ex.notes.append("no call of the target could become a case")
+        return
+    if choice is not None:
+        by_n = {r.n: r for r in records}
+        chosen = [(by_n[c.call], c.id) for c in choice.cases if c.call in by_n]
+        ignored = [c.call for c in choice.cases if c.call not in by_n]
+        if ignored:
+            ex.notes.append(f"the model named calls that do not exist: {ignored[:5]}")
+        ex.cases = build_cases(chosen, info, set(taken))
+        if not ex.cases:
+            ex.notes.append(
+                "the model chose no usable call; the offline selection was used instead"
+            )
     if not ex.cases:
-        ex.notes.append("the model chose no usable call; the offline selection was used instead")
-        ex.cases = build_cases(select(recorder.records, info), info, taken)
-    ex.evaluators = await asyncio.to_thread(validate_evaluators, recorder, info, choice.evaluators)
-    ex.answers["choice"] = choice.model_dump()
-
-
-def _dump_plan(codes: list[str]) -> dict[str, Any]:
-    return {"snippets": [{"purpose": "", "code": c} for c in codes]}
+        ex.cases = build_cases(select(records, info), info, set(taken))
 
 
 def validate_evaluators(

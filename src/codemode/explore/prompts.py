@@ -2,53 +2,43 @@
 
 Kept short on purpose: the function's own source carries most of the information, and
 every character here is paid for on every request (vowel sends about 39,000 characters of
-instructions per spec call; these are under 2,000). ``PROMPT_VERSION`` is part of the cache
-key: change it whenever a prompt or an output model changes meaning.
+instructions per spec call; these are under 2,500). ``PROMPT_VERSION`` is part of the cache
+key: change it whenever a prompt, a tool or an output model changes meaning.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"
 
 MONTY_SUBSET = """\
-Snippets run in Monty, a sandboxed Python subset: no files, network, environment, \
-subprocesses or host imports (only stdlib-like `math`, `re`, `datetime`, `json`, `random`, \
-`time`); no `class` statements; sleeps return at once. Call the target by its name (or \
-`target`) with plain data arguments (numbers, str, bytes, list, dict, tuple, set, date, \
-datetime). Results come back as data (a custom object arrives as a dict). Exceptions of the \
-target propagate and can be caught. Every call is recorded; what the snippet returns or \
-prints does not matter."""
+Snippets run in Monty, a sandboxed Python subset: no files, network, environment or \
+subprocesses; sleeps return at once. `datetime`, `decimal`, `math`, `re`, `json`, `random` \
+import as usual. `class` statements work, but without base classes (no Enum, NamedTuple or \
+pydantic subclasses of your own). The function's module imports as in the project \
+(`from pkg.mod import Cls`): its classes build the real objects (read their fields, call \
+their methods in sequence on one instance), Enum members are `Cls.NAME`, its exception \
+classes can be caught (by their nearest builtin base). Call the function by its name (or \
+`target`); for a method, call it on an instance, or by name to use a default instance. \
+Results keep their type when Monty has it (int, float, str, bytes, tuple, list, dict, set, \
+Decimal, date, datetime, timedelta); a custom object comes back as a dict of its fields, \
+an Enum member as its value."""
 
-PLAN_INSTRUCTIONS = f"""\
-You write exploration snippets for one Python function. Goal: observe its behaviour on \
-typical inputs, edge cases (empty, zero, negative, large, unicode, boundaries of every \
-comparison) and every error path, so that each line and branch runs at least once. \
-Prefer loops over many inputs in one snippet to many small snippets. 3-8 snippets.
+INSTRUCTIONS = f"""\
+You test one Python function by running snippets against the real code, then choose which \
+recorded calls become the test cases of its spec.
+1. Call `run_snippets` with 2-6 snippets that call the function on typical inputs, edge \
+cases (empty, zero, negative, large, unicode, both sides of every comparison) and every \
+error path. Loops over many inputs in one snippet are cheap; catch expected exceptions.
+2. Each call of the function is numbered (#n) with its result or exception; you also see \
+what the snippets printed, their last expression, their errors, and the lines not reached \
+yet. Run more snippets only to reach those lines or to fix failures.
+3. Answer with 4-12 calls that together show each behaviour and error path once, each with \
+a short snake_case id. Expected values are copied from the record: give only call numbers. \
+Optionally propose global evaluators that hold for every call: a `type` (e.g. "int", \
+"list[str]") or an `assertion` (a Python expression over `input` and `output`).
 {MONTY_SUBSET}"""
-
-COVERAGE_INSTRUCTIONS = f"""\
-Some lines of the function were not reached by the calls so far (marked >>), or some \
-snippets failed. Write new snippets that reach the marked lines and fix the failures. 1-5 snippets.
-{MONTY_SUBSET}"""
-
-SPEC_INSTRUCTIONS = """\
-Choose which recorded calls become test cases for the function's spec. Pick 4-12 calls \
-that together cover each behaviour and error path once; skip near-duplicates. Give each \
-a short snake_case id that says what it shows and a one-line reason. Refer to calls only \
-by their number: expected values are copied from the record. Optionally propose global \
-evaluators that hold for every call: a `type` (e.g. "int", "list[str]") or an `assertion` \
-(a Python expression over `input` (the argument list) and `output`)."""
-
-
-class Snippet(BaseModel):
-    purpose: str = Field(description="What the snippet explores, in a few words.")
-    code: str = Field(description="Python code for the Monty sandbox.")
-
-
-class Plan(BaseModel):
-    snippets: list[Snippet] = Field(max_length=12)
 
 
 class ChosenCase(BaseModel):

@@ -56,6 +56,7 @@ class _Done:
     input_tokens: int = 0
     output_tokens: int = 0
     notes: list[str] = field(default_factory=list)
+    visible_bytes: int = 0  # what the model was shown of this function (prompt + tool output)
 
 
 def _targets(
@@ -266,6 +267,7 @@ class _Run:
             ex.input_tokens,
             ex.output_tokens,
         )
+        done.visible_bytes = ex.visible_bytes
         done.notes += [f"{target.id}: {n}" for n in ex.notes]
         if ex.sandbox_errors:
             done.notes.append(
@@ -311,7 +313,10 @@ class _Run:
             return done
         done.update = replace(update, cases=tuple(kept), nondeterministic=flaky, evals=evals)
         extra = f", {len(flaky)} nondeterministic left out" if flaky else ""
-        done.message = f"{len(kept)} case(s) by {self.label}{extra}"
+        seen = (
+            f", {done.requests} request(s), {done.visible_bytes} bytes shown" if self.model else ""
+        )
+        done.message = f"{len(kept)} case(s) by {self.label}{extra}{seen}"
         return done
 
     async def _explore_model(
@@ -392,15 +397,24 @@ def run_regen(
             notes=(_empty_scope(config, scope, scan),), mode="regen", scope=describe_scope(scope)
         )
     if chosen is not None:
-        from codemode.explore.budget import Budget
+        from codemode.explore.budget import Budget, price_for
         from codemode.explore.cache import AnswerCache, cache_dir
         from codemode.explore.llm import build_model, model_label
 
-        run.model = build_model(chosen, config.base_url)
+        run.model = build_model(chosen, config.base_url, base_url_origin=config.base_url_origin)
         run.label = model_label(chosen)
         run.budget = Budget(
-            run.label, config.max_model_requests, config.max_cost, config.max_seconds
+            run.label,
+            config.max_model_requests,
+            config.max_cost,
+            config.max_seconds,
+            price=price_for(run.label, config.base_url) if isinstance(chosen, str) else None,
         )
+        if config.max_cost is not None and run.budget.price is None:
+            raise FatalError(
+                f"--max-cost {config.max_cost:g}: no price is known for {run.label} (genai-prices); "
+                "cap the run with --max-model-requests instead"
+            )
         run.cache = AnswerCache(cache_dir(config.root))
     done = asyncio.run(_gather(run, targets))
     report = _finish(config, run, done, dry_run)
@@ -468,8 +482,23 @@ async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
 
         with SnippetRunner(processes=max(1, run.config.concurrency)) as runner:
             run.runner = runner
-            return list(await asyncio.gather(*(run.one(t, sem) for t in targets)))
+            return await _all_or_stop(run, targets, sem)
     return list(await asyncio.gather(*(run.one(t, sem) for t in targets)))
+
+
+async def _all_or_stop(run: _Run, targets: list[_Target], sem: asyncio.Semaphore) -> list[_Done]:
+    """Every function, unless the model's server is unreachable: then the run stops (exit 2)."""
+    from codemode.explore.llm import Unreachable
+
+    tasks = [asyncio.ensure_future(run.one(t, sem)) for t in targets]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except Unreachable as exc:
+        raise FatalError(str(exc)) from None
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _write_file(
@@ -534,8 +563,6 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
     if run.budget is not None:
         b = run.budget
         cost = Cost(b.requests, b.input_tokens, b.output_tokens, b.usd, run.label)
-        if config.max_cost is not None and b.usd is None:
-            notes.append(f"no price known for {run.label}: --max-cost was not enforced")
     if dry_run and edits:
         notes.append("dry run: nothing was written")
     return Report(

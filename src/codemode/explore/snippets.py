@@ -26,11 +26,17 @@ _DATA = (type(None), bool, int, float, str, bytes)
 _FROZEN_NOW = dt.datetime(2024, 1, 15, 12, 0, 0)
 
 
+PRINT_LIMIT = 600  # characters of a snippet's printed output the model gets back
+VALUE_LIMIT = 300
+
+
 @dataclass(frozen=True)
 class SnippetResult:
     index: int
     calls: tuple[int, ...]  # record numbers, in call order
     error: str | None = None  # one line for the model, None when the snippet ran through
+    printed: str = ""  # what the snippet printed, capped
+    value: str | None = None  # repr of its last expression, capped; None when it has none
 
 
 class _Refused(TypeError):
@@ -159,11 +165,20 @@ class SnippetRunner:
             target = _host_function(recorder, calls)
             lookup = {name: target for name in names}
             error: str | None = None
+            printed: list[str] = []
+            value: str | None = None
+
+            def keep(_stream: str, text: str, printed: list[str] = printed) -> None:
+                if sum(map(len, printed)) <= PRINT_LIMIT:
+                    printed.append(text)
+
             try:
                 # A fresh session per snippet: a timeout leaves the old heap in no known state,
                 # and the suspension budget counts per checkout.
                 with self._checkout() as session:
-                    session.feed_run(code, external_lookup=lookup, print_callback=lambda *_: None)
+                    out = session.feed_run(code, external_lookup=lookup, print_callback=keep)
+                if out is not None:
+                    value = _cap(repr(out), VALUE_LIMIT)
             except MontySyntaxError as exc:
                 error = _first_line(exc.display("type-msg"))
             except MontyRuntimeError as exc:
@@ -181,5 +196,10 @@ class SnippetRunner:
                 error = str(exc)
             except (TypeError, ValueError) as exc:  # the trailing value could not leave the sandbox
                 error = f"{type(exc).__name__}: {_first_line(str(exc))}"
-            results.append(SnippetResult(index, tuple(calls), error))
+            text = _cap("".join(printed).rstrip(), PRINT_LIMIT)
+            results.append(SnippetResult(index, tuple(calls), error, text, value))
         return results
+
+
+def _cap(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
