@@ -61,6 +61,10 @@ class Config(NamedTuple):
     # pull request) gets only CODEMODE_BASE_URL_KEY; "env" or "flag" (the user) may use the
     # provider's default key too.
     base_url_origin: str = "config"
+    # Environment variables the worker gets beyond its base allowlist (names or globs, #11).
+    pass_env: tuple[str, ...] = ()
+    # Modules a spec may name callables from, beyond the project and pure stdlib (#11).
+    allow_callables: tuple[str, ...] = ()
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -84,6 +88,8 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "impact_depth": (int,),
     "exclude": (list,),
     "include_private": (bool,),
+    "pass_env": (list,),
+    "allow_callables": (list,),
 }
 # TOML spells keys with dashes as often as with underscores; accept both.
 _ALIASES = {k.replace("_", "-"): k for k in _FIELD_TYPES}

@@ -46,6 +46,8 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
         config.source_roots,
         timeout=config.timeout,
         memory_mb=config.memory_limit_mb,
+        pass_env=config.pass_env,
+        allow_callables=config.allow_callables,
     )
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import selectors
 import signal
 import subprocess
@@ -26,24 +25,59 @@ from codemode.worker import runtime
 
 RUNTIME_SCRIPT = Path(runtime.__file__).resolve()
 
-# Names that carry credentials. The worker runs code from the change under review, so
-# it gets none of them (GITHUB_TOKEN in an Action, OPENAI_API_KEY on a laptop, ...).
-_SECRET_NAME = re.compile(
-    r"(TOKEN|SECRET|PASSW|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|COOKIE|SESSION_?KEY|DSN)",
-    re.IGNORECASE,
+# The worker runs code from the change under review, so its environment is an allowlist, as
+# tox's pass_env: what a Python program needs to run (locale, paths, the virtualenv), plus the
+# names and globs a project lists under [tool.codemode] pass_env. A denylist of name patterns
+# missed OPENAI_KEY, MY_PAT, CI_JOB_JWT, DATABASE_URL, SLACK_WEBHOOK_URL... (#11). What the
+# process can still read as the same user (e.g. /proc/<parent>/environ) is in docs/security.md.
+BASE_ENV = (
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LANGUAGE",
+    "LC_*",
+    "TZ",
+    "TERM",
+    "NO_COLOR",
+    "TMPDIR",
+    "TEMP",
+    "TMP",
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONHASHSEED",
+    "PYTHONUTF8",
+    "PYTHONWARNINGS",
+    "PYTHONFAULTHANDLER",
+    "PYTHONDEVMODE",
+    "PYTHONSAFEPATH",
+    "SOURCE_DATE_EPOCH",
+    "CODEMODE_WORKER_*",
+    # Windows: a Python process cannot start without these
+    "SYSTEMROOT",
+    "SYSTEMDRIVE",
+    "COMSPEC",
+    "PATHEXT",
+    "WINDIR",
 )
-_SECRET_PREFIXES = ("AWS_", "AZURE_", "GOOGLE_APPLICATION", "ACTIONS_ID_TOKEN", "ACTIONS_RUNTIME")
 
 
-def scrub_env(env: Mapping[str, str]) -> dict[str, str]:
-    out = {
-        k: v
-        for k, v in env.items()
-        if not _SECRET_NAME.search(k) and not k.startswith(_SECRET_PREFIXES)
-    }
+def _allowed(name: str, patterns: tuple[str, ...]) -> bool:
+    import fnmatch
+
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def scrub_env(env: Mapping[str, str], pass_env: tuple[str, ...] = ()) -> dict[str, str]:
+    """The worker's environment: ``env`` filtered to BASE_ENV and ``pass_env`` (names, globs)."""
+    patterns = BASE_ENV + tuple(pass_env)
+    out = {k: v for k, v in env.items() if _allowed(k, patterns)}
     out["PYTHONIOENCODING"] = "utf-8"
     out["PYTHONDONTWRITEBYTECODE"] = "1"  # never leave __pycache__ in a staged tree copy
-    out.pop("PYTHONSTARTUP", None)
     return out
 
 
@@ -70,6 +104,15 @@ class Outcome:
 
 class WorkerDied(Exception):
     pass
+
+
+# A reply line longer than this is not read into memory: the worker caps one case's reply at
+# runtime.MAX_REPLY_CHARS, so only code that writes to the protocol itself gets here (#11).
+MAX_REPLY_BYTES = 8 * runtime.MAX_REPLY_CHARS
+
+
+class ReplyTooBig(WorkerDied):
+    """A reply line past MAX_REPLY_BYTES: the worker is replaced, the case is an error."""
 
 
 class _Lines:
@@ -99,6 +142,12 @@ class _Lines:
             if not chunk:
                 raise WorkerDied()
             self.buf += chunk
+            if len(self.buf) > MAX_REPLY_BYTES and b"\n" not in chunk:
+                self.buf.clear()
+                raise ReplyTooBig(
+                    f"the worker sent a reply of more than {MAX_REPLY_BYTES / 1e6:g} MB (the "
+                    "function wrote to the worker's own output?); it was restarted"
+                )
 
     def close(self) -> None:
         self.sel.close()
@@ -131,13 +180,16 @@ class Worker:
         timeout: float = 10.0,
         memory_mb: int = 2048,
         env: Mapping[str, str] | None = None,
+        pass_env: tuple[str, ...] = (),
+        allow_callables: tuple[str, ...] = (),
     ) -> None:
         self.python = python
         self.root = root
         self.source_roots = tuple(r for r in source_roots if r not in (".", ""))
         self.timeout = timeout
         self.memory_mb = memory_mb
-        self.env = scrub_env(os.environ if env is None else env)
+        self.env = scrub_env(os.environ if env is None else env, pass_env)
+        self.allow_callables = tuple(allow_callables)
         self.proc: subprocess.Popen[bytes] | None = None
         self.reader: _Lines | None = None
         self.stderr_file: Any = None
@@ -159,6 +211,8 @@ class Worker:
         cmd = [self.python, str(RUNTIME_SCRIPT), "--root", str(self.root)]
         for r in self.source_roots:
             cmd += ["--path", r]
+        for m in self.allow_callables:
+            cmd += ["--allow", m]
         if self.memory_mb:
             cmd += ["--memory-mb", str(self.memory_mb)]
         # Closed in close(): it must outlive this call, so no context manager.
@@ -212,9 +266,11 @@ class Worker:
 
     def kill(self) -> None:
         if self.proc is not None:
-            if self.proc.poll() is None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(self.proc.pid, signal.SIGKILL)
+            # The whole group, even when the worker itself has exited: a process the function
+            # started (or forked) is still in it, and must not outlive codemode (#11). The
+            # group id stays reserved while any member lives, so this reaches no stranger.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
             with contextlib.suppress(Exception):
                 self.proc.wait(timeout=5)
             for stream in (self.proc.stdin, self.proc.stdout):
@@ -296,7 +352,12 @@ class Worker:
         line = self.reader.readline(timeout)
         if line is None:
             return None
-        reply: dict[str, Any] = runtime.loads(line.decode("utf-8", "replace"))
+        try:
+            reply = runtime.loads(line.decode("utf-8", "replace"))
+        except (ValueError, TypeError, RecursionError) as exc:  # not the worker's own writing
+            return {"outcome": "error", "message": f"unreadable reply from the worker: {exc}"}
+        if not isinstance(reply, dict):
+            return {"outcome": "error", "message": "unreadable reply from the worker"}
         return reply
 
     def _request(self, msg: dict[str, Any], timeout: float | None) -> dict[str, Any] | None:
@@ -365,8 +426,8 @@ class Worker:
             case_id = pending[progress.done]["id"]
             try:
                 reply = self._recv(self.timeout)
-            except WorkerDied:
-                reason = self.death_reason()
+            except WorkerDied as died:
+                reason = str(died) or self.death_reason()
                 self.kill()
                 progress.done += 1
                 yield Outcome(case=case_id, kind="error", message=reason)

@@ -75,6 +75,9 @@ _ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
 _MAX_DEPTH = 60
 
 
+_MAX_INT_BITS = 13_000  # about 3,900 decimal digits, under the 4,300 that str(int) allows
+
+
 def canonical(value: Any, _depth: int = 0, _path: set[int] | None = None) -> Any:
     """The canonical data form of ``value`` (see DESIGN.md, "Canonical data")."""
     if value is None or isinstance(value, (bool, str)):
@@ -82,6 +85,8 @@ def canonical(value: Any, _depth: int = 0, _path: set[int] | None = None) -> Any
     if isinstance(value, int):
         if isinstance(value, enum.Enum):
             return canonical(value.value, _depth + 1, _path)
+        if value.bit_length() > _MAX_INT_BITS:  # past Python's int/str limit: no JSON for it
+            return {UNREPRESENTABLE_TAG: f"an int of {value.bit_length():,} bits"}
         return int(value)
     if isinstance(value, float):
         return float(value)
@@ -220,7 +225,7 @@ def _encode(value: Any) -> Any:
         return value
     if t is list:
         return [v if type(v) in _PLAIN else _encode(v) for v in value]
-    if t is dict and all(type(k) is str for k in value):
+    if t is dict and all(type(k) is str and k[:1] != "\u0000" for k in value):
         return {k: v if type(v) in _PLAIN else _encode(v) for k, v in value.items()}
     if isinstance(value, _loaded("datetime", "datetime", "date", "time")):
         return {_TYPE_TAG: type(value).__name__, "v": value.isoformat()}
@@ -231,7 +236,9 @@ def _encode(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
     if isinstance(value, dict):
-        if all(isinstance(k, str) for k in value):
+        # A key that starts with NUL could read as one of the transport's own tags (a
+        # function may return {"\u0000t": "bytes", ...}); such a dict travels as pairs (#11).
+        if all(isinstance(k, str) and k[:1] != "\u0000" for k in value):
             return {k: _encode(v) for k, v in value.items()}
         return {_MAP_TAG: [[_encode(k), _encode(v)] for k, v in value.items()]}
     if isinstance(value, list):
@@ -481,12 +488,143 @@ class TargetError(Exception):
         self.kind = kind
 
 
+# --------------------------------------------------------------------------------------
+# Which callables a spec may name (#11). A spec's function ids, fixtures and serializers are
+# called with the spec's data; they resolve only to the project's own modules (found under the
+# root, outside any virtualenv) and to these pure standard-library modules, which vowel's
+# examples use (``math.sqrt``, ``len``, ``sorted``). ``allow_callables`` under [tool.codemode]
+# adds modules; nothing else is imported or called, so ``os.system`` as an id never runs.
+# --------------------------------------------------------------------------------------
+
+ALLOWED_MODULES = (
+    "builtins",
+    "math",
+    "cmath",
+    "operator",
+    "string",
+    "re",
+    "json",
+    "statistics",
+    "decimal",
+    "fractions",
+    "numbers",
+    "datetime",
+    "calendar",
+    "itertools",
+    "functools",
+    "collections",
+    "textwrap",
+    "unicodedata",
+    "heapq",
+    "bisect",
+    "difflib",
+    "base64",
+    "binascii",
+    "hashlib",
+    "zlib",
+    "html",
+    "urllib.parse",
+    "ipaddress",
+    "uuid",
+    "colorsys",
+    "keyword",
+    "copy",
+    "enum",
+    "random",
+)
+# Builtins that run code, read files or stop the process: never an id, fixture or serializer.
+_DENIED_BUILTINS = frozenset(
+    {"eval", "exec", "compile", "open", "__import__", "breakpoint", "input", "exit", "quit", "help"}
+)
+
+
+class _Policy:
+    allowed: tuple[str, ...] = ALLOWED_MODULES
+    root = ""
+    outside: tuple[str, ...] = ()  # the interpreter's own trees, even inside the root
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _in_project(path: str | None) -> bool:
+    if not path or not _Policy.root:
+        return False
+    real = os.path.realpath(path)
+    parts = real.split(os.sep)
+    return (
+        _under(real, _Policy.root)
+        and not any(_under(real, o) for o in _Policy.outside)
+        and "site-packages" not in parts
+        and "dist-packages" not in parts
+    )
+
+
+def _module_allowed(name: str) -> bool | None:
+    """True: a project or allowlisted module; False: anything else; None: not found at all."""
+    if any(name == a or name.startswith(a + ".") for a in _Policy.allowed):
+        return True
+    module = sys.modules.get(name)
+    if module is not None:
+        where = getattr(module, "__file__", None) or next(
+            iter(getattr(module, "__path__", [])), None
+        )
+        return _in_project(where)
+    import importlib.util
+
+    try:  # the top-level package only: finding it imports nothing
+        spec = importlib.util.find_spec(name.partition(".")[0])
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    where = spec.origin if spec.origin not in (None, "built-in", "frozen") else None
+    if where is None and spec.submodule_search_locations:
+        where = next(iter(spec.submodule_search_locations), None)
+    return _in_project(where)
+
+
+def _refused(path: str, what: str) -> TargetError:
+    return TargetError(
+        "refused",
+        f"{path!r} resolves to {what}, outside the project's source roots and the allowed "
+        "standard-library modules; a spec may only name the project's own callables (add a "
+        "module to `allow_callables` under [tool.codemode] if you trust it)",
+    )
+
+
+def _home(obj: Any) -> Any:
+    if isinstance(obj, types.ModuleType):
+        return obj.__name__
+    return getattr(obj, "__module__", None) or getattr(
+        getattr(obj, "__objclass__", None), "__module__", None
+    )
+
+
+def _check_resolved(path: str, obj: Any, owner: Any = None) -> None:
+    """The object a spec named lives in an allowed module (``random._os.system`` does not);
+    a property or a plain attribute, which names no module, is its class's or module's."""
+    home = _home(obj) or _home(owner)
+    if isinstance(home, str) and home == "builtins":
+        name = getattr(obj, "__name__", "")
+        if name in _DENIED_BUILTINS:
+            raise _refused(path, f"the builtin {name}()")
+        return
+    if not isinstance(home, str) or not _module_allowed(home):
+        raise _refused(path, f"module {home!r}")
+
+
 def import_path(path: str) -> tuple[Any, Any, Any]:
     """Resolve ``pkg.mod.Class.method`` to (object, owner, module) by the longest importable prefix."""
     parts = path.split(".")
     last_error: BaseException | None = None
     for i in range(len(parts) - 1, 0, -1):
         mod_name = ".".join(parts[:i])
+        if _module_allowed(mod_name) is False:
+            if i == 1 or _module_allowed(parts[0]) is False:
+                raise _refused(path, f"module {parts[0]!r}")
+            continue  # a prefix that is no module (Class.method): try a shorter one
         if mod_name not in sys.modules:
             # Code that reads sys.argv at import time sees what `python -m mod_name` gives,
             # never the worker's own --root/--path flags.
@@ -520,9 +658,13 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
                     f"{where} has {what} {attr!r}: renamed or removed? Point the spec at the "
                     "function's new name, or delete the block",
                 ) from None
+            if isinstance(obj, types.ModuleType) and not _module_allowed(obj.__name__):
+                raise _refused(path, f"module {obj.__name__!r}")
+        _check_resolved(path, obj, owner)
         return obj, owner, module
     builtin = _builtin(parts)
     if builtin is not None:
+        _check_resolved(path, builtin[0], builtin[1])
         return builtin
     msg = _exc_line(last_error) if last_error else f"cannot import {path!r}"
     raise TargetError("import", msg)
@@ -701,6 +843,24 @@ def _line_tracer(code_filter: Callable[[Any], bool], lines: set[int]) -> Callabl
     return global_
 
 
+# One case's reply: an output far past what a spec could hold is the case's error, not a
+# 40 MB line for the parent to decode and the report to carry (#11). The parent drops a
+# longer line unread (pool.MAX_REPLY_BYTES).
+MAX_REPLY_CHARS = 2_000_000
+
+
+def _too_big(msg: dict[str, Any], size: int) -> dict[str, Any]:
+    what = "output" if msg.get("outcome") == "returned" else "reply"
+    return {
+        "case": msg["case"],
+        "outcome": "error",
+        "message": f"the {what} is {size / 1e6:.1f} MB as data, over the "
+        f"{MAX_REPLY_CHARS / 1e6:g} MB one case may return; check a summary of it (its "
+        "length, a few items) with an assertion, or return less",
+        "duration_ms": msg.get("duration_ms"),
+    }
+
+
 _CHILD_OK = 117  # a forked child that sent all its replies; os._exit(0) in user code is not it
 
 
@@ -718,7 +878,10 @@ class Runner:
         self.fork = fork  # a forked child per function block (see run)
 
     def send(self, msg: dict[str, Any]) -> None:
-        self.proto.write(dumps(msg) + "\n")
+        line = dumps(msg)
+        if len(line) > MAX_REPLY_CHARS and "case" in msg:
+            line = dumps(_too_big(msg, len(line)))
+        self.proto.write(line + "\n")
         self.proto.flush()
 
     def handle(self, req: dict[str, Any]) -> None:
@@ -1019,26 +1182,37 @@ def _is_awaitable(value: Any) -> bool:
 
 
 class _Args:
-    """``--root DIR [--path P ...] [--memory-mb N]``: written by the parent, never by hand,
-    so a few lines instead of argparse (~5 ms of the hook's every run)."""
+    """``--root DIR [--path P ...] [--allow MODULE ...] [--memory-mb N]``: written by the
+    parent, never by hand, so a few lines instead of argparse (~5 ms of the hook's every run)."""
 
     def __init__(self, argv: list[str]) -> None:
         self.root = ""
         self.path: list[str] = []
+        self.allow: list[str] = []
         self.memory_mb = 0
         it = iter(argv)
         for flag in it:
             value = next(it, None)
-            if value is None or flag not in ("--root", "--path", "--memory-mb"):
+            if value is None or flag not in ("--root", "--path", "--allow", "--memory-mb"):
                 raise SystemExit(f"codemode worker: bad arguments {argv!r}")
             if flag == "--root":
                 self.root = value
             elif flag == "--path":
                 self.path.append(value)
+            elif flag == "--allow":
+                self.allow.append(value)
             else:
                 self.memory_mb = int(value)
         if not self.root:
             raise SystemExit("codemode worker: --root is required")
+
+
+def _set_policy(root: str, allow: list[str]) -> None:
+    _Policy.root = os.path.realpath(root)
+    _Policy.allowed = ALLOWED_MODULES + tuple(allow)
+    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    # a virtualenv inside the repository is the interpreter's, not the project's
+    _Policy.outside = tuple(p for p in prefixes if p != _Policy.root and _under(p, _Policy.root))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1050,6 +1224,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(devnull, 1)
     sys.stdout = _Discard()
     _setup_paths(a.root, a.path)
+    _set_policy(a.root, a.allow)
     if a.memory_mb:
         _limit_memory(a.memory_mb)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
