@@ -531,6 +531,11 @@ ALLOWED_MODULES = (
     "copy",
     "enum",
     "random",
+    # path arithmetic (vowel's examples use os.path.join); os itself stays out
+    "os.path",
+    "posixpath",
+    "ntpath",
+    "genericpath",
 )
 # Builtins that run code, read files or stop the process: never an id, fixture or serializer.
 _DENIED_BUILTINS = frozenset(
