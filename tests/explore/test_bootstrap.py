@@ -178,3 +178,36 @@ def test_a_function_that_cannot_be_explored_is_skipped_with_its_reason(tmp_path:
     assert fr.status == "missing" and fr.message  # a bootstrap skip, not a failed run
     assert any("1 function(s): 0 got 0 generated case(s)" in n for n in report.notes)
     assert any("without cases" in n for n in report.notes)
+
+
+SERIALIZED = '''\
+def doubled(data: dict) -> tuple:
+    """The spec's serializer: every input arrives doubled."""
+    raw = data.get("inputs", data.get("input"))
+    return tuple(2 * v for v in raw) if isinstance(raw, list) else (2 * raw,)
+
+
+def half(n: int) -> int:
+    return n // 2
+'''
+
+
+def test_a_serializer_spec_survives_regen_then_check(tmp_path: Path) -> None:
+    """Exploration and the gate build inputs through the block's serializer, as check does."""
+    root = tmp_path / "proj"
+    (root / "specs").mkdir(parents=True)
+    (root / "calc.py").write_text(SERIALIZED)
+    (root / "pyproject.toml").write_text('[project]\nname = "calc"\n')
+    spec = root / "specs" / "calc.yml"
+    spec.write_text(
+        "serializers:\n  twice: {serializer: calc.doubled}\n"
+        "calc.half:\n  serializer: twice\n  dataset:\n"
+        "    - case: {id: by_hand, inputs: [3], expected: 3}\n"
+    )
+    _git(root, "init", "-q")
+    assert main(["regen", "--root", str(root), "--function", "calc.half", "-q"]) == 0
+    [func] = load_spec_file(spec, root).functions
+    assert func.serializer == "twice" and len(func.cases) > 3
+    assert func.cases[0].id == "by_hand" and all(c.generated for c in func.cases[1:])
+    report = run_check(load_config(root), Scope("all"))
+    assert [(f.id, f.status) for f in report.functions] == [("calc.half", "ok")]

@@ -1,23 +1,23 @@
-"""The gate before writing: every new case, as it will be written, run twice in fresh workers.
+"""The gate before writing: every new case, as it will be written, run twice in two workers.
 
-The cases are rendered to YAML and parsed back with the spec loader first, so the gate
-judges exactly what lands on disk (a tuple that becomes a list, a float that rounds, are
-caught here). A case that fails in either run is not written as an exact expectation.
+The cases are written into the spec file's text and parsed back with the spec loader first,
+so the gate judges exactly what lands on disk (a tuple that becomes a list, a float that
+rounds, the block's serializer and fixtures, the hand-written cases that run before). Each
+run is a function block in a forked child, as in ``check``, so what other functions did in
+those workers cannot change it. A case that fails in either run is not written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from codemode.check.verify import Verifier
 from codemode.config import Config
 from codemode.report.model import CASE_PASSED
 from codemode.specs.load import parse_spec_text
-from codemode.specs.types import FixtureSpec, SerializerSpec
-from codemode.specs.write import FunctionUpdate, apply_updates, flow
+from codemode.specs.write import FunctionUpdate, apply_updates
 from codemode.worker.pool import Worker
 
 
@@ -29,42 +29,19 @@ class GateResult:
     evaluators_failed: list[str] = field(default_factory=list)
 
 
-def _fixture_yaml(fixtures: dict[str, FixtureSpec], serializers: dict[str, SerializerSpec]) -> str:
-    out = ""
-    if fixtures:
-        out += "fixtures:\n"
-        for name, f in fixtures.items():
-            d: dict[str, Any] = {
-                k: v for k, v in f.to_wire().items() if v not in (None, [], {}) and k != "name"
-            }
-            out += f"  {flow(name)}: {flow(d)}\n"
-    if serializers:
-        out += "serializers:\n"
-        for name, s in serializers.items():
-            d = {k: v for k, v in s.to_wire().items() if v is not None}
-            out += f"  {flow(name)}: {flow(d)}\n"
-    return out
-
-
 def run_gate(
     config: Config,
     update: FunctionUpdate,
     *,
-    fixtures: dict[str, FixtureSpec] | None = None,
-    serializers: dict[str, SerializerSpec] | None = None,
-    fixture_names: Sequence[str] = (),
-    make_worker: Callable[[], Worker],
-    runs: int = 2,
+    base: str = "",
+    rel: str = "gate.yml",
+    workers: Sequence[Worker],
 ) -> GateResult:
-    head = _fixture_yaml(fixtures or {}, serializers or {})
-    text = apply_updates(head, [update])
-    if fixture_names:
-        text = text.replace(
-            f"{flow(update.function_id)}:\n",
-            f"{flow(update.function_id)}:\n  fixture: {flow(list(fixture_names))}\n",
-            1,
-        )
-    spec = parse_spec_text(text, Path("gate.yml"), "gate.yml")
+    """Run the function's block as it will be written into ``base`` (the spec file's current
+    text, "" for a new file), the way ``check`` runs it: every case of the block in file order,
+    with the block's fixtures and serializer. One run per worker (two: separate processes)."""
+    text = apply_updates(base, [update])
+    spec = parse_spec_text(text, config.root / rel, rel)
     func = spec.function(update.function_id)
     result = GateResult()
     if func is None or func.error:
@@ -74,12 +51,8 @@ def run_gate(
         return result
     observed: list[dict[str, tuple[bool, Any]]] = []
     failed_checks: set[str] = set()
-    for _ in range(runs):
-        worker = make_worker()
-        try:
-            fr, _ = Verifier(config, worker).verify_function(spec, func)
-        finally:
-            worker.close()
+    for worker in workers:
+        fr, _ = Verifier(config, worker).verify_function(spec, func)
         run: dict[str, tuple[bool, Any]] = {}
         for c in fr.cases:
             # A failing global evaluator is dropped by the caller; the case itself may be right.

@@ -49,12 +49,15 @@ def wire_call(
     trace: bool = False,
 ) -> dict[str, Any]:
     """One call as a worker case: positional ``args`` and ``kwargs``, nothing from a spec."""
+    # The form check will give the case: `inputs:` a dict for keywords only (a serializer
+    # function sees {"inputs": {...}} then), else a list.
+    by_name = bool(kwargs) and not args
     return {
         "id": case_id,
         "args": list(args),
         "kwargs": kwargs,
-        "form": "inputs_list",
-        "input": list(args),
+        "form": "inputs_dict" if by_name else "inputs_list",
+        "input": dict(kwargs) if by_name else list(args),
         "types": list(types),
         "trace": trace,
     }
@@ -71,6 +74,8 @@ class Recorder:
     fixtures: list[dict[str, Any]] = field(default_factory=list)
     fixture_names: list[str] = field(default_factory=list)
     file_key: str = ""
+    # The spec's serializer (wire form): inputs reach the function the way `check` builds them.
+    serializer: dict[str, Any] | None = None
     records: list[CallRecord] = field(default_factory=list)
     round: int = 0
     worker_calls: int = 0
@@ -124,6 +129,7 @@ class Recorder:
             wire,
             fixtures=self.fixtures,
             fixture_names=self.fixture_names,
+            serializer=self.serializer,
             file_key=self.file_key,
             isolate=False,  # a worker of its own per explored function (explore/regen.py)
         )

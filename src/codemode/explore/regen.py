@@ -10,9 +10,11 @@ says why; the other functions go on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -159,6 +161,33 @@ def _skip(
     return None
 
 
+class _Workers:
+    """Idle workers handed out to the concurrent explorations and taken back."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+        self.idle: list[Any] = []
+        self.every: list[Any] = []
+        self.lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def take(self, n: int) -> Iterator[list[Any]]:
+        with self.lock:
+            got = [self.idle.pop() for _ in range(min(n, len(self.idle)))]
+        fresh = [self.make() for _ in range(n - len(got))]
+        with self.lock:
+            self.every += fresh
+        try:
+            yield got + fresh
+        finally:
+            with self.lock:
+                self.idle += got + fresh
+
+    def close(self) -> None:
+        for w in self.every:
+            w.close()
+
+
 class _Run:
     def __init__(
         self, config: Config, model: Any, progress: Progress | None, retry_delay: float | None
@@ -174,6 +203,9 @@ class _Run:
         self.cache: Any = None
         self.done = 0
         self.total = 0
+        # The gate's workers serve every function of the run: each block runs in a forked
+        # child, so one worker start (and import) per process, not two per function.
+        self.gate_workers = _Workers(lambda: make_worker(config))
 
     def _say(self, fid: str, text: str) -> None:
         self.done += 1
@@ -208,11 +240,16 @@ class _Run:
         rel = spec.rel if spec else _new_spec_rel(self.config, self.index, info.module)
         fixtures = [spec.fixtures[n].to_wire() for n in func.fixtures] if spec and func else []
         fixture_names = list(func.fixtures) if func else []
+        serializer = (
+            spec.serializers[func.serializer].to_wire()
+            if spec and func and func.serializer
+            else None
+        )
         taken = {c.id for c in func.cases if not c.generated} if func else set()
         from codemode.explore.record import Recorder
 
         worker = self._worker()
-        recorder = Recorder(worker, target.id, fixtures, fixture_names, rel)
+        recorder = Recorder(worker, target.id, fixtures, fixture_names, rel, serializer)
         done = _Done(target.id, "ok", "", rel)
         try:
             cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
@@ -281,18 +318,13 @@ class _Run:
         """Re-run the candidates twice in fresh workers; only what holds both times is kept."""
         from codemode.explore.gate import run_gate
 
-        fixture_names = list(func.fixtures) if func else []
-        gate = await asyncio.to_thread(
-            run_gate,
-            self.config,
-            update,
-            fixtures={n: spec.fixtures[n] for n in fixture_names} if spec else None,
-            serializers={func.serializer: spec.serializers[func.serializer]}
-            if spec and func and func.serializer
-            else None,
-            fixture_names=fixture_names,
-            make_worker=lambda: make_worker(self.config),
-        )
+        rel = done.spec_rel or ""
+        path = self.config.root / rel
+        base = path.read_text(encoding="utf-8") if path.is_file() else ""
+        with self.gate_workers.take(2) as workers:
+            gate = await asyncio.to_thread(
+                run_gate, self.config, update, base=base, rel=rel, workers=workers
+            )
         kept = [c for c in update.cases if c["id"] in set(gate.passed)]
         evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
         flaky = tuple(gate.nondeterministic)
@@ -416,7 +448,10 @@ def run_regen(
                 "cap the run with --max-model-requests instead"
             )
         run.cache = AnswerCache(cache_dir(config.root))
-    done = asyncio.run(_gather(run, targets))
+    try:
+        done = asyncio.run(_gather(run, targets))
+    finally:
+        run.gate_workers.close()
     report = _finish(config, run, done, dry_run)
     elapsed = time.perf_counter() - started
     summary = _bootstrap_summary(done, report, scan) if scan is not None else []
