@@ -6,8 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from codemode.errors import FatalError
-
 EXAMPLES = """\
 examples:
   codemode merge reports/report-*.json --out merged.json
@@ -30,17 +28,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.github.delivery import read_report, write_report
-    from codemode.report.model import merge_reports
+    from codemode.github.delivery import merge_files
 
-    missing = [str(p) for p in args.reports if not p.is_file()]
-    if missing:
-        raise FatalError(f"no such report: {', '.join(missing)}")
-    read = [read_report(p) for p in args.reports]
-    merged = merge_reports([r for r, _ in read])
-    # Shards of one run share where they came from; keep the first one that says.
-    origin = next((o for _, o in read if o), None)
-    write_report(args.out, merged, origin)
+    merged = merge_files(args.reports, args.out)
     counts = ", ".join(f"{n} {v}" for v, n in merged.counts().items() if n)
-    print(f"codemode: merged {len(read)} report(s) into {args.out}: {counts or 'no functions'}")
+    n = len(args.reports)
+    print(f"codemode: merged {n} report(s) into {args.out}: {counts or 'no functions'}")
     return 0

@@ -28,7 +28,7 @@ from codemode.report.markdown import (
     render_markdown,
     valid_comment_id,
 )
-from codemode.report.model import Report
+from codemode.report.model import Report, merge_reports
 
 GITHUB_KEY = "github"  # extra top-level key in report.json: where the report came from
 
@@ -199,3 +199,15 @@ def run_comment(
     )
     verdicts = parse_fail_on(fail_on) if fail_on is not None else DEFAULT_FAIL_ON
     return deliver(report, target, verdicts, report_path=report_path, env=env)
+
+
+def merge_files(paths: list[Path], out: Path) -> Report:
+    """``codemode merge``: the reports of sharded jobs as one report file, for one comment."""
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise FatalError(f"no such report: {', '.join(missing)}")
+    read = [read_report(p) for p in paths]
+    merged = merge_reports([r for r, _ in read])
+    # Shards of one run share where they came from; keep the first one that says.
+    write_report(out, merged, next((o for _, o in read if o), None))
+    return merged
