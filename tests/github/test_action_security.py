@@ -261,3 +261,14 @@ def test_pull_request_target_never_runs_the_pull_requests_code(
     done = run_codemode(["action", "--step", "verify"], root, {**env, "GITHUB_SHA": base})
     assert done.returncode == 0, done.stderr
     assert "::warning title=codemode::pull_request_target runs with" in done.stdout
+
+
+def test_a_token_left_in_the_verify_steps_environment_is_named(
+    hostile: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root, base, head = hostile
+    env = {**_env(tmp_path, fake_github, base, head), "GITHUB_TOKEN": TOKEN}
+    env.update(INPUT_PYTHON=sys.executable, INPUT_ARGS="specs/probe.yml")
+    done = run_codemode(["action", "--step", "verify"], root, env)
+    assert "::warning title=codemode::GITHUB_TOKEN is set in the step" in done.stdout
+    assert TOKEN not in done.stdout + done.stderr

@@ -164,3 +164,25 @@ def test_commit_and_push_to_the_pr_branch(origin: tuple[Path, list[str]], tmp_pa
         git(repo, "log", "-1", "--format=%an %s", "feature")
         == "github-actions[bot] codemode: regen"
     )
+
+
+def test_a_base_input_is_never_an_option_to_git_fetch(
+    origin: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """`base` comes from a workflow input: `--upload-pack=CMD` would run CMD (#11)."""
+    repo, _ = origin
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth=1", "-b", "feature", f"file://{repo}", str(clone))
+    planted = tmp_path / "PWNED"
+    with pytest.raises(FatalError, match="fetch-depth: 0"):
+        ensure_base(clone, f"--upload-pack=touch {planted};git-upload-pack")
+    assert not planted.exists()
+    # The attack is real: as an option, git runs it.
+    import subprocess
+
+    subprocess.run(
+        ["git", "fetch", f"--upload-pack=touch {planted};git-upload-pack", "origin"],
+        cwd=clone,
+        capture_output=True,
+    )
+    assert planted.exists()

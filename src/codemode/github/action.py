@@ -41,6 +41,10 @@ STEPS: tuple[Step, ...] = ("verify", "deliver", "all")
 TOKEN_VARS = ("INPUT_GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GITHUB_TOKEN")
 BOT_NAME = "github-actions[bot]"
 BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
+TOKEN_WARNING = (
+    "{names} is set in the step that runs the project's code (a job-level `env:`?): that code "
+    "can read it from /proc; give the token to no step but codemode's own (docs/security.md)"
+)
 TARGET_NOTE = (
     "pull_request_target runs with the base repository's write token and secrets; codemode "
     "checked the base branch's own code only (see docs/security.md)"
@@ -54,8 +58,11 @@ def run_action(step: Step, env: Mapping[str, str], cwd: Path) -> int:
     event = read_event(env)
     code = 0
     if step in ("verify", "all"):
+        held = [key for key in TOKEN_VARS if env.get(key)]
+        if step == "verify" and held:
+            warn(TOKEN_WARNING.format(names=", ".join(held)), env)
         # The user's functions run below; they get no token (action.yml's verify step has
-        # none; with `all`, defence in depth: the worker's environment is an allowlist too).
+        # none; with `all`, defence in depth: the worker's environment is filtered too).
         for key in TOKEN_VARS:
             os.environ.pop(key, None)
             env.pop(key, None)

@@ -159,6 +159,7 @@ def deliver(
 
 
 def warn(message: str, env: Mapping[str, str]) -> None:
+    message = message if len(message) <= 2_000 else message[:1_999] + "…"  # the summary's budget
     print(f"::warning title=codemode::{escape_data(message)}", flush=True)
     append_summary(f"> [!WARNING]\n> {escape_text(f'codemode: {message}')}\n", env)
 
