@@ -3,7 +3,9 @@
 A pre-commit hook's private virtualenv has none of the project's dependencies, so the
 worker must use the project's own Python: ``--python``, then ``python`` under
 [tool.codemode] (or ``CODEMODE_PYTHON``), then an active virtualenv, then ``.venv`` or
-``venv`` in the repository, then the interpreter codemode runs in.
+``venv`` in the repository, then ``CODEMODE_HOST_PYTHON`` (the GitHub Action installs codemode
+in a virtualenv of its own and names the job's Python there), then the interpreter codemode
+runs in.
 """
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ def find_python(root: Path, configured: str | None, env: Mapping[str, str] | Non
         vp = _venv_python(root / name)
         if vp:
             return str(vp)
-    return sys.executable
+    # Lowest of the configured choices, unlike CODEMODE_PYTHON: a project's own setting wins.
+    return env.get("CODEMODE_HOST_PYTHON") or sys.executable
 
 
 INTERPRETER_HINT = (
