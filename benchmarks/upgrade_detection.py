@@ -15,6 +15,7 @@ function is caught when its verdict on the new code is drifted or error.
 
     python benchmarks/upgrade_detection.py            # all libraries
     python benchmarks/upgrade_detection.py roman      # only these (by distribution name)
+    python benchmarks/upgrade_detection.py humanize==4.10.0   # one upgrade, by its old release
 
 Exit 0 when the target is met (>= 70% caught overall, 0 false drift), 1 when it is not,
 2 when a comparison could not run (a download failed, no change found, a command crashed).
@@ -67,6 +68,7 @@ LIBRARIES = (
     Library("inflection", "inflection", "0.3.1", "0.4.0"),  # passerby plurals, titleize
     Library("pyhumps", "humps", "3.7.3", "3.8.0"),  # whitespace and digits in case conversion
     Library("humanize", "humanize", "4.9.0", "4.10.0"),  # negative deltas, metric precision
+    Library("humanize", "humanize", "4.10.0", "4.11.0"),  # naturalsize past 1000 ZB
     Library("roman", "roman", "3.1", "3.2"),  # 0 <-> "N"
     Library("validators", "validators", "0.28.0", "0.28.1"),  # domain: "__", trailing dot
     Library("wcwidth", "wcwidth", "0.2.6", "0.2.7"),  # Unicode 15.1 tables
@@ -294,7 +296,7 @@ def measure(lib: Library, tmp: Path) -> Outcome:
     out = Outcome(lib)
     old, new = fetch(lib.dist, lib.old), fetch(lib.dist, lib.new)
     out.changed = ground_truth(lib, old, new, tmp / "truth")
-    root = tmp / lib.dist
+    root = tmp / f"{lib.dist}-{lib.old}"
     make_repo(root, old, lib.package)
     out.bootstrap = bootstrap(root)
     before = check(root)
@@ -340,7 +342,11 @@ def show(o: Outcome) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     names = set(sys.argv[1:] if argv is None else argv)
-    libs = [lib for lib in LIBRARIES if not names or lib.dist in names]
+    libs = [
+        lib
+        for lib in LIBRARIES
+        if not names or lib.dist in names or f"{lib.dist}=={lib.old}" in names
+    ]
     if not libs:
         print(f"no library named {sorted(names)}; known: {[lib.dist for lib in LIBRARIES]}")
         return 2
@@ -360,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     share = caught / total if total else 0.0
     weak = sum(len(o.by_message_only) for o in outcomes)
     print(
-        f"overall: {len(outcomes)} libraries, functions {sum(o.functions for o in outcomes)}, "
+        f"overall: {len({o.lib.dist for o in outcomes})} libraries, {len(outcomes)} upgrades, functions {sum(o.functions for o in outcomes)}, "
         f"cases {sum(o.cases for o in outcomes)}, false drift {false}, "
         f"caught {caught}/{total} = {share:.0%} (target >= {TARGET:.0%}, 0 false drift); "
         f"{weak} of the caught only through an exception's message"
