@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from security_kit import GOOD_ID, assert_contained, check, make_project, one_problem
+from security_kit import GOOD_ID, assert_contained, check, make_project, one_problem, run_cli
 
 EVIL = """
 import os, subprocess, sys, time
@@ -182,3 +182,23 @@ def test_a_process_the_function_starts_does_not_outlive_the_run(tmp_path: Path, 
             time.sleep(0.1)
         else:
             pytest.fail(f"process {pid} outlived codemode")
+
+
+def test_check_staged_fails_when_staged_code_imports_an_untracked_module(tmp_path: Path) -> None:
+    from security_kit import git
+
+    root = make_project(tmp_path)
+    (root / "src" / "hazards" / "helper.py").write_text("def one():\n    return 1\n")
+    good = root / "src" / "hazards" / "good.py"
+    good.write_text(
+        "from hazards.helper import one\n\n\ndef add(a: int, b: int) -> int:\n"
+        "    return a + b + one() - 1\n"
+    )
+    git(root, "add", "src/hazards/good.py")  # helper.py stays untracked
+    run = run_cli(root, "check", "--staged", "--format", "json")
+    assert_contained(run)
+    assert run.status(GOOD_ID) == "error", run.out
+    assert "hazards.helper" in " ".join(run.messages())
+    git(root, "add", "src/hazards/helper.py")
+    tracked = run_cli(root, "check", "--staged", "--format", "json")
+    assert_contained(tracked, codes=(0,))

@@ -435,6 +435,15 @@ def read_entries(root: Path, entries: Sequence[Entry]) -> Iterator[tuple[Entry, 
 # -- the staged content, for the worker ---------------------------------------------------------
 
 
+def _untracked_modules(root: Path) -> bool:
+    """Whether the work tree holds Python modules git does not track (and does not ignore):
+    staged code that imports one would pass in the work tree and fail once committed (#11)."""
+    out = run(
+        root, "ls-files", "--others", "--exclude-standard", "-z", "--", "*.py", "*.so", "*.pyd"
+    )
+    return bool(out.strip(b"\0"))
+
+
 def materialize_staged(root: Path) -> Path | None:
     """None when the tracked files in the work tree equal the index; else a new temporary
     directory holding the index's content, for the worker to import from (the caller removes
@@ -444,9 +453,9 @@ def materialize_staged(root: Path) -> Path | None:
         cwd=root,
         capture_output=True,
     )
-    if proc.returncode == 0:
+    if proc.returncode == 0 and not _untracked_modules(root):
         return None
-    if proc.returncode != 1:
+    if proc.returncode not in (0, 1):
         raise FatalError(
             f"git diff failed in {root}: {proc.stderr.decode(errors='replace').strip()}"
         )
