@@ -17,6 +17,12 @@ from codemode.worker import runtime
 from codemode.worker.pool import Outcome, Worker
 
 MAX_CALLS = 5000  # per function: a runaway snippet stops here, the records so far stay
+# A call's arguments become a case's inputs in the spec: a model that passes 20 MB would get
+# a 40 MB spec written. Larger calls are refused before they reach the worker (#11).
+MAX_ARGUMENT_CHARS = 64_000
+# All the outputs recorded for one function (each is capped by the worker at 2 MB): past this
+# the exploration stops, the records so far stay.
+MAX_RECORDED_CHARS = 64_000_000
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,7 @@ class Recorder:
     records: list[CallRecord] = field(default_factory=list)
     round: int = 0
     worker_calls: int = 0
+    recorded_chars: int = 0
     _memo: dict[str, CallRecord] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -101,6 +108,14 @@ class Recorder:
                     fresh[key] = call
             if len(self.records) + len(fresh) > MAX_CALLS:
                 raise TooManyCalls(f"more than {MAX_CALLS} calls of the target; stopped")
+            if self.recorded_chars > MAX_RECORDED_CHARS:
+                raise TooManyCalls(
+                    f"the target's outputs passed {MAX_RECORDED_CHARS / 1e6:g} MB; stopped"
+                )
+            for key, (a, k) in list(fresh.items()):
+                if len(key) > MAX_ARGUMENT_CHARS:
+                    del fresh[key]
+                    self._refuse(key, a, k)
             if fresh:
                 wire = [wire_call(key, a, k, trace=True) for key, (a, k) in fresh.items()]
                 self.worker_calls += len(wire)
@@ -120,7 +135,24 @@ class Recorder:
                     )
                     self.records.append(rec)
                     self._memo[key] = rec
+                    if rec.kind == "returned":
+                        self.recorded_chars += len(runtime.dumps(rec.value))
             return [self._memo[key] for key in keys]
+
+    def _refuse(self, key: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """An oversize call: an error record (never a case), without its arguments."""
+        rec = CallRecord(
+            n=len(self.records) + 1,
+            args=(),
+            kwargs={},
+            kind="error",
+            message=f"the arguments are {len(key) / 1000:.0f} KB as data, over the "
+            f"{MAX_ARGUMENT_CHARS // 1000} KB a call may pass (they would be written into the "
+            "spec); call it with smaller values",
+            round=self.round,
+        )
+        self.records.append(rec)
+        self._memo[key] = rec
 
     def run_wire(self, wire: list[dict[str, Any]]) -> Iterator[Outcome]:
         """Run wire cases of the target in the worker, with this function's fixtures."""

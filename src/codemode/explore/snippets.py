@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import datetime as dt
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,15 +78,34 @@ def _exception(exc: dict[str, Any]) -> BaseException:
     return Exception(f"{name}: {message}")
 
 
+# Wall-clock time one snippet may spend in calls of the target (each call also has the
+# worker's own timeout): Monty's feed limit does not count the time a host call takes (#11).
+HOST_SECONDS = 30.0
+
+
+class HostBudget(RuntimeError):
+    pass
+
+
 def _host_function(recorder: Recorder, calls: list[int]) -> Callable[..., Any]:
     """The target as the sandbox sees it: data in, the worker's canonical result out."""
+    spent = [0.0]
 
     def target(*args: Any, **kwargs: Any) -> Any:
+        if spent[0] > HOST_SECONDS:
+            raise HostBudget(
+                f"the snippet's calls of the target ran for more than {HOST_SECONDS:g} s; "
+                "stopped (call it fewer times, with smaller inputs)"
+            )
         for i, a in enumerate(args):
             _check_data(a, f"argument {i + 1}")
         for k, v in kwargs.items():
             _check_data(v, f"argument {k!r}")
-        rec = recorder.call(args, kwargs)
+        started = time.monotonic()
+        try:
+            rec = recorder.call(args, kwargs)
+        finally:
+            spent[0] += time.monotonic() - started
         calls.append(rec.n)
         if rec.kind == "returned":
             return rec.value

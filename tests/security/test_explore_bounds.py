@@ -1,0 +1,112 @@
+"""What a model's snippets and proposals can do, against the real worker and Monty: bounded
+argument sizes (they would be written into the spec), a wall-clock budget for the calls of one
+snippet, and evaluators that print or assert nothing never reach a spec."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from security_kit import make_project
+
+from codemode.check.run import make_worker
+from codemode.config import load_config
+from codemode.explore import snippets
+from codemode.explore.pipeline import vacuous, validate_evaluators
+from codemode.explore.prompts import ProposedEvaluator
+from codemode.explore.record import MAX_ARGUMENT_CHARS, Recorder
+from codemode.explore.snippets import SnippetRunner
+from codemode.explore.target import load_target
+from codemode.worker.pool import Worker
+
+MODULE = """
+import time
+
+def size(s):
+    return len(s)
+
+def slow(x):
+    time.sleep(0.2)
+    return x
+
+def double(x: int) -> int:
+    return 2 * x
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return make_project(tmp_path, modules={"model": MODULE}, commit=False)
+
+
+@pytest.fixture
+def worker(project: Path) -> Iterator[Worker]:
+    w = make_worker(load_config(project))
+    w.start()
+    yield w
+    w.close()
+
+
+def test_a_20_mb_argument_is_refused_and_never_becomes_a_case(worker: Worker) -> None:
+    recorder = Recorder(worker, "hazards.model.size")
+    with SnippetRunner(memory_mb=128) as runner:
+        refused, fine = runner.run(["size('x' * 20_000_000)", "size('ok')"], recorder, ["size"])
+    big, small = recorder.records
+    assert big.kind == "error" and "over the" in big.message and big.args == ()
+    assert small.kind == "returned" and small.value == 2
+    assert refused.error is not None and "over the" in refused.error
+    assert fine.error is None
+    assert recorder.worker_calls == 1  # the big one never reached the worker
+    assert len(recorder._key(("x" * MAX_ARGUMENT_CHARS,), {})) > MAX_ARGUMENT_CHARS
+
+
+def test_the_calls_of_one_snippet_have_a_wall_clock_budget(
+    worker: Worker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(snippets, "HOST_SECONDS", 1.0)
+    recorder = Recorder(worker, "hazards.model.slow")
+    started = time.monotonic()
+    with SnippetRunner(feed_seconds=60.0) as runner:
+        [result] = runner.run(["for i in range(100):\n    slow(i)"], recorder, ["slow"])
+    assert time.monotonic() - started < 10
+    assert result.error is not None and "more than 1 s" in result.error
+    assert 3 <= len(recorder.records) < 20
+
+
+@pytest.mark.parametrize(
+    ("assertion", "type_", "kept"),
+    [
+        ("output % 2 == 0", None, True),
+        ("print('::error::forged') or output % 2 == 0", None, False),
+        ("True", None, False),
+        ("output == output", None, False),
+        ("len(str(input)) >= 0", None, False),
+        (None, "int", True),
+        (None, "object", False),
+        (None, "int | Any", False),
+    ],
+)
+def test_evaluators_that_print_or_hold_nothing_are_not_kept(
+    project: Path,
+    worker: Worker,
+    assertion: str | None,
+    type_: str | None,
+    kept: bool,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    config = load_config(project)
+    info = load_target(config, "hazards.model.double")
+    recorder = Recorder(worker, "hazards.model.double")
+    recorder.call_many([((n,), {}) for n in (1, 2, 3)])
+    proposal = ProposedEvaluator(name="even", assertion=assertion, type=type_)
+    result = validate_evaluators(recorder, info, [proposal])
+    assert bool(result) is kept, result
+    assert "::error::" not in capfd.readouterr().out
+
+
+def test_vacuous_reads_the_expression_not_its_text() -> None:
+    assert vacuous("(p := print)('x') or output", None)
+    assert not vacuous("output['printed'] is True", None)
+    assert vacuous(None, "typing.Any")
