@@ -202,3 +202,16 @@ def test_check_staged_fails_when_staged_code_imports_an_untracked_module(tmp_pat
     git(root, "add", "src/hazards/helper.py")
     tracked = run_cli(root, "check", "--staged", "--format", "json")
     assert_contained(tracked, codes=(0,))
+
+
+def test_prints_inside_an_assertion_never_reach_stdout(tmp_path: Path) -> None:
+    spec = (
+        "hazards.evil.env_value:\n  dataset:\n"
+        "    - case: {id: forge, input: NOPE, assertion: \"print('::error::forged') or output is None\"}\n"
+        "    - case: {id: flood, input: NOPE, assertion: \"[print('x' * 1000) for i in range(10000)] and False\"}\n"
+    )
+    run = check(_project(tmp_path, spec))
+    assert_contained(run)
+    assert "forged" not in run.out and "xxxx" not in run.out and "xxxx" not in run.err
+    cases = {c["id"]: c["status"] for c in run.function("hazards.evil.env_value")["cases"]}
+    assert cases == {"forge": "passed", "flood": "failed"}, run.out
