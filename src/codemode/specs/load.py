@@ -208,6 +208,7 @@ _FIELDS: dict[str, dict[str, Field]] = {
         "generated": (_str_list, list),
         "explored_by": (_opt_str, None),
         "nondeterministic": (_str_list, list),
+        "deleted": (_str_list, list),
     },
 }
 _FLOATS = ("duration",)
@@ -643,6 +644,7 @@ def _parse_reserved(
                     tuple(meta["generated"]),
                     meta["explored_by"],
                     tuple(meta["nondeterministic"]),
+                    tuple(meta["deleted"]),
                 )
     return fixtures, serializers, metas
 

@@ -142,6 +142,7 @@ class FunctionMeta(_Strict):
     generated: list[str] = Field(default_factory=list)
     explored_by: str | None = None
     nondeterministic: list[str] = Field(default_factory=list)
+    deleted: list[str] = Field(default_factory=list)
 
 
 class CodemodeMeta(_Strict):

@@ -83,6 +83,9 @@ class FunctionMetaSpec:
     generated: tuple[str, ...] = ()
     explored_by: str | None = None
     nondeterministic: tuple[str, ...] = ()
+    # Generated cases a reviewer deleted by hand: never generated again (README says how to
+    # bring one back). Written by regen; see FunctionSpec.deleted_ids for the live set.
+    deleted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,13 @@ class FunctionSpec:
     cases: tuple[CaseSpec, ...] = ()
     error: str | None = None  # the whole block is invalid: reported as the function's error
     meta: FunctionMetaSpec = field(default_factory=FunctionMetaSpec)
+
+    @property
+    def deleted_ids(self) -> frozenset[str]:
+        """Generated cases a reviewer deleted: those recorded under ``deleted:``, and those
+        ``generated:`` still lists that the dataset no longer holds."""
+        present = {c.id for c in self.cases}
+        return frozenset(self.meta.deleted) | {g for g in self.meta.generated if g not in present}
 
 
 @dataclass(frozen=True)

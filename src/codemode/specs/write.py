@@ -191,7 +191,7 @@ def _meta_block(meta: Mapping[str, Any]) -> list[str]:
     for fid in sorted(functions):
         fm = functions[fid] or {}
         out.append(f"    {flow(fid)}:\n")
-        for key in ("fingerprint", "generated", "explored_by", "nondeterministic"):
+        for key in ("fingerprint", "generated", "explored_by", "nondeterministic", "deleted"):
             if key in fm and (fm[key] or key in ("generated",)):
                 out.append(f"      {key}: {flow(fm[key])}\n")
     return out
@@ -273,6 +273,21 @@ def _edit_block(
     return out
 
 
+def _deleted(old: Mapping[str, Any], block: Any, update: FunctionUpdate) -> list[str]:
+    """The generated ids a reviewer deleted by hand: recorded before, or listed as generated
+    but gone from the block's dataset now (#12). Only while the block itself exists."""
+    out = [str(d) for d in old.get("deleted") or ()]
+    if isinstance(block, dict) and isinstance(block.get("dataset"), list):
+        present = {
+            str((it.get("case") or {}).get("id"))
+            for it in block["dataset"]
+            if isinstance(it, dict) and isinstance(it.get("case"), dict)
+        }
+        out += [str(g) for g in old.get("generated") or () if str(g) not in present]
+    fresh = {str(c["id"]) for c in update.cases}
+    return [d for d in dict.fromkeys(out) if d not in fresh]
+
+
 def apply_updates(text: str, updates: Sequence[FunctionUpdate]) -> str:
     """``text`` with each update applied; blocks and lines not updated are left as they were."""
     if text and not text.endswith("\n"):
@@ -302,6 +317,9 @@ def apply_updates(text: str, updates: Sequence[FunctionUpdate]) -> str:
         }
         if up.nondeterministic:
             entry["nondeterministic"] = list(up.nondeterministic)
+        deleted = _deleted(old, (data or {}).get(up.function_id), up)
+        if deleted:
+            entry["deleted"] = deleted
         functions[up.function_id] = entry
     meta["functions"] = functions
     meta_lines = _meta_block(meta)
