@@ -272,3 +272,25 @@ def test_a_token_left_in_the_verify_steps_environment_is_named(
     done = run_codemode(["action", "--step", "verify"], root, env)
     assert "::warning title=codemode::GITHUB_TOKEN is set in the step" in done.stdout
     assert TOKEN not in done.stdout + done.stderr
+
+
+def test_a_hostile_report_posts_an_inert_comment_and_summary(
+    tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    """`codemode comment` in a workflow_run job: the report is the fork's, every field hostile."""
+    from inert import live_parts
+    from test_hostile_render import hostile_report
+
+    path = tmp_path / "report.json"
+    write_report(path, hostile_report(), Origin(pr=7, repo="octo/shop"))
+    env = {**actions_env(tmp_path, fake_github, "workflow_run", None), "GITHUB_TOKEN": TOKEN}
+    done = run_codemode(["comment", "--report", str(path), "--fail-on", "none"], tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    (comment,) = fake_github.pr_comments(7)
+    assert live_parts(comment["body"]) == []
+    assert live_parts((tmp_path / "step_summary.md").read_text()) == []
+    for line in _commands(done.stdout + done.stderr):
+        assert line.startswith(("::error file=", "::warning ", "::notice::")), line
+    # merged with another shard's report, the counts line is inert in the log too
+    merged = run_codemode(["merge", str(path), str(path), "--out", "m.json"], tmp_path, env)
+    assert merged.returncode == 0 and _commands(merged.stdout) == []

@@ -29,9 +29,11 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from codemode.github.delivery import merge_files
+    from codemode.logsafe import log_safe
 
     merged = merge_files(args.reports, args.out)
     counts = ", ".join(f"{n} {v}" for v, n in merged.counts().items() if n)
     n = len(args.reports)
-    print(f"codemode: merged {n} report(s) into {args.out}: {counts or 'no functions'}")
+    # the verdict names come from the shards' reports: data, for the job log
+    print(log_safe(f"codemode: merged {n} report(s) into {args.out}: {counts or 'no functions'}"))
     return 0
