@@ -282,7 +282,7 @@ def test_a_hostile_report_posts_an_inert_comment_and_summary(
     from test_hostile_render import hostile_report
 
     path = tmp_path / "report.json"
-    write_report(path, hostile_report(), Origin(pr=7, repo="octo/shop"))
+    write_report(path, hostile_report(status="missing"), Origin(pr=7, repo="octo/shop"))
     env = {**actions_env(tmp_path, fake_github, "workflow_run", None), "GITHUB_TOKEN": TOKEN}
     done = run_codemode(["comment", "--report", str(path), "--fail-on", "none"], tmp_path, env)
     assert done.returncode == 0, done.stderr
@@ -294,3 +294,25 @@ def test_a_hostile_report_posts_an_inert_comment_and_summary(
     # merged with another shard's report, the counts line is inert in the log too
     merged = run_codemode(["merge", str(path), str(path), "--out", "m.json"], tmp_path, env)
     assert merged.returncode == 0 and _commands(merged.stdout) == []
+
+
+@pytest.mark.parametrize(
+    ("functions", "where"),
+    [
+        ([{"id": 5, "status": "drifted"}], "report.functions[0].id"),
+        ([{"id": "a", "status": "@admin"}], "report.functions[0].status"),
+        ([{"id": "a", "status": "ok", "cases": [{"id": "c", "status": "ok"}]}], "cases[0].status"),
+        ([{"id": "a", "status": "ok", "line": "1"}], "report.functions[0].line"),
+    ],
+)
+def test_a_report_with_wrong_types_is_one_clear_error(
+    functions: list[object], where: str, tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    """Not an internal error (exit 3) in the renderer: the file and the field, exit 2."""
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps({"functions": functions, GITHUB_KEY: {"pr": 7}}))
+    env = {**actions_env(tmp_path, fake_github, "workflow_run", None), "GITHUB_TOKEN": TOKEN}
+    done = run_codemode(["comment", "--report", str(path)], tmp_path, env)
+    assert done.returncode == 2, done.stderr
+    assert f"{path}: cannot read the report: " in done.stderr and where in done.stderr
+    assert fake_github.requests == []

@@ -17,7 +17,8 @@ HOSTILE = (
 )
 
 
-def hostile_report() -> Report:
+def hostile_report(status: str = HOSTILE) -> Report:
+    """Every text field hostile; ``status``: a verdict (only the renderers see any string)."""
     case = CaseResult(
         id=f"c {HOSTILE}",
         status="drifted",
@@ -39,7 +40,7 @@ def hostile_report() -> Report:
                 cases=(case, failed),
             ),
             FunctionResult(id="pkg.g", status="error", spec="s.yml", line=2, message=HOSTILE),
-            FunctionResult(id="pkg.h", status=HOSTILE, message=HOSTILE),
+            FunctionResult(id="pkg.h", status=status, message=HOSTILE),  # type: ignore[arg-type]
         ),
         problems=(Problem(file=HOSTILE, line=1, message=HOSTILE),),
         edits=(SpecEdit(file=HOSTILE, diff=HOSTILE, summary=HOSTILE, applied=True),),

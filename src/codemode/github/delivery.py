@@ -8,11 +8,13 @@ never an exit code. What reaches the job log goes through ``log_safe`` or the to
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from types import UnionType
+from typing import Any, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
 
 from codemode.config import DEFAULT_FAIL_ON, parse_fail_on
 from codemode.errors import FatalError
@@ -80,10 +82,55 @@ def read_report(path: Path) -> tuple[Report, Origin | None]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         report = Report.from_dict(data)
+        # In a workflow_run job the file is a fork's: every value must have its type, or the
+        # renderers would fail on it (exit 3) instead of this one clear line.
+        _check_types(report, "report")
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         raise FatalError(f"{path}: cannot read the report: {exc}") from exc
     block = data.get(GITHUB_KEY) if isinstance(data, dict) else None
     return report, Origin.from_json(block) if isinstance(block, dict) else None
+
+
+_hints = functools.cache(get_type_hints)  # once per record class, not per case
+
+
+def _check_types(value: Any, where: str, kind: Any = Report) -> None:
+    """``value`` holds what the report model's annotations say, all the way down."""
+    origin, args = get_origin(kind), get_args(kind)
+    if kind is Any:
+        return
+    if origin is Literal:
+        ok = value in args
+    elif origin in (Union, UnionType):
+        for arm in args:
+            try:
+                _check_types(value, where, arm)
+                return
+            except TypeError:
+                pass
+        ok = False
+    elif origin is tuple:
+        if not isinstance(value, tuple):
+            raise TypeError(f"{where}: expected a list, got {type(value).__name__}")
+        for i, item in enumerate(value):
+            _check_types(item, f"{where}[{i}]", args[0])
+        return
+    elif isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_fields"):
+        if not isinstance(value, kind):
+            raise TypeError(f"{where}: expected an object, got {type(value).__name__}")
+        for name, hint in _hints(kind).items():
+            _check_types(getattr(value, name), f"{where}.{name}", hint)
+        return
+    elif kind is type(None):
+        ok = value is None
+    elif kind is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    elif kind is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        raise TypeError(f"{where}: unexpected value {str(value)[:80]!r}")
 
 
 def write_report(path: Path, report: Report, origin: Origin | None) -> None:
