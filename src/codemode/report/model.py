@@ -58,7 +58,7 @@ class CaseResult(NamedTuple):
     diff: str = ""  # short diff of expected vs observed
     duration_ms: float | None = None
     checks: tuple[Check, ...] = ()
-    generated: bool = False  # listed under codemode.change.functions.<id>.generated
+    generated: bool = False  # listed under codemode.functions.<id>.generated
 
 
 class FunctionResult(NamedTuple):
