@@ -169,3 +169,30 @@ def test_a_release_that_cannot_import_fails_the_run(
     calls = harvest(public_functions(old), [(tests, "t.py")], [])
     with pytest.raises(RuntimeError, match="not_installed_anywhere"):
         changed_functions(old, broken, calls)
+
+
+def test_one_upgrade_end_to_end_from_a_cached_sdist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the benchmark's own pipeline on a made-up library already in the cache (no download):
+    # bootstrap on 1.0, check (no false drift), swap in 1.1, check (the change is caught)
+    import upgrade_detection as bench
+
+    cache = tmp_path / "cache"
+    body = (
+        "def triple(x: int) -> int:\n    return x * 3\n\ndef same(x: int) -> int:\n    return x\n"
+    )
+    for version, text in (("1.0", body), ("1.1", body.replace("x * 3", "x * 4"))):
+        sdist = cache / "src" / f"toy-{version}"
+        (sdist / "toy").mkdir(parents=True)
+        (sdist / "toy" / "__init__.py").write_text(text, encoding="utf-8")
+        (sdist / "tests").mkdir()
+        (sdist / "tests" / "test_toy.py").write_text(
+            "import toy\n\ndef test_triple():\n    assert toy.triple(2) == 6\n", encoding="utf-8"
+        )
+    monkeypatch.setattr(bench, "CACHE", cache)
+    out = bench.measure(bench.Library("toy", "toy", "1.0", "1.1"), tmp_path / "work")
+    assert sorted(out.changed) == ["toy.triple"]
+    assert out.changed["toy.triple"].call.origin == "toy-1.1:tests/test_toy.py:4"
+    assert (out.functions, out.false_drift, out.caught) == (2, [], ["toy.triple"])
+    assert out.bootstrap == "regen --all"
