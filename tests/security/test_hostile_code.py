@@ -40,6 +40,22 @@ def daemon(pidfile):
         os._exit(0)
     return 1
 
+def setsid_daemon(pidfile):
+    if os.fork() == 0:  # the classic daemon: fork, setsid, fork again, leave the group
+        os.setsid()
+        if os.fork() == 0:
+            with open(pidfile + ".tmp", "w") as f:
+                f.write(str(os.getpid()))
+            os.rename(pidfile + ".tmp", pidfile)
+            time.sleep(300)
+        os._exit(0)
+    os.wait()
+    for _ in range(100):
+        if os.path.exists(pidfile):
+            break
+        time.sleep(0.02)
+    return 1
+
 def env_names():
     return sorted(os.environ)
 
@@ -164,7 +180,7 @@ def test_the_worker_environment_is_an_allowlist(tmp_path: Path) -> None:
     assert "s1" not in run.out
 
 
-@pytest.mark.parametrize("fn", ["spawn", "daemon"])
+@pytest.mark.parametrize("fn", ["spawn", "daemon", "setsid_daemon"])
 def test_a_process_the_function_starts_does_not_outlive_the_run(tmp_path: Path, fn: str) -> None:
     pidfile = tmp_path / "child.pid"
     spec = (

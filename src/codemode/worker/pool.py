@@ -13,6 +13,7 @@ import os
 import selectors
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
@@ -153,6 +154,63 @@ class _Lines:
         self.sel.close()
 
 
+_ADOPTING = False
+
+
+def adopt_orphans() -> None:
+    """Make codemode the reaper of what its workers leave behind, and kill it all at exit (#11).
+
+    A worker runs in its own session and process group, and the group is killed with it; but a
+    function that forks twice and calls ``setsid`` leaves that group. On Linux, codemode marks
+    itself a child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``): such an orphan becomes its
+    child instead of init's, and every descendant still alive when codemode exits is killed.
+    """
+    global _ADOPTING
+    if _ADOPTING or not sys.platform.startswith("linux"):
+        return
+    _ADOPTING = True
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(36, 1, 0, 0, 0) != 0:  # 36: PR_SET_CHILD_SUBREAPER
+            return
+    except (OSError, AttributeError):
+        return
+    import atexit
+
+    atexit.register(kill_descendants)
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def kill_descendants() -> None:
+    """SIGKILL every process below this one, and reap the children among them."""
+    for pid in _descendants(os.getpid()):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+
+
 def _wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> None:
     """``proc.wait(timeout)``, woken by the exit itself: Popen.wait with a timeout sleeps in
     doubling steps between polls, which adds up to ~15 ms at the end of every hook run."""
@@ -215,6 +273,7 @@ class Worker:
             cmd += ["--allow", m]
         if self.memory_mb:
             cmd += ["--memory-mb", str(self.memory_mb)]
+        adopt_orphans()
         # Closed in close(): it must outlive this call, so no context manager.
         self.stderr_file = tempfile.TemporaryFile()  # noqa: SIM115
         try:
