@@ -91,3 +91,19 @@ def test_a_backtracking_regex_is_stopped(tmp_path: Path, key: str) -> None:
     run = check(root)
     assert_contained(run, ceiling_s=30)
     assert "ran past" in one_problem(run)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "fifo"])
+def test_a_spec_that_is_a_device_or_a_fifo_is_refused_unread(tmp_path: Path, device: str) -> None:
+    import os
+
+    root = _bad(tmp_path, GOOD.replace("hazards.good.add", "hazards.victim.add"))
+    bad = root / "specs" / "bad.yml"
+    bad.unlink()
+    if device == "fifo":
+        os.mkfifo(bad)
+    else:
+        bad.symlink_to(device)
+    run = check(root)
+    assert_contained(run, ceiling_s=30)
+    assert "regular file" in one_problem(run)

@@ -9,6 +9,8 @@ a hang, a crash or an exit 3 for the whole run.
 
 from __future__ import annotations
 
+import stat
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -37,6 +39,18 @@ def size_problem(size: int) -> SpecProblem | None:
         f"the file is {size / 1e6:.1f} MB, over the {MAX_BYTES // (1024 * 1024)} MB a spec file "
         "may hold; split it into several spec files",
     )
+
+
+def read_bounded(path: Path) -> tuple[bytes, SpecProblem | None]:
+    """The file's bytes, or a problem when it is no regular file (a symlink to /dev/zero, a
+    FIFO would block) or holds more than MAX_BYTES; OSError when it cannot be read."""
+    if not stat.S_ISREG(path.stat().st_mode):
+        return b"", SpecProblem(
+            None, "not a regular file (a device, FIFO or socket?); a spec is a YAML file"
+        )
+    with path.open("rb") as f:
+        raw = f.read(MAX_BYTES + 1)
+    return raw, size_problem(len(raw) if len(raw) <= MAX_BYTES else path.stat().st_size)
 
 
 def _too_deep(line: int | None) -> SpecProblem:

@@ -782,15 +782,17 @@ def _check_refs(
 def load_spec_file(path: Path, root: Path | None = None) -> SpecFile:
     rel = path.as_posix()
     if root is not None:
+        # the link's own place, not its target's: a spec symlinked elsewhere is still named
+        # by where it sits in the project
+        here = path.parent.resolve() / path.name
         try:
-            rel = path.resolve().relative_to(root.resolve()).as_posix()
+            rel = here.relative_to(root.resolve()).as_posix()
         except ValueError:
             pass
     try:
-        too_big = bounds.size_problem(path.stat().st_size)
-        if too_big is not None:  # refused before it is read into memory
-            return SpecFile(path, rel, problems=(too_big,))
-        raw = path.read_bytes()
+        raw, refused = bounds.read_bounded(path)
+        if refused is not None:  # a device, a FIFO or a huge file: never read into memory
+            return SpecFile(path, rel, problems=(refused,))
     except OSError as exc:
         return SpecFile(path, rel, problems=(SpecProblem(None, f"cannot read: {exc.strerror}"),))
     text, problem = _decode(raw)
