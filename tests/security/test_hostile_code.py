@@ -231,3 +231,17 @@ def test_prints_inside_an_assertion_never_reach_stdout(tmp_path: Path) -> None:
     assert "forged" not in run.out and "xxxx" not in run.out and "xxxx" not in run.err
     cases = {c["id"]: c["status"] for c in run.function("hazards.evil.env_value")["cases"]}
     assert cases == {"forge": "passed", "flood": "failed"}, run.out
+
+
+def test_many_outputs_under_the_case_limit_still_have_a_run_budget(tmp_path: Path) -> None:
+    module = "def big(n):\n    return 'y' * 1_900_000\n"
+    cases = "".join(f"    - case: {{id: c{i}, input: {i}, expected: y}}\n" for i in range(40))
+    root = make_project(
+        tmp_path,
+        specs={"bad.yml": "hazards.many.big:\n  dataset:\n" + cases},
+        modules={"many": module},
+    )
+    run = check(root)
+    assert_contained(run)
+    assert len(run.out) < 40_000_000, len(run.out)  # 40 x 1.9 MB would be 76 MB
+    assert any("already passed" in m for m in run.messages())

@@ -112,6 +112,11 @@ class WorkerDied(Exception):
 MAX_REPLY_BYTES = 8 * runtime.MAX_REPLY_CHARS
 
 
+# Replies over _LARGE_REPLY bytes count against MAX_LARGE_TOTAL for the worker's lifetime.
+_LARGE_REPLY = 64 * 1024
+MAX_LARGE_TOTAL = 32_000_000
+
+
 class ReplyTooBig(WorkerDied):
     """A reply line past MAX_REPLY_BYTES: the worker is replaced, the case is an error."""
 
@@ -248,6 +253,7 @@ class Worker:
         self.memory_mb = memory_mb
         self.env = scrub_env(os.environ if env is None else env, pass_env)
         self.allow_callables = tuple(allow_callables)
+        self.received = 0  # bytes of large replies kept so far (see _recv)
         self.proc: subprocess.Popen[bytes] | None = None
         self.reader: _Lines | None = None
         self.stderr_file: Any = None
@@ -417,6 +423,19 @@ class Worker:
             return {"outcome": "error", "message": f"unreadable reply from the worker: {exc}"}
         if not isinstance(reply, dict):
             return {"outcome": "error", "message": "unreadable reply from the worker"}
+        if len(line) > _LARGE_REPLY and "case" in reply:
+            # Each case may return up to 2 MB, but not every case: past MAX_LARGE_TOTAL the
+            # large outputs of a run are errors, so 160 cases of 2 MB cannot make a 320 MB
+            # report either (#11).
+            self.received += len(line)
+            if self.received > MAX_LARGE_TOTAL:
+                return {
+                    "case": reply["case"],
+                    "outcome": "error",
+                    "message": f"the output is {len(line) / 1e6:.1f} MB as data, and this run's "
+                    f"large outputs already passed {MAX_LARGE_TOTAL / 1e6:g} MB; check a summary "
+                    "of it (its length, a few items) with an assertion, or return less",
+                }
         return reply
 
     def _request(self, msg: dict[str, Any], timeout: float | None) -> dict[str, Any] | None:
