@@ -270,10 +270,7 @@ class _Run:
             if not cases:
                 return _Done(target.id, "ok", "every new case was deleted before by hand", rel)
         if not cases:
-            done.status, done.message = (
-                "error",
-                "no call could become a case; the spec was kept as it was",
-            )
+            done.status, done.message = "error", _no_case(recorder)
             return done
         if func is not None:
             # Global evaluators apply to hand-written cases too: only a new block gets them.
@@ -392,6 +389,16 @@ class _ModelError(Exception):
     def __init__(self, message: str, requests: int) -> None:
         super().__init__(message)
         self.requests = requests
+
+
+def _no_case(recorder: Any) -> str:
+    """Why a function got no case; when every call failed the same way (an import error, a
+    class that needs an instance), that cause, so a bootstrap's summary names it."""
+    why = "no call could become a case"
+    errors = {r.message.split(";")[0][:200] for r in recorder.records if r.kind == "error"}
+    if len(errors) == 1 and all(r.kind == "error" for r in recorder.records):
+        why += f" ({errors.pop()})"
+    return why + "; the spec was kept as it was"
 
 
 def _offline_evaluators(recorder: Any, info: Any) -> dict[str, dict[str, Any]]:

@@ -1,0 +1,114 @@
+"""How long does an offline bootstrap of a real library take? (issue 12, acceptance 4)
+
+Fetches the sdist of a real PyPI library of about fifty public functions (validators 0.28.0
+by default: 23 modules, no runtime dependencies) into ~/.cache/codemode-bench (the cache
+benchmarks/upgrade_detection.py uses; never the repository), copies its source into a temp
+git repository, and times, each as a fresh process with no model configured:
+
+- ``codemode regen --all`` (the bootstrap: one spec file per module),
+- ``codemode check --all`` on the specs it wrote (every verdict must be ok: a spec that fails
+  on the code it was written from is false drift).
+
+It prints functions, cases, spec files, seconds in all and per function. Target: under 30 s
+on this 2-core machine. Exit 0 when met, 1 when not, 2 when the comparison could not run.
+
+    python benchmarks/bootstrap_speed.py
+    python benchmarks/bootstrap_speed.py --dist humanize --version 4.9.0 --package humanize
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import GIT_ENV
+from upgrade_detection import BenchError, fetch
+
+TARGET_SECONDS = 30.0
+
+
+def _project(src: Path, dest: Path) -> None:
+    """The library's importable source under ``src/`` (or at the root for a flat layout)."""
+    if (src / "src").is_dir():
+        shutil.copytree(src / "src", dest / "src")
+    else:
+        for child in src.iterdir():
+            if child.suffix == ".py" or (child.is_dir() and (child / "__init__.py").exists()):
+                copy = shutil.copytree if child.is_dir() else shutil.copy2
+                copy(child, dest / child.name)
+    (dest / "pyproject.toml").write_text('[project]\nname = "bench"\n', encoding="utf-8")
+    env = {**os.environ, **GIT_ENV}
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True, env=env)
+
+
+def _codemode(root: Path, *args: str) -> tuple[float, subprocess.CompletedProcess[str]]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")}
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "codemode", *args, "--root", str(root), "--format", "json", "-q"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    return time.perf_counter() - started, proc
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--dist", default="validators")
+    p.add_argument("--version", default="0.28.0")
+    args = p.parse_args(argv)
+    try:
+        src = fetch(args.dist, args.version)
+    except BenchError as exc:
+        print(f"bootstrap_speed: {exc}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="codemode-bootstrap-") as tmp:
+        root = Path(tmp) / "lib"
+        root.mkdir()
+        _project(src, root)
+        seconds, proc = _codemode(root, "regen", "--all")
+        if proc.returncode not in (0, 1):
+            print(f"regen --all failed ({proc.returncode}): {proc.stderr[-800:]}", file=sys.stderr)
+            return 2
+        regen = json.loads(proc.stdout)
+        check_seconds, proc = _codemode(root, "check", "--all", "--fail-on", "none")
+        if proc.returncode != 0:
+            print(f"check --all failed ({proc.returncode}): {proc.stderr[-800:]}", file=sys.stderr)
+            return 2
+        check = json.loads(proc.stdout)
+    functions = regen["functions"]
+    written = [f for f in functions if f["status"] == "ok"]
+    cases = sum(len(f["cases"]) for f in check["functions"])
+    not_ok = [f["id"] for f in check["functions"] if f["status"] != "ok"]
+    n = max(1, len(functions))
+    print(
+        f"{args.dist} {args.version}: {len(functions)} functions, {len(written)} with specs, "
+        f"{cases} cases in {len(regen['edits'])} spec files"
+    )
+    print(
+        f"regen --all (offline): {seconds:.1f} s in all, {seconds / n:.2f} s per function "
+        f"(target: under {TARGET_SECONDS:.0f} s)"
+    )
+    print(
+        f"check --all on the new specs: {check_seconds:.1f} s; not ok: {len(not_ok)} "
+        f"{not_ok[:5] if not_ok else ''}".rstrip()
+    )
+    if len(functions) < 40:
+        print(
+            f"bootstrap_speed: only {len(functions)} functions; choose a bigger library",
+            file=sys.stderr,
+        )
+        return 2
+    return 0 if seconds < TARGET_SECONDS and not not_ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
