@@ -206,14 +206,22 @@ def _descendants(pid: int) -> list[int]:
     return out
 
 
-def kill_descendants() -> None:
-    """SIGKILL every process below this one, and reap the children among them."""
-    for pid in _descendants(os.getpid()):
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        while os.waitpid(-1, os.WNOHANG)[0] > 0:
-            pass
+def kill_descendants(wait: float = 2.0) -> None:
+    """SIGKILL every process below this one, and reap the children among them, until none is
+    left (or ``wait`` seconds): one killed a moment ago is not a zombie yet, and one left
+    unreaped at exit goes to PID 1, which in a container may never reap it."""
+    deadline = time.monotonic() + wait
+    while True:
+        pids = _descendants(os.getpid())
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass
+        if not pids or time.monotonic() > deadline:
+            return
+        time.sleep(0.005)
 
 
 def _wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> None:
