@@ -5,10 +5,13 @@ workflow command: a line that starts with ``::`` after leading whitespace (``::e
 ``::add-mask::``, ``::stop-commands::``...), or one that holds ``##[`` anywhere (the legacy
 syntax). Report data (a function's output, an exception's message, a spec's text) can hold
 either; it goes through ``log_safe`` before it is printed. No imports: the hook's error path
-and terminal output use it.
+and terminal output use it (``typing`` and ``sys`` are loaded at startup already).
 """
 
 from __future__ import annotations
+
+import sys
+from typing import Any
 
 ZWSP = "\u200b"  # not whitespace to the runner's TrimStart, invisible to a reader
 LEGACY = "##["
@@ -28,3 +31,69 @@ def log_safe(text: str) -> str:
             line = f"{line[:start]}:{ZWSP}{line[start + 1 :]}"
         out.append(line)
     return "".join(out).replace(LEGACY, f"#{ZWSP}#[")
+
+
+def _complete(piece: str) -> bool:
+    """``piece`` (one of ``splitlines(keepends=True)``) ends with a line break."""
+    return len(piece.splitlines()[0]) < len(piece) if piece.strip("\n\r") else piece != ""
+
+
+class LogSafeStream:
+    """A text stream for the job log: what is written goes through ``log_safe``, with the line
+    state kept across writes (``write(":")`` then ``write(":error::x")`` is one line too).
+
+    ``main`` puts it over stdout and stderr under GitHub Actions, so that no print anywhere
+    (a diff, a message, a traceback) can start a workflow command; codemode's own commands
+    go around it through ``emit_command``.
+    """
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.pending = ""  # the start of a line that may still become ``::``
+        self.mid_line = False  # the current line has started with something else
+
+    def write(self, text: str) -> int:
+        out = []
+        for piece in (self.pending + text).splitlines(keepends=True):
+            self.pending = ""
+            complete = _complete(piece)
+            if not self.mid_line and not complete and piece.lstrip() in ("", ":"):
+                self.pending = piece  # undecided until more of the line comes
+                continue
+            if not complete:  # a trailing "#" or "##" may become "##[" with the next write
+                keep = min(len(piece) - len(piece.rstrip("#")), 2)
+                if keep:
+                    piece, self.pending = piece[:-keep], piece[-keep:]
+            safe = piece.replace(LEGACY, f"#{ZWSP}#[") if self.mid_line else log_safe(piece)
+            out.append(safe)
+            self.mid_line = not complete
+        self.raw.write("".join(out))
+        return len(text)
+
+    def settle(self) -> None:
+        """Write a held line start or "#" (made inert: nothing written later can complete it)."""
+        if self.pending:
+            held, self.pending = self.pending, ""
+            self.raw.write(held + ZWSP if held.endswith((":", "#")) else held)
+            self.mid_line = True
+
+    def flush(self) -> None:
+        self.settle()
+        self.raw.flush()
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, buffer...
+        return getattr(self.raw, name)
+
+
+def emit_command(text: str, stream: Any = None) -> None:
+    """Write codemode's own workflow commands (each value already escaped with the toolkit's
+    rules), around the ``LogSafeStream`` that would neutralise them."""
+    stream = sys.stdout if stream is None else stream
+    if isinstance(stream, LogSafeStream):
+        stream.settle()
+        if stream.mid_line:
+            stream.raw.write("\n")
+        stream.mid_line = False
+        stream = stream.raw
+    stream.write(text)
+    stream.flush()

@@ -8,15 +8,16 @@ PyGithub) inside ``run`` so that ``codemode check`` starts fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO, cast
 
 from codemode import __version__
 from codemode.errors import FatalError
-from codemode.logsafe import log_safe
+from codemode.logsafe import LogSafeStream, log_safe
 
 # subcommand name -> module under codemode.cli that has register(subparsers) and run(args)
 COMMANDS = {
@@ -163,6 +164,22 @@ def _command_of(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return _main(argv)
+    # In a job log every line printed may be read as a workflow command: nothing printed
+    # from data (a diff, a message, a traceback) starts one; ours go through emit_command (#11).
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = cast(TextIO, LogSafeStream(out)), cast(TextIO, LogSafeStream(err))
+    try:
+        return _main(argv)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
         if argv == ["--version"]:  # without building every subcommand's parser to say it

@@ -19,7 +19,7 @@ from typing import Any, Literal, NamedTuple, Union, get_args, get_origin, get_ty
 from codemode.config import DEFAULT_FAIL_ON, parse_fail_on
 from codemode.errors import FatalError
 from codemode.github.event import append_summary, parse_pr, read_event, write_outputs
-from codemode.logsafe import log_safe
+from codemode.logsafe import emit_command, log_safe
 from codemode.report.annotations import escape_data, render_annotations
 from codemode.report.markdown import (
     COMMENT_ID_PATTERN,
@@ -151,8 +151,7 @@ def checked_comment_id(value: str, where: str) -> str:
 
 def publish(report: Report, report_path: Path | None, env: Mapping[str, str]) -> None:
     """Annotations (stdout), the job summary and the verdict counts as step outputs."""
-    sys.stdout.write(render_annotations(report))
-    sys.stdout.flush()
+    emit_command(render_annotations(report))
     overflow = f"see the report artifact ({report_path.name})" if report_path else ""
     summary = render_markdown(report, limit=SUMMARY_LIMIT, overflow=overflow, in_bytes=True)
     append_summary(summary, env)
@@ -207,7 +206,7 @@ def deliver(
 
 def warn(message: str, env: Mapping[str, str]) -> None:
     message = message if len(message) <= 2_000 else message[:1_999] + "…"  # the summary's budget
-    print(f"::warning title=codemode::{escape_data(message)}", flush=True)
+    emit_command(f"::warning title=codemode::{escape_data(message)}\n")
     append_summary(f"> [!WARNING]\n> {escape_text(f'codemode: {message}')}\n", env)
 
 
