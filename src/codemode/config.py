@@ -262,12 +262,17 @@ def misspelt_tables(pyproject: Path) -> list[str]:
 
 
 def _looks_like_codemode(name: str) -> bool:
-    import difflib
-
-    squashed = re.sub(r"[-_\s]", "", name.lower())
-    if squashed == "codemode":
-        return True
-    return difflib.SequenceMatcher(None, squashed, "codemode").ratio() >= 0.8
+    """``codemod``, ``code-mode``, ``CodeMode``, ``codmode``: at most two edits from codemode.
+    A plain edit distance, not difflib: this runs on every hook run, for every [tool.*] table."""
+    a, b = re.sub(r"[-_\s]", "", name.lower()), "codemode"
+    if abs(len(a) - len(b)) > 2:
+        return False
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1] <= 2
 
 
 def load_config(

@@ -192,7 +192,7 @@ def test_empty_project_says_where_it_looked_and_how_to_start(
     )
 
 
-@pytest.mark.parametrize("name", ["codemod", "code-mode", "code_mode"])
+@pytest.mark.parametrize("name", ["codemod", "code-mode", "code_mode", "CodeMode", "codmode"])
 def test_misspelt_tool_table_warns(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -215,7 +215,7 @@ def test_other_tool_tables_do_not_warn(tmp_path: Path, capsys: pytest.CaptureFix
     root = _project(
         tmp_path,
         {
-            "pyproject.toml": "[tool.codemode]\n[tool.ruff]\n[tool.coverage.run]\n[tool.codespell]\n",
+            "pyproject.toml": "[tool.codemode]\n[tool.ruff]\n[tool.coverage.run]\n[tool.codespell]\n[tool.commitizen]\n[tool.mypy]\n",
             "specs/m.yml": "math.sqrt:\n  dataset:\n    - case: {id: four, input: 16, expected: 4.0}\n",
         },
     )
