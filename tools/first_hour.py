@@ -167,7 +167,16 @@ def _normalise(text: str, tmp: Path) -> str:
     text = re.sub(r"elapsed \d+\.\d+ s", "elapsed 0.01 s", text)
     text = re.sub(r"\b[0-9a-f]{7}\b(?= )", "1234567", text)  # `git log --oneline`
     text = re.sub(r"sha256:[0-9a-f]{64}", "sha256:…", text)
-    return text
+    return _PROGRESS.sub(_sorted_progress, text)
+
+
+# regen explores functions concurrently: its `[k/N] id: ...` lines come in the order they finish
+_PROGRESS = re.compile(r"(?:^\[\d+/\d+\] [^\n]*\n)+", re.MULTILINE)
+
+
+def _sorted_progress(m: re.Match[str]) -> str:
+    lines = sorted(line.split("] ", 1)[1] for line in m.group(0).splitlines())
+    return "".join(f"[{k}/{len(lines)}] {line}\n" for k, line in enumerate(lines, 1))
 
 
 def _setup(tmp: Path) -> tuple[Path, Path]:
