@@ -3,7 +3,6 @@ the host, stdout or the environment, and nothing outlives the run."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -191,13 +190,20 @@ def test_a_process_the_function_starts_does_not_outlive_the_run(tmp_path: Path, 
     if pidfile.exists():
         pid = int(pidfile.read_text())
         for _ in range(50):
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
+            if not _running(pid):
                 break
             time.sleep(0.1)
         else:
             pytest.fail(f"process {pid} outlived codemode")
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a killed process another test's subreaper has not reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
 
 
 def test_check_staged_fails_when_staged_code_imports_an_untracked_module(tmp_path: Path) -> None:
