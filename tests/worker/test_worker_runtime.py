@@ -145,7 +145,9 @@ def test_transport_keeps_dates_bytes_sets_tuple_keys_and_nan() -> None:
     assert back["s"] == {1, 2}
     assert back["m"] == {(1, 2): "pair", 3: "int"}
     assert math.isnan(back["n"])
-    assert back["tuple"] == [1, 2]
+    assert (
+        back["tuple"] == (1, 2) and type(back["tuple"]) is tuple
+    )  # the explorer's sandbox needs it (#10)
 
 
 class Account:

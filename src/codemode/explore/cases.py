@@ -72,18 +72,35 @@ def describe_call(rec: CallRecord, name: str, limit: int = 160) -> str:
     """``#3 f(100.0, 0.1) -> 90.0``: one line per recorded call for the phase-2 prompt."""
     from codemode.compare import render
 
-    parts = [render(a) for a in rec.args] + [f"{k}={render(v)}" for k, v in rec.kwargs.items()]
+    parts = [_show(a) for a in rec.args] + [f"{k}={_show(v)}" for k, v in rec.kwargs.items()]
     call = f"{name}({', '.join(parts)})"
+    if rec.receiver is not None:
+        call = f"{rec.receiver!r}.{call}"
     if len(call) > limit:
         call = call[: limit - 3] + "..."
     if rec.kind == "returned":
-        out = render(rec.value)
+        out = _show(rec.typed) if _rich(rec.typed) else render(rec.value)
         out = out if len(out) <= limit else out[: limit - 3] + "..."
         return f"#{rec.n} {call} -> {out}"
     if rec.kind == "raised":
         exc = rec.exc or {}
         return f"#{rec.n} {call} raises {exc.get('type')}: {str(exc.get('message', ''))[:100]}"
     return f"#{rec.n} {call} failed: {rec.message[:100]}"
+
+
+def _rich(value: Any) -> bool:
+    """Whether ``value`` holds a type JSON has not (Decimal, date, tuple, bytes, a project object)."""
+    if isinstance(value, (list, dict)) and type(value) in (list, dict):
+        items = value.values() if isinstance(value, dict) else value
+        return any(_rich(v) for v in items)
+    return not (value is None or isinstance(value, (str, int, float, bool)))
+
+
+def _show(value: Any) -> str:
+    """An argument or result as the model would write it: Python's repr for rich values."""
+    from codemode.compare import render
+
+    return repr(value) if _rich(value) else render(value)
 
 
 def auto_id(rec: CallRecord, info: TargetInfo | None) -> str:

@@ -107,7 +107,7 @@ class _Session:
         self.batches.append(list(codes))
         self.recorder.round = len(self.batches)
         names = [self.info.name, "target"]
-        results = await asyncio.to_thread(self.runner.run, codes, self.recorder, names)
+        results = await asyncio.to_thread(self.runner.run, codes, self.recorder, names, self.info)
         start = sum(len(b) for b in self.batches[:-1])
         self.ex.sandbox_errors += [
             f"snippet {start + r.index}: {r.error}" for r in results if r.error

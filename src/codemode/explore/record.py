@@ -36,6 +36,8 @@ class CallRecord:
     message: str = ""
     lines: tuple[int, ...] = ()
     round: int = 0
+    typed: Any = None  # the result with its Python types, for the sandbox
+    receiver: Any = None  # the instance a method was called on, when a snippet built it
 
     @property
     def outcome_key(self) -> tuple[str, str]:
@@ -53,12 +55,17 @@ def wire_call(
     *,
     types: Sequence[dict[str, Any]] = (),
     trace: bool = False,
+    receiver: Any = None,
 ) -> dict[str, Any]:
-    """One call as a worker case: positional ``args`` and ``kwargs``, nothing from a spec."""
+    """One call as a worker case: positional ``args`` and ``kwargs``, nothing from a spec.
+
+    An explorer's call (``trace``) also asks for the result with its types, and has its
+    recipes (project objects a snippet built, ``receiver`` for a method) built in the worker.
+    """
     # The form check will give the case: `inputs:` a dict for keywords only (a serializer
     # function sees {"inputs": {...}} then), else a list.
     by_name = bool(kwargs) and not args
-    return {
+    wire = {
         "id": case_id,
         "args": list(args),
         "kwargs": kwargs,
@@ -67,6 +74,9 @@ def wire_call(
         "types": list(types),
         "trace": trace,
     }
+    if trace:
+        wire.update(typed=True, build=True, self=receiver)
+    return wire
 
 
 class TooManyCalls(RuntimeError):
@@ -90,18 +100,30 @@ class Recorder:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @staticmethod
-    def _key(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
-        return runtime.dumps([list(args), kwargs])
+    def _key(args: Sequence[Any], kwargs: dict[str, Any], receiver: Any = None) -> str:
+        return runtime.dumps([list(args), kwargs, receiver])
 
-    def call(self, args: Sequence[Any], kwargs: dict[str, Any]) -> CallRecord:
-        return self.call_many([(tuple(args), dict(kwargs))])[0]
+    def call(self, args: Sequence[Any], kwargs: dict[str, Any], receiver: Any = None) -> CallRecord:
+        return self.call_many([(tuple(args), dict(kwargs))], receiver)[0]
+
+    def side_call(
+        self, target: str, args: Sequence[Any], kwargs: dict[str, Any], receiver: Any = None
+    ) -> Outcome:
+        """A call of another project callable (a constructor, another method): not recorded."""
+        with self._lock:
+            if self.worker_calls >= MAX_CALLS:
+                raise TooManyCalls(f"more than {MAX_CALLS} calls of the project; stopped")
+            self.worker_calls += 1
+            wire = [wire_call("side", args, kwargs, trace=True, receiver=receiver)]
+            out = list(self.worker.run(target, wire, file_key=self.file_key))
+        return out[0] if out else Outcome(case="side", kind="error", message="no result")
 
     def call_many(
-        self, calls: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]
+        self, calls: Sequence[tuple[tuple[Any, ...], dict[str, Any]]], receiver: Any = None
     ) -> list[CallRecord]:
         """Run the calls not seen before in one worker batch; records in the order asked."""
         with self._lock:
-            keys = [self._key(a, k) for a, k in calls]
+            keys = [self._key(a, k, receiver) for a, k in calls]
             fresh: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
             for key, call in zip(keys, calls):
                 if key not in self._memo and key not in fresh:
@@ -117,7 +139,10 @@ class Recorder:
                     del fresh[key]
                     self._refuse(key, a, k)
             if fresh:
-                wire = [wire_call(key, a, k, trace=True) for key, (a, k) in fresh.items()]
+                wire = [
+                    wire_call(key, a, k, trace=True, receiver=receiver)
+                    for key, (a, k) in fresh.items()
+                ]
                 self.worker_calls += len(wire)
                 outcomes = {o.case: o for o in self.run_wire(wire)}
                 for key, (a, k) in fresh.items():
@@ -132,6 +157,8 @@ class Recorder:
                         message=(o.message if o else "no result from the worker"),
                         lines=tuple(o.lines or ()) if o else (),
                         round=self.round,
+                        typed=o.typed if o else None,
+                        receiver=receiver,
                     )
                     self.records.append(rec)
                     self._memo[key] = rec

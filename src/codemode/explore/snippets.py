@@ -1,11 +1,13 @@
-"""Run model-written snippets in Monty; the target is the only door out, and it leads to the worker.
+"""Run model-written snippets in Monty; the project is reachable only through the worker.
 
 A snippet gets no files, environment, network, imports of host modules or real sleeps
 (Monty's policy: sleeps return at once, the clock is frozen, ``random`` is seeded, so a
 replayed snippet makes the same calls). Every call of the target is a host function that
-asks the worker, records the call, and hands back canonical data (a value Monty cannot
-hold, such as a custom object, arrives as its data form). Errors become one line for the
-model; a crashed or timed-out sandbox is replaced and the next snippet runs.
+asks the worker, records the call, and hands back the result with its Python types where
+Monty has them (Decimal, date, tuple, bytes...); a custom object arrives as its data. The
+target's own module imports as in the project (``explore/project.py``): its classes,
+Enum members and exception classes. Errors become one line for the model, with the line;
+a crashed or timed-out sandbox is replaced and the next snippet runs.
 
 The pool is Monty's synchronous one, driven from a thread: with ``AsyncMonty`` a coroutine
 host function reaches the snippet as a future it would have to ``await``, which model-
@@ -16,14 +18,17 @@ from __future__ import annotations
 
 import builtins
 import datetime as dt
+import decimal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from codemode.explore.project import MemberRef, ProjectModule, Recipe, read_classes, rewrite_imports
 from codemode.explore.record import Recorder, TooManyCalls
+from codemode.explore.target import TargetInfo
 
-_DATA = (type(None), bool, int, float, str, bytes)
+_DATA = (type(None), bool, int, float, str, bytes, decimal.Decimal, dt.timedelta, Recipe, MemberRef)
 _FROZEN_NOW = dt.datetime(2024, 1, 15, 12, 0, 0)
 
 
@@ -87,8 +92,8 @@ class HostBudget(RuntimeError):
     pass
 
 
-def _host_function(recorder: Recorder, calls: list[int]) -> Callable[..., Any]:
-    """The target as the sandbox sees it: data in, the worker's canonical result out."""
+def _host_function(project: ProjectModule) -> Callable[..., Any]:
+    """The target as the sandbox sees it: values in, the worker's result out, every call recorded."""
     spent = [0.0]
 
     def target(*args: Any, **kwargs: Any) -> Any:
@@ -97,23 +102,31 @@ def _host_function(recorder: Recorder, calls: list[int]) -> Callable[..., Any]:
                 f"the snippet's calls of the target ran for more than {HOST_SECONDS:g} s; "
                 "stopped (call it fewer times, with smaller inputs)"
             )
-        for i, a in enumerate(args):
-            _check_data(a, f"argument {i + 1}")
-        for k, v in kwargs.items():
-            _check_data(v, f"argument {k!r}")
+        args = tuple(project_value(project, a, f"argument {i + 1}") for i, a in enumerate(args))
+        kwargs = {k: project_value(project, v, f"argument {k!r}") for k, v in kwargs.items()}
         started = time.monotonic()
         try:
-            rec = recorder.call(args, kwargs)
+            return project.call_target(args, kwargs, None)
         finally:
             spent[0] += time.monotonic() - started
-        calls.append(rec.n)
-        if rec.kind == "returned":
-            return rec.value
-        if rec.kind == "raised":
-            raise _exception(rec.exc or {})
-        raise RuntimeError(f"the call could not run: {rec.message}")
 
     return target
+
+
+def project_value(project: ProjectModule, value: Any, where: str) -> Any:
+    """A value a snippet passes: data, a project object, or a class of its own named like one."""
+    from pydantic_monty import MontyClassProxy
+
+    if isinstance(value, MontyClassProxy):
+        if project.classes.get(value.name) and project.classes[value.name].kind == "class":
+            path = f"{project.info.module}.{value.name}"
+            return project.construct(path, (), dict(value.attributes))
+        raise _Refused(
+            f"{where} is an instance of a class defined in the snippet ({value.name}); "
+            f"import the project's classes from {project.info.module} instead"
+        )
+    _check_data(value, where)
+    return value
 
 
 def _first_line(text: str, limit: int = 300) -> str:
@@ -155,7 +168,7 @@ class SnippetRunner:
             self._pool.__exit__(None, None, None)
             self._pool = None
 
-    def _checkout(self) -> Any:
+    def _checkout(self, modules: dict[str, Any]) -> Any:
         from pydantic_monty import ResourceLimits
 
         limits = ResourceLimits(
@@ -166,11 +179,35 @@ class SnippetRunner:
             max_suspensions=self.max_calls,
         )
         policy = {"sleep": "zero", "datetime": _FROZEN_NOW, "random_start": {"seed": 0}}
-        return self._pool.checkout(limits=limits, os_policy=policy)
+        return self._pool.checkout(limits=limits, os_policy=policy, external_modules=modules)
 
     def run(
-        self, snippets: Sequence[str], recorder: Recorder, names: Sequence[str]
+        self,
+        snippets: Sequence[str],
+        recorder: Recorder,
+        names: Sequence[str],
+        info: TargetInfo | None = None,
     ) -> list[SnippetResult]:
+        classes = read_classes(info.path.read_text(encoding="utf-8")) if info is not None else {}
+        results: list[SnippetResult] = []
+        for index, code in enumerate(snippets, 1):
+            calls: list[int] = []
+            project = ProjectModule(info or _bare(recorder), recorder, _exception, calls, classes)
+            target = _host_function(project)
+            modules = {}
+            if info is not None:
+                code = rewrite_imports(code, info.module, classes)
+                modules = _module_tree(info.module, project.external())
+            printed: list[str] = []
+            value, error = self._feed(code, {n: target for n in names}, modules, printed)
+            text = _cap("".join(printed).rstrip(), PRINT_LIMIT)
+            results.append(SnippetResult(index, tuple(calls), error, text, value))
+        return results
+
+    def _feed(
+        self, code: str, lookup: dict[str, Any], modules: dict[str, Any], printed: list[str]
+    ) -> tuple[str | None, str | None]:
+        """Run one snippet in a fresh session: (repr of its last expression, one-line error)."""
         from pydantic_monty import (
             MontyCrashedError,
             MontyError,
@@ -178,47 +215,52 @@ class SnippetRunner:
             MontySyntaxError,
         )
 
-        results: list[SnippetResult] = []
-        for index, code in enumerate(snippets, 1):
-            calls: list[int] = []
+        def keep(_stream: str, text: str) -> None:
+            if sum(map(len, printed)) <= PRINT_LIMIT:
+                printed.append(text)
 
-            target = _host_function(recorder, calls)
-            lookup = {name: target for name in names}
-            error: str | None = None
-            printed: list[str] = []
-            value: str | None = None
+        try:
+            # A fresh session per snippet: a timeout leaves the old heap in no known state,
+            # and the suspension budget counts per checkout.
+            with self._checkout(modules) as session:
+                out = session.feed_run(code, external_lookup=lookup, print_callback=keep)
+            return (None if out is None else _cap(repr(out), VALUE_LIMIT)), None
+        except MontySyntaxError as exc:
+            return None, _first_line(exc.display("type-msg"))
+        except MontyRuntimeError as exc:
+            frames = exc.traceback()
+            where = f" (line {frames[-1].line})" if frames else ""
+            return None, _first_line(exc.display("type-msg")) + where
+        except MontyCrashedError as exc:
+            why = "timed out" if exc.timed_out else "crashed"
+            return None, f"the sandbox {why} and was restarted: {_first_line(str(exc))}"
+        except MontyError as exc:
+            return None, f"{type(exc).__name__}: {_first_line(str(exc))}"
+        except TooManyCalls as exc:
+            return None, str(exc)
+        except (TypeError, ValueError) as exc:  # the trailing value could not leave the sandbox
+            return None, f"{type(exc).__name__}: {_first_line(str(exc))}"
 
-            def keep(_stream: str, text: str, printed: list[str] = printed) -> None:
-                if sum(map(len, printed)) <= PRINT_LIMIT:
-                    printed.append(text)
 
-            try:
-                # A fresh session per snippet: a timeout leaves the old heap in no known state,
-                # and the suspension budget counts per checkout.
-                with self._checkout() as session:
-                    out = session.feed_run(code, external_lookup=lookup, print_callback=keep)
-                if out is not None:
-                    value = _cap(repr(out), VALUE_LIMIT)
-            except MontySyntaxError as exc:
-                error = _first_line(exc.display("type-msg"))
-            except MontyRuntimeError as exc:
-                where = ""
-                frames = exc.traceback()
-                if frames:
-                    where = f" (line {frames[-1].line})"
-                error = _first_line(exc.display("type-msg")) + where
-            except MontyCrashedError as exc:
-                why = "timed out" if exc.timed_out else "crashed"
-                error = f"the sandbox {why} and was restarted: {_first_line(str(exc))}"
-            except MontyError as exc:
-                error = f"{type(exc).__name__}: {_first_line(str(exc))}"
-            except TooManyCalls as exc:
-                error = str(exc)
-            except (TypeError, ValueError) as exc:  # the trailing value could not leave the sandbox
-                error = f"{type(exc).__name__}: {_first_line(str(exc))}"
-            text = _cap("".join(printed).rstrip(), PRINT_LIMIT)
-            results.append(SnippetResult(index, tuple(calls), error, text, value))
-        return results
+def _module_tree(module: str, external: Any) -> dict[str, Any]:
+    """``pkg.sub.mod`` importable as itself and through its parents."""
+    from pydantic_monty import ExternalModule
+
+    out: dict[str, Any] = {module: external}
+    parts = module.split(".")
+    child = external
+    for i in range(len(parts) - 1, 0, -1):
+        child = ExternalModule({parts[i]: child})
+        out[".".join(parts[:i])] = child
+    return out
+
+
+def _bare(recorder: Recorder) -> Any:
+    """A stand-in TargetInfo for a run without one (tests of the runner alone)."""
+    from types import SimpleNamespace
+
+    name = recorder.target.rsplit(".", 1)[-1]
+    return SimpleNamespace(module="", qualname=name, name=name)
 
 
 def _cap(text: str, limit: int) -> str:

@@ -101,6 +101,7 @@ class Outcome:
     duration_ms: float | None = None
     types: list[TypeMismatch | None] = field(default_factory=list)
     lines: list[int] | None = None
+    typed: Any = None  # the result with its Python types (Decimal, date, tuple...), when asked
 
 
 class WorkerDied(Exception):
@@ -590,4 +591,5 @@ def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
         duration_ms=reply.get("duration_ms"),
         types=[_type_mismatch(t) for t in reply.get("types", ())],
         lines=reply.get("lines"),
+        typed=reply.get("typed"),
     )

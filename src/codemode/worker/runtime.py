@@ -232,9 +232,18 @@ def _encode(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return {_TYPE_TAG: "bytes", "v": _b64encode(bytes(value))}
     if isinstance(value, (set, frozenset)):
-        return {_TYPE_TAG: "set", "v": [_encode(v) for v in value]}
+        kind = "frozenset" if isinstance(value, frozenset) else "set"
+        return {_TYPE_TAG: kind, "v": [_encode(v) for v in value]}
     if isinstance(value, tuple):
-        return [_encode(v) for v in value]
+        return {_TYPE_TAG: "tuple", "v": [_encode(v) for v in value]}
+    if isinstance(value, _loaded("decimal", "Decimal")):
+        return {_TYPE_TAG: "decimal", "v": str(value)}
+    if isinstance(value, _loaded("datetime", "timedelta")):
+        return {_TYPE_TAG: "timedelta", "v": [value.days, value.seconds, value.microseconds]}
+    wire = getattr(value, "__codemode_wire__", None)  # an explorer's recipe for a project object
+    if callable(wire):
+        kind, data = wire()
+        return {_TYPE_TAG: kind, "v": _encode(data)}
     if isinstance(value, dict):
         # A key that starts with NUL could read as one of the transport's own tags (a
         # function may return {"\u0000t": "bytes", ...}); such a dict travels as pairs (#11).
@@ -261,7 +270,50 @@ _DECODERS: dict[str, Callable[[Any], Any]] = {
     "time": _from_iso("time"),
     "bytes": _b64decode,
     "set": set,
+    "frozenset": frozenset,
+    "tuple": tuple,
+    "decimal": lambda v: importlib.import_module("decimal").Decimal(v),
+    "timedelta": lambda v: importlib.import_module("datetime").timedelta(*v),
+    "new": lambda v: _New(v),
+    "member": lambda v: _Member(v),
 }
+
+
+class _New:
+    """An explorer's recipe for a project object: ``cls(*args, **kwargs)``, then ``calls``."""
+
+    def __init__(self, v: dict[str, Any]) -> None:
+        self.cls = str(v["cls"])
+        self.args = list(v.get("args", []))
+        self.kwargs = dict(v.get("kwargs", {}))
+        self.calls = [tuple(c) for c in v.get("calls", [])]
+
+
+class _Member:
+    """An Enum member (or any class attribute) named by an explorer: ``cls.name``."""
+
+    def __init__(self, v: list[str]) -> None:
+        self.cls, self.name = str(v[0]), str(v[1])
+
+
+def realize(value: Any, depth: int = 0) -> Any:
+    """Recipes in ``value`` built into the project's real objects (only explorer calls hold them)."""
+    if depth > 30:
+        return value
+    if isinstance(value, _New):
+        obj = import_object(value.cls)(
+            *realize(value.args, depth + 1), **realize(value.kwargs, depth + 1)
+        )
+        for name, args, kwargs in value.calls:
+            getattr(obj, name)(*realize(args, depth + 1), **realize(kwargs, depth + 1))
+        return obj
+    if isinstance(value, _Member):
+        return getattr(import_object(value.cls), value.name)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return type(value)(realize(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return {k: realize(v, depth + 1) for k, v in value.items()}
+    return value
 
 
 def _decode_hook(obj: dict[str, Any]) -> Any:
@@ -1025,6 +1077,14 @@ class Runner:
                     case_teardowns,
                     file_key,
                 )
+                if case.get("build"):  # an explorer's call: recipes become real objects
+                    case = {
+                        **case,
+                        "args": realize(case.get("args", [])),
+                        "kwargs": realize(case.get("kwargs", {})),
+                    }
+                    if case.get("self") is not None:
+                        fx = {"\u0000self": realize(case["self"]), **fx}
                 func, fx = _bind(obj, owner, fx)
                 args, kwargs = apply_serializer(case, req.get("serializer"))
             except TargetError as exc:
@@ -1087,6 +1147,8 @@ def _call(
         elapsed = time.perf_counter() - t0
         out["outcome"] = "returned"
         out["value"] = canonical(result)
+        if case.get("typed"):
+            out["typed"] = typed(result)
         types = case.get("types") or []
         if types:
             ns = vars(module) if module is not None else {}
@@ -1104,6 +1166,32 @@ def _call(
     if tracing:
         out["lines"] = sorted(lines)
     return out
+
+
+def typed(value: Any, depth: int = 0) -> Any:
+    """``value`` with the Python types the explorer's sandbox has (Decimal, date, tuple, bytes...);
+    anything else (a custom object, an Enum member) in its canonical data form."""
+    if isinstance(value, enum.Enum) or depth > 30:
+        return canonical(value)
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return value
+    if isinstance(
+        value,
+        (*_loaded("datetime", "date", "time", "timedelta"), *_loaded("decimal", "Decimal")),
+    ):
+        return value
+    t = type(value)
+    if t in (tuple, list, set, frozenset):
+        return t(typed(v, depth + 1) for v in value)
+    if t is dict and all(isinstance(k, (str, int)) for k in value):
+        return {k: typed(v, depth + 1) for k, v in value.items()}
+    data = canonical(value)
+    if isinstance(data, dict) and not isinstance(value, dict):  # an object: its fields, typed
+        return {
+            k: typed(getattr(value, k), depth + 1) if hasattr(value, str(k)) else v
+            for k, v in data.items()
+        }
+    return data
 
 
 async def _await(aw: Any) -> Any:
