@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pydantic_ai.models
@@ -33,6 +34,16 @@ def _closed_port() -> int:
     port = s.getsockname()[1]
     s.close()  # nothing listens there now
     return int(port)
+
+
+@pytest.fixture
+def listening() -> Iterator[str]:
+    """A loopback port that accepts connections (the probe passes; nothing is ever asked)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    yield f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+    s.close()
 
 
 @pytest.fixture(autouse=True)
@@ -78,7 +89,7 @@ CASES = [
             "--model",
             "openai:loopback-model",
             "--base-url",
-            "http://127.0.0.1:9/v1",
+            "{listening}",
             "--max-cost",
             "0.5",
         ],
@@ -100,9 +111,10 @@ CASES = [
     ],
 )
 def test_unusable_model_is_exit_2_in_one_line(
-    shop: Path, capsys: pytest.CaptureFixture[str], args: list[str], says: str
+    shop: Path, capsys: pytest.CaptureFixture[str], args: list[str], says: str, listening: str
 ) -> None:
     before = _snapshot(shop)
+    args = [a.replace("{listening}", listening) for a in args]
     code = main(["regen", "--root", str(shop), "--all", *args])
     _, err = capsys.readouterr()
     assert code == 2, err
@@ -129,17 +141,17 @@ def test_a_closed_port_stops_the_whole_run_at_once(
 
 
 def test_a_repository_base_url_never_gets_the_default_key(
-    shop: Path, monkeypatch: pytest.MonkeyPatch
+    shop: Path, monkeypatch: pytest.MonkeyPatch, listening: str
 ) -> None:
     pyproject = shop / "pyproject.toml"
     pyproject.write_text(
-        pyproject.read_text() + '\nbase_url = "http://127.0.0.1:9/v1"\n'
+        pyproject.read_text() + f'\nbase_url = "{listening}"\n'
         if "[tool.codemode]" in pyproject.read_text()
-        else '[tool.codemode]\nbase_url = "http://127.0.0.1:9/v1"\n'
+        else f'[tool.codemode]\nbase_url = "{listening}"\n'
     )
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-default")
     config = load_config(shop)
-    assert config.base_url == "http://127.0.0.1:9/v1" and config.base_url_origin == "config"
+    assert config.base_url == listening and config.base_url_origin == "config"
     model = build_model(
         "openai:gpt-4.1-mini", config.base_url, base_url_origin=config.base_url_origin
     )
@@ -149,9 +161,9 @@ def test_a_repository_base_url_never_gets_the_default_key(
     assert model.client.api_key == "key-for-that-host"
     # the user's own choice (flag or CODEMODE_BASE_URL) may use the provider's default key
     monkeypatch.delenv("CODEMODE_BASE_URL_KEY")
-    flag = load_config(shop, {"base_url": "http://127.0.0.1:9/v1"})
+    flag = load_config(shop, {"base_url": listening})
     assert flag.base_url_origin == "flag"
     model = build_model("openai:gpt-4.1-mini", flag.base_url, base_url_origin=flag.base_url_origin)
     assert model.client.api_key == "sk-secret-default"
-    monkeypatch.setenv("CODEMODE_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("CODEMODE_BASE_URL", listening)
     assert load_config(shop).base_url_origin == "env"

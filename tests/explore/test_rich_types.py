@@ -41,6 +41,8 @@ SNIPPETS: dict[str, list[str]] = {
         "from decimal import Decimal\nfrom billing.core import Item, line_total\n"
         "it = Item(sku='A-1', price=Decimal('2.50'), qty=3)\nprint(it.sku, line_total(it))\n"
         "try:\n    line_total(Item('B-2', Decimal('1'), 0))\nexcept ValueError as e:\n    print(e)",
+        # what a model falls back to when types cannot cross: junk, never a case
+        "try:\n    line_total({'sku': 'A-1'})\nexcept Exception as e:\n    print(type(e).__name__)",
     ],
     "billing.core.status_label": [
         "from billing.core import Status, status_label\n"
@@ -48,7 +50,8 @@ SNIPPETS: dict[str, list[str]] = {
     ],
     "billing.core.greeting": [
         "from billing.core import Customer, greeting\n"
-        "print(greeting(Customer(name='Ada', vip=True)))\ngreeting(Customer(name='Bob'))",
+        "print(greeting(Customer(name='Ada', vip=True)))\ngreeting(Customer(name='Bob'))\n"
+        "try:\n    greeting('Ada')\nexcept AttributeError:\n    pass",
     ],
     "billing.core.split": [
         "from decimal import Decimal\nfrom billing.core import split\n"
@@ -97,7 +100,8 @@ def test_model_written_snippets_cross_with_real_types(billing: Config) -> None:
         billing, Scope("all"), dry_run=False, model=script.model(), function_ids=tuple(SNIPPETS)
     )
     status = {f.id: f.status for f in report.functions}
-    assert status["billing.core.due_date"] == "ok"  # dates are YAML values: written and checked
+    written = {"with_vat", "due_date", "status_label", "greeting", "split"}
+    assert {k.rsplit(".", 1)[-1] for k, v in status.items() if v == "ok"} == written
     # no snippet failed: every value crossed
     assert not [n for n in report.notes if "failed in the sandbox" in n], report.notes
     out = {fid: text.split("snippet 1:", 1)[1] for fid, text in seen.items()}
@@ -121,6 +125,12 @@ def test_model_written_snippets_cross_with_real_types(billing: Config) -> None:
     )
     assert "raises InsufficientFunds: balance 12 < 100" in ledger
     assert "printed: 12 12\n" in ledger and "caught InsufficientFunds: balance 12 < 100" in ledger
+    assert 'line_total({"sku": "A-1"}) raises AttributeError' in out["billing.core.line_total"]
+    # vowel serializers rebuild what YAML cannot hold: Decimal, Enum members, pydantic models
+    spec = (billing.root / "specs" / "billing.core.yml").read_text()
+    assert "codemode_billing_core_with_vat: {schema: {amount: decimal.Decimal}}" in spec
+    assert "{schema: {status: billing.core.Status}}" in spec
+    assert "inputs: {customer: {name: Ada, vip: true}}, expected: Dear Ada" in spec
     # what was written passes check, and no case is an incidental wrong-type error
     for spec in (billing.root / "specs").glob("*.yml"):
         text = spec.read_text()

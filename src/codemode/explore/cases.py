@@ -42,20 +42,94 @@ def inputs_of(rec: CallRecord, info: TargetInfo | None) -> list[Any] | dict[str,
     return bind_keywords(info, list(rec.args), dict(rec.kwargs))
 
 
+SCHEMA_KEY = "\u0000schema"  # a case's serializer needs, popped before it is written
+
+
+def _spec_value(value: Any) -> tuple[Any, str | None] | None:
+    """(YAML value, builder) for one argument; None when it has no spec form.
+
+    vowel's serializers rebuild keyword arguments from their YAML data (``schema:``): a
+    Decimal from its text, an Enum member from its value, a pydantic model or a keyword-built
+    project object from its fields, bytes from base64, a tuple from its list.
+    """
+    import base64
+    import datetime as dt
+    import decimal
+
+    from codemode.explore.project import MemberRef, Recipe
+
+    if isinstance(value, decimal.Decimal):
+        return str(value), "decimal.Decimal"
+    if isinstance(value, MemberRef):
+        return (value.value, value._cls) if yaml_safe(value.value) else None
+    if isinstance(value, Recipe):
+        wire = value.__codemode_wire__()[1]
+        ok = not wire["args"] and not wire["calls"] and yaml_safe(wire["kwargs"])
+        return (dict(wire["kwargs"]), wire["cls"]) if ok else None
+    if isinstance(value, dt.timedelta):
+        return {"seconds": value.total_seconds()}, "datetime.timedelta"
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii"), "base64.b64decode"
+    if type(value) is tuple and yaml_safe(list(value)):
+        return list(value), "builtins.tuple"
+    return (value, None) if yaml_safe(value) else None
+
+
+def spec_inputs(rec: CallRecord, info: TargetInfo | None) -> tuple[Any, dict[str, str]] | None:
+    """The case's ``inputs`` and the serializer schema they need; None when not writable."""
+    if rec.receiver is not None:
+        return None  # a method on an instance a snippet built: no spec form yet
+    inputs = inputs_of(rec, info)
+    if inputs is not None and yaml_safe(inputs):
+        return inputs, {}
+    if info is None:
+        return None
+    named = bind_keywords(info, list(rec.args), dict(rec.kwargs))
+    if named is None:
+        return None
+    out: dict[str, Any] = {}
+    schema: dict[str, str] = {}
+    for name, value in named.items():
+        form = _spec_value(value)
+        if form is None:
+            return None
+        out[name] = form[0]
+        if form[1] is not None:
+            schema[name] = form[1]
+    return out, schema
+
+
 def usable(rec: CallRecord, info: TargetInfo | None) -> bool:
     """Whether the call can become a case that replays faithfully from YAML."""
     if rec.kind not in ("returned", "raised"):
         return False
-    inputs = inputs_of(rec, info)
-    if inputs is None or not yaml_safe(inputs):
+    if spec_inputs(rec, info) is None:
         return False
     if rec.kind == "returned":
         return has_faithful_form(rec.value) and yaml_safe(rec.value)
-    return True
+    return not incidental(rec, info)
+
+
+_TYPE_ERRORS = ("TypeError", "AttributeError")
+
+
+def incidental(rec: CallRecord, info: TargetInfo | None) -> bool:
+    """A wrong-type error the function never raises on purpose: the input was junk, not a case.
+
+    ``line_total({"sku": "A-1"})`` raising AttributeError says nothing about ``line_total``;
+    a TypeError the function raises itself (``raise TypeError(...)`` in its body) is behaviour.
+    """
+    kind = str((rec.exc or {}).get("type", ""))
+    if rec.kind != "raised" or kind not in _TYPE_ERRORS:
+        return False
+    return info is None or f"raise {kind}" not in info.source
 
 
 def case_from_record(rec: CallRecord, case_id: str, info: TargetInfo | None) -> dict[str, Any]:
-    case: dict[str, Any] = {"id": case_id, "inputs": inputs_of(rec, info)}
+    inputs, schema = spec_inputs(rec, info) or (inputs_of(rec, info), {})
+    case: dict[str, Any] = {"id": case_id, "inputs": inputs}
+    if schema:
+        case[SCHEMA_KEY] = schema
     if rec.kind == "returned":
         case["expected"] = rec.value
     else:

@@ -132,9 +132,11 @@ def build_model(
     """
     if not isinstance(model, str):
         return model  # a Model instance (tests inject FunctionModel / TestModel)
+    env = os.environ if env is None else env
+    if base_url:
+        probe(base_url, env)  # before importing the SDKs: a closed port fails in milliseconds
     from pydantic_ai.exceptions import UserError
 
-    env = os.environ if env is None else env
     provider, name = _split(model, base_url)
     cls = _provider_class(model, provider)
     try:
@@ -147,6 +149,39 @@ def build_model(
         raise _fatal(model, _first_sentence(str(exc))) from None
     except ImportError as exc:
         raise _missing_sdk(model, provider, exc) from None
+
+
+def probe(base_url: str, env: Mapping[str, str]) -> None:
+    """Refuse a base URL nothing listens on, with the URL; skipped behind a proxy."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if any(
+        env.get(k)
+        for k in (
+            "HTTP_PROXY",
+            "HTTPS_PROXY",
+            "ALL_PROXY",
+            "http_proxy",
+            "https_proxy",
+            "all_proxy",
+        )
+    ):
+        return
+    try:
+        parts = urlsplit(base_url)
+        host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as exc:
+        raise FatalError(f"--base-url {base_url}: not a URL ({exc})") from None
+    if not host or parts.scheme not in ("http", "https"):
+        raise FatalError(f"--base-url {base_url}: write it as http(s)://host[:port]/path")
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except OSError as exc:
+        raise FatalError(
+            f"cannot reach the model at {base_url} ({exc.strerror or exc}); is the server "
+            "running and is --base-url (or CODEMODE_BASE_URL) right?"
+        ) from None
 
 
 def _at_base_url(

@@ -226,11 +226,12 @@ async def explore_with_model(
         choice = await _converse(session, prompt, model, budget, retry_delay)
     ex.answers = {"snippets": session.batches}
     _choose(ex, session, choice, set(taken_ids or ()))
+    if choice is not None:  # cached even when nothing could be written: a re-run costs nothing
+        ex.answers["choice"] = choice.model_dump()
     if choice is not None and ex.cases:
         ex.evaluators = await asyncio.to_thread(
             validate_evaluators, recorder, info, choice.evaluators
         )
-        ex.answers["choice"] = choice.model_dump()
     return ex
 
 
@@ -257,6 +258,21 @@ def _choose(ex: Exploration, session: _Session, choice: Any, taken: set[str]) ->
             )
     if not ex.cases:
         ex.cases = build_cases(select(records, info), info, set(taken))
+    _judge(ex, info, records)
+
+
+def _judge(ex: Exploration, info: TargetInfo, records: Sequence[CallRecord]) -> None:
+    """Kept cases that reach none of the body protect nothing: then nothing is written."""
+    body = info.body_lines()
+    by_inputs: dict[str, set[int]] = {}
+    for r in records:
+        by_inputs.setdefault(repr(inputs_of(r, info)), set()).update(r.lines)
+    reached: set[int] = set()
+    for c in ex.cases:
+        reached |= by_inputs.get(repr(c.get("inputs")), set(body))
+    if body and ex.cases and not reached & body:
+        ex.notes.append("no kept case reaches the function's body; nothing was written")
+        ex.cases = []
 
 
 def validate_evaluators(

@@ -275,8 +275,15 @@ class _Run:
         if func is not None:
             # Global evaluators apply to hand-written cases too: only a new block gets them.
             evaluators = {}
+        cases, serializer = _serializer(target.id, cases, func, done)
+        if not cases:
+            done.status, done.message = (
+                "error",
+                "no case can be written; the spec was kept as it was",
+            )
+            return done
         update = FunctionUpdate(
-            target.id, tuple(cases), info.fingerprint, self.label, (), evaluators
+            target.id, tuple(cases), info.fingerprint, self.label, (), evaluators, serializer
         )
         return await self._gate(update, spec, func, done)
 
@@ -383,6 +390,40 @@ class _Run:
         if cached is None and info.fingerprint and ex.answers.get("choice"):
             self.cache.put(key, ex.answers)
         return ex
+
+
+def _serializer(
+    fid: str, cases: list[dict[str, Any]], func: FunctionSpec | None, done: _Done
+) -> tuple[list[dict[str, Any]], tuple[str, dict[str, str]] | None]:
+    """Cases whose inputs need a vowel serializer share one ``schema:`` (param -> builder).
+
+    A function block that already names a serializer keeps it: cases that would need another
+    are left out (noted), never written against a schema that does not build them.
+    """
+    from codemode.explore.cases import SCHEMA_KEY, safe_id
+
+    schema: dict[str, str] = {}
+    kept: list[dict[str, Any]] = []
+    for c in cases:
+        need = c.pop(SCHEMA_KEY, {})
+        if any(schema.get(k, v) != v for k, v in need.items()):
+            continue  # one schema per function: a conflicting case is left out
+        schema.update(need)
+        kept.append(c)
+    if not schema:
+        return kept, None
+    if func is not None and func.serializer:
+        plain = [c for c in kept if not _needs(c, schema)]
+        done.notes.append(
+            f"{fid}: {len(kept) - len(plain)} case(s) need a serializer; the block has its own"
+        )
+        return plain, None
+    return kept, ("codemode_" + safe_id(fid), schema)
+
+
+def _needs(case: dict[str, Any], schema: dict[str, str]) -> bool:
+    inputs = case.get("inputs")
+    return isinstance(inputs, dict) and bool(set(inputs) & set(schema))
 
 
 class _ModelError(Exception):

@@ -72,6 +72,8 @@ class FunctionUpdate:
     explored_by: str
     nondeterministic: tuple[str, ...] = ()
     evals: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # (name, schema): a vowel serializer the cases' inputs need, written under `serializers:`
+    serializer: tuple[str, Mapping[str, str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,8 @@ def _case_lines(cases: Sequence[Mapping[str, Any]], indent: str) -> list[str]:
 
 def _new_block(update: FunctionUpdate) -> list[str]:
     out = [f"{flow(update.function_id)}:\n"]
+    if update.serializer:
+        out.append(f"  serializer: {flow(update.serializer[0])}\n")
     if update.evals:
         out.append("  evals:\n")
         out += [f"    {flow(name)}: {flow(dict(ev))}\n" for name, ev in update.evals.items()]
@@ -232,6 +236,8 @@ def _edit_block(
         for key in ("fixture", "serializer"):
             if key in body:
                 fresh.append(f"  {key}: {flow(body[key])}\n")
+            elif key == "serializer" and update.serializer:
+                fresh.append(f"  serializer: {flow(update.serializer[0])}\n")
         evals = body.get("evals") or dict(update.evals)
         if evals:
             fresh.append("  evals:\n")
@@ -239,6 +245,10 @@ def _edit_block(
         fresh.append("  dataset:\n")
         fresh += _case_lines([it["case"] for it in kept] + list(update.cases), "    ")
         return fresh
+    if update.serializer and _child(node, "serializer") is None:
+        key_indent = lines[ds[0].start_mark.line][: ds[0].start_mark.column]
+        lines = [*lines]
+        lines[span.start] += f"{key_indent}serializer: {flow(update.serializer[0])}\n"
     items = list(ds[1].value)
     starts = [it.start_mark.line for it in items]
     remove: list[_Span] = []
@@ -322,6 +332,7 @@ def apply_updates(text: str, updates: Sequence[FunctionUpdate]) -> str:
             entry["deleted"] = deleted
         functions[up.function_id] = entry
     meta["functions"] = functions
+    appended = _serializers(lines, spans, data, updates, replacements) + appended
     meta_lines = _meta_block(meta)
     if "codemode" in spans:
         span, _ = spans["codemode"]
@@ -337,6 +348,33 @@ def apply_updates(text: str, updates: Sequence[FunctionUpdate]) -> str:
     while rest and not rest[0].strip():
         rest = rest[1:]
     return _finish("".join([*body[:head], *lead, *meta_lines, "\n", *rest]), appended)
+
+
+def _serializers(
+    lines: list[str],
+    spans: dict[str, tuple[_Span, yaml.Node]],
+    data: Any,
+    updates: Sequence[FunctionUpdate],
+    replacements: dict[int, tuple[_Span, list[str]]],
+) -> list[str]:
+    """The updates' serializers under top-level ``serializers:`` (added to it, or a new block)."""
+    have = dict((data or {}).get("serializers") or {}) if isinstance(data, dict) else {}
+    new = {
+        u.serializer[0]: {"schema": dict(u.serializer[1])}
+        for u in updates
+        if u.serializer and u.serializer[0] not in have
+    }
+    if not new:
+        return []
+    entries = [f"  {flow(name)}: {flow(body)}\n" for name, body in new.items()]
+    if "serializers" in spans:
+        span, _ = spans["serializers"]
+        replacements[span.start] = (
+            span,
+            [lines[span.start], *entries, *lines[span.start + 1 : span.end]],
+        )
+        return []
+    return ["\n", "serializers:\n", *entries]
 
 
 def _splice(lines: list[str], replacements: dict[int, tuple[_Span, list[str]]]) -> list[str]:

@@ -87,3 +87,57 @@ class Ledger:
             raise InsufficientFunds(f"balance {self.balance} < {amount}")
         self.balance -= amount
         return self.balance
+
+
+def invoice_total(items: list[Item], discount: Decimal = Decimal("0")) -> Decimal:
+    if not items:
+        raise ValueError("an invoice needs at least one item")
+    total = sum((i.price * i.qty for i in items), Decimal("0"))
+    return (total * (1 - discount)).quantize(Decimal("0.01"))
+
+
+def overdue_days(due: dt.date, today: dt.date) -> int:
+    if today <= due:
+        return 0
+    return (today - due).days
+
+
+def parse_amount(text: str) -> Decimal:
+    cleaned = text.strip().replace(",", "")
+    if not cleaned:
+        raise ValueError("empty amount")
+    if cleaned.startswith("(") and cleaned.endswith(")"):
+        return -Decimal(cleaned[1:-1])
+    return Decimal(cleaned)
+
+
+def next_status(status: Status) -> Status:
+    if status is Status.OPEN:
+        return Status.PAID
+    raise ValueError(f"{status.value} is final")
+
+
+def credit_limit(customer: Customer) -> Decimal:
+    if customer.vip:
+        return Decimal("5000")
+    if customer.name.endswith("Ltd"):
+        return Decimal("2000")
+    return Decimal("500")
+
+
+def period(start: dt.datetime, end: dt.datetime) -> dt.timedelta:
+    if end < start:
+        raise ValueError("end before start")
+    return end - start
+
+
+def checksum(data: bytes) -> int:
+    if not data:
+        return 0
+    return sum(data) % 256
+
+
+def bounds(values: tuple[int, ...]) -> tuple[int, int]:
+    if not values:
+        raise ValueError("no values")
+    return min(values), max(values)
