@@ -269,21 +269,15 @@ class _Run:
             cases = [c for c in cases if str(c["id"]) not in deleted]
             if not cases:
                 return _Done(target.id, "ok", "every new case was deleted before by hand", rel)
+        cases, written_with = _serializer(target.id, cases, func, done)
         if not cases:
             done.status, done.message = "error", _no_case(recorder)
             return done
         if func is not None:
             # Global evaluators apply to hand-written cases too: only a new block gets them.
             evaluators = {}
-        cases, serializer = _serializer(target.id, cases, func, done)
-        if not cases:
-            done.status, done.message = (
-                "error",
-                "no case can be written; the spec was kept as it was",
-            )
-            return done
         update = FunctionUpdate(
-            target.id, tuple(cases), info.fingerprint, self.label, (), evaluators, serializer
+            target.id, tuple(cases), info.fingerprint, self.label, (), evaluators, written_with
         )
         return await self._gate(update, spec, func, done)
 
@@ -397,8 +391,8 @@ def _serializer(
 ) -> tuple[list[dict[str, Any]], tuple[str, dict[str, str]] | None]:
     """Cases whose inputs need a vowel serializer share one ``schema:`` (param -> builder).
 
-    A function block that already names a serializer keeps it: cases that would need another
-    are left out (noted), never written against a schema that does not build them.
+    A function block that already names a serializer keeps it, and one with hand-written
+    cases gets none: cases that would need one are left out (noted).
     """
     from codemode.explore.cases import SCHEMA_KEY, safe_id
 
@@ -412,10 +406,11 @@ def _serializer(
         kept.append(c)
     if not schema:
         return kept, None
-    if func is not None and func.serializer:
+    # A serializer added under hand-written cases would change how they are built: never.
+    if func is not None and (func.serializer or any(not c.generated for c in func.cases)):
         plain = [c for c in kept if not _needs(c, schema)]
         done.notes.append(
-            f"{fid}: {len(kept) - len(plain)} case(s) need a serializer; the block has its own"
+            f"{fid}: {len(kept) - len(plain)} case(s) need a serializer; the block has its own or hand-written cases"
         )
         return plain, None
     return kept, ("codemode_" + safe_id(fid), schema)

@@ -236,8 +236,6 @@ def _edit_block(
         for key in ("fixture", "serializer"):
             if key in body:
                 fresh.append(f"  {key}: {flow(body[key])}\n")
-            elif key == "serializer" and update.serializer:
-                fresh.append(f"  serializer: {flow(update.serializer[0])}\n")
         evals = body.get("evals") or dict(update.evals)
         if evals:
             fresh.append("  evals:\n")
@@ -245,10 +243,6 @@ def _edit_block(
         fresh.append("  dataset:\n")
         fresh += _case_lines([it["case"] for it in kept] + list(update.cases), "    ")
         return fresh
-    if update.serializer and _child(node, "serializer") is None:
-        key_indent = lines[ds[0].start_mark.line][: ds[0].start_mark.column]
-        lines = [*lines]
-        lines[span.start] += f"{key_indent}serializer: {flow(update.serializer[0])}\n"
     items = list(ds[1].value)
     starts = [it.start_mark.line for it in items]
     remove: list[_Span] = []
@@ -298,6 +292,19 @@ def _deleted(old: Mapping[str, Any], block: Any, update: FunctionUpdate) -> list
     return [d for d in dict.fromkeys(out) if d not in fresh]
 
 
+def _serializer_line(
+    lines: list[str], span: _Span, node: yaml.Node, update: FunctionUpdate
+) -> list[str]:
+    """``lines`` with ``serializer: <name>`` under the function key, when the update needs one."""
+    if not update.serializer or _child(node, "serializer") is not None:
+        return lines
+    ds = _child(node, "dataset")
+    indent = "  " if ds is None else lines[ds[0].start_mark.line][: ds[0].start_mark.column]
+    out = [*lines]
+    out[span.start] += f"{indent}serializer: {flow(update.serializer[0])}\n"
+    return out
+
+
 def apply_updates(text: str, updates: Sequence[FunctionUpdate]) -> str:
     """``text`` with each update applied; blocks and lines not updated are left as they were."""
     if text and not text.endswith("\n"):
@@ -317,7 +324,8 @@ def apply_updates(text: str, updates: Sequence[FunctionUpdate]) -> str:
         old_generated = set(old.get("generated") or ())
         if up.function_id in spans:
             span, node = spans[up.function_id]
-            replacements[span.start] = (span, _edit_block(lines, span, node, up, old_generated))
+            with_ser = _serializer_line(lines, span, node, up)
+            replacements[span.start] = (span, _edit_block(with_ser, span, node, up, old_generated))
         else:
             appended += ["\n", *_new_block(up)]
         entry: dict[str, Any] = {
