@@ -17,7 +17,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 # Plain values of the kinds text and number utilities take, tried as the first argument of
@@ -102,9 +102,11 @@ class Call:
 @dataclass(frozen=True)
 class Change:
     function: str
-    call: Call
+    call: Call  # the first call whose outcome differs
     old: str
     new: str
+    differing: int = 1  # stable calls of the function whose outcome differs
+    compared: int = 1  # stable calls of the function
 
 
 # -- which functions ---------------------------------------------------------------------
@@ -509,10 +511,17 @@ def changed_functions(old_src: Path, new_src: Path, calls: list[Call]) -> dict[s
         failed = next((o for o in outcomes if o.startswith("import-error")), None)
         if failed:  # a missing dependency would pass for a change of behaviour
             raise RuntimeError(f"cannot import the package under {src}: {failed}")
-    changes: dict[str, Change] = {}
+    first: dict[str, Change] = {}
+    differing: dict[str, int] = {}
+    compared: dict[str, int] = {}
     for call, a, b, n in zip(calls, old1, old2, new):
         if a != b or "timeout" in (a, n) or a.startswith("bad-input") or n.startswith("bad-input"):
             continue
-        if a != n and call.function not in changes:
-            changes[call.function] = Change(call.function, call, a, n)
-    return changes
+        compared[call.function] = compared.get(call.function, 0) + 1
+        if a != n:
+            differing[call.function] = differing.get(call.function, 0) + 1
+            first.setdefault(call.function, Change(call.function, call, a, n))
+    return {
+        fid: replace(ch, differing=differing[fid], compared=compared[fid])
+        for fid, ch in first.items()
+    }

@@ -330,7 +330,10 @@ def show(o: Outcome) -> None:
         print(f"  FALSE DRIFT {fid}: {o.why[fid]}")
     for fid, ch in sorted(o.changed.items()):
         mark = "caught" if fid in o.caught else "MISSED"
-        print(f"  {mark:6} {fid}: {ch.call.source()[:90]}  [{ch.call.origin}]")
+        print(
+            f"  {mark:6} {fid}: {ch.call.source()[:90]}  [{ch.call.origin}; "
+            f"{ch.differing} of {ch.compared} calls differ]"
+        )
         if fid in o.caught:
             weak = " (only an exception's message changed)" if fid in o.by_message_only else ""
             print(f"           {o.why[fid]}{weak}")

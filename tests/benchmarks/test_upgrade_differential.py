@@ -150,6 +150,7 @@ def test_changed_functions_are_the_ones_whose_stable_outcome_differs(
         "value:'ponies'",
     )
     assert changes["toy.pad"].call.source() == "pad(7, 6)"
+    assert changes["toy.pad"].differing == 1 < changes["toy.pad"].compared
     assert changes["toy.shout"].call.origin == "s.py:8"
 
 
