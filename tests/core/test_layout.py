@@ -26,9 +26,6 @@ RANK = {
 CORE_RANK = 1
 MAX_FUNCTION_LINES = 60
 
-# Still to move into change/git (issue #14); this list only shrinks.
-KNOWN_GIT_RUNNERS = {"codemode.change.cache"}
-
 
 def _modules() -> dict[str, Path]:
     found = {}
@@ -118,7 +115,7 @@ def test_only_change_git_runs_git() -> None:
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.Constant) and node.value == "git":
                 runners.append(module)
-    assert set(runners) <= {"codemode.change.git", *KNOWN_GIT_RUNNERS}
+    assert set(runners) <= {"codemode.change.git"}
 
 
 def test_only_the_github_stage_imports_pygithub() -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
@@ -193,20 +192,10 @@ def pin_range(config: Config, scope: Scope) -> PinnedRange | None:
     refs = (scope.base or "HEAD", scope.head or "HEAD")
     if scope.kind != "range" or any(r.startswith("-") for r in refs):
         return None
-    try:
-        proc = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir"]
-            + [f"{r}^{{commit}}" for r in refs],
-            cwd=config.root,
-            capture_output=True,
-            encoding="utf-8",  # not text=True: that imports locale for its encoding
-            errors="surrogateescape",
-        )
-    except OSError:
+    from codemode.change.git import rev_parse_commits
+
+    found = rev_parse_commits(config.root, refs)
+    if found is None:
         return None
-    lines = proc.stdout.splitlines()
-    if proc.returncode or len(lines) != 4:
-        return None
-    if not all(len(c) in (40, 64) and c.isalnum() for c in lines[2:]):
-        return None
-    return PinnedRange(Path(lines[0]), Path(lines[1]), lines[2], lines[3], config)
+    top, git_dir, (base, head) = found
+    return PinnedRange(top, git_dir, base, head, config)

@@ -116,6 +116,30 @@ def locate_at_head(path: Path) -> tuple[Path, Path, str | None]:
     )
 
 
+def rev_parse_commits(root: Path, refs: Sequence[str]) -> tuple[Path, Path, tuple[str, ...]] | None:
+    """(work tree, absolute git dir, the commit each ref names) in one git run; None if
+    anything is unusual (the caller then takes the path that explains what is wrong)."""
+    if any(r.startswith("-") for r in refs):
+        return None
+    try:
+        proc = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir"]
+            + [f"{r}^{{commit}}" for r in refs],
+            cwd=root,
+            capture_output=True,
+            encoding="utf-8",  # not text=True: that imports locale for its encoding
+            errors="surrogateescape",
+        )
+    except OSError:
+        return None
+    lines = proc.stdout.splitlines()
+    if proc.returncode or len(lines) != 2 + len(refs):
+        return None
+    if not all(len(c) in (40, 64) and c.isalnum() for c in lines[2:]):
+        return None
+    return Path(lines[0]), Path(lines[1]), tuple(lines[2:])
+
+
 def commit_or_none(root: Path, ref: str) -> str | None:
     out = run(
         root,
