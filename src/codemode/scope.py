@@ -18,17 +18,39 @@ class Scope(NamedTuple):  # not a dataclass: see config.Config
         """Scopes that look at a change (so missing/stale/orphaned verdicts apply)."""
         return self.kind in ("staged", "range", "worktree")
 
+    def describe(self) -> str:
+        """For people and for the JSON report: "staged", "origin/main...HEAD", "all", paths."""
+        if self.kind == "range":
+            return f"{self.base}...{self.head or 'HEAD'}"
+        if self.kind == "paths":
+            return " ".join(self.paths)
+        return self.kind
 
-def regen_command(described: str) -> str | None:
+    @classmethod
+    def from_description(cls, text: str) -> Scope | None:
+        """``describe`` read back, for a report loaded from JSON (a merge, a ``workflow_run``
+        job): the one place a scope is parsed from its description."""
+        for kind in ("staged", "worktree", "all"):
+            if text == kind:
+                return cls(kind)
+        base, sep, head = text.partition("...")
+        if sep and base:
+            return cls("range", base, head or None)
+        return cls("paths", paths=tuple(text.split())) if text else None
+
+
+def regen_command(scope: Scope | None) -> str | None:
     """The `codemode regen` that writes cases for what a run of this scope found missing or
-    stale, from the report's scope (``describe_scope``): the same change, so the command does
-    something. None for scopes that name no change (then no function is missing or stale)."""
+    stale: the same change, so the command does something. None for scopes that name no
+    change (then no function is missing or stale)."""
+    if scope is None:
+        return None
+    if scope.kind in ("staged", "worktree"):
+        return f"codemode regen --{scope.kind}"
+    if scope.kind != "range" or not scope.base:
+        return None
     import shlex
 
-    if described in ("staged", "worktree"):
-        return f"codemode regen --{described}"
-    base, sep, head = described.partition("...")
-    if not sep or not base:
-        return None
-    cmd = f"codemode regen --base {shlex.quote(base)}"
-    return cmd if head in ("", "HEAD") else f"{cmd} --head {shlex.quote(head)}"
+    cmd = f"codemode regen --base {shlex.quote(scope.base)}"
+    head = scope.head
+    return cmd if head in (None, "", "HEAD") else f"{cmd} --head {shlex.quote(str(head))}"

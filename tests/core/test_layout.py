@@ -142,3 +142,80 @@ def test_no_function_passes_the_line_limit() -> None:
                 if lines > MAX_FUNCTION_LINES:
                     long.append(f"{name} ({lines} lines)")
     assert sorted(long) == []
+
+
+# Where ``Any`` still crosses a stage's border, and why it cannot be narrower (issue #14).
+# Each is the user's own data or a JSON document: values of the project's functions, whose
+# type nobody knows before they run. Everything else that crosses is a named record.
+ANY_AT_THE_BORDER = {
+    # the canonical form of whatever the user's function returned (JSON-like, recursive)
+    "codemode.worker.runtime.canonical": "return",
+    # the worker's JSON-lines protocol: cases carry the user's arguments, fixtures their kwargs
+    "codemode.worker.pool.Worker.run": "cases fixtures serializer",
+    "codemode.specs.types.FixtureSpec.to_wire": "return",
+    "codemode.specs.types.SerializerSpec.to_wire": "return",
+    # on-disk case mappings: expected values are the user's
+    "codemode.specs.write.set_expectations": "changes",
+    # the JSON report and the editor's JSON schema are documents, read and written as such
+    "codemode.report.model.Report.to_dict": "return",
+    "codemode.report.model.Report.from_dict": "d",
+    "codemode.report.model.Report.to_json": "extra",
+    "codemode.specs.model.json_schema": "return",
+}
+
+
+def _signatures() -> dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Module-level functions and public methods (``__init__`` too), by (module, name)."""
+    out: dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for module, path in MODULES.items():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out[(module, node.name)] = node
+            elif isinstance(node, ast.ClassDef):
+                for f in node.body:
+                    if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        continue
+                    if not f.name.startswith("_") or f.name == "__init__":
+                        out[(module, f"{node.name}.{f.name}")] = f
+    return out
+
+
+def _says_any(annotation: ast.expr | None) -> bool:
+    if annotation is None:
+        return False
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Name) and node.id == "Any":
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "Any":
+            return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "Any" in node.value:
+            return True
+    return False
+
+
+def _any_in(f: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    a = f.args
+    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, (a.vararg, a.kwarg))]
+    found = [p.arg for p in params if _says_any(p.annotation)]
+    return [*found, "return"] if _says_any(f.returns) else found
+
+
+def test_no_value_crosses_a_stage_typed_any() -> None:
+    """What one stage imports from another (a function, or a class and its public methods)
+    takes and gives typed values: ``Any`` only where ANY_AT_THE_BORDER says why."""
+    signatures = _signatures()
+    crossing: dict[str, str] = {}
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.ImportFrom) and node.module in MODULES):
+                continue
+            target = node.module
+            if _stage(target) in (_stage(module), "core"):
+                continue
+            for alias in node.names:
+                for (m, name), f in signatures.items():
+                    if m == target and (name == alias.name or name.startswith(alias.name + ".")):
+                        where = _any_in(f)
+                        if where:
+                            crossing[f"{m}.{name}"] = " ".join(where)
+    assert crossing == ANY_AT_THE_BORDER

@@ -28,6 +28,7 @@ from codemode.report.model import (
     SpecEdit,
     SpecReview,
 )
+from codemode.scope import Scope
 
 REPO = "octo/shop"
 # token -> the login it writes as; an app installation token (the workflow's GITHUB_TOKEN)
@@ -318,7 +319,7 @@ def sample_report(mode: str = "check") -> Report:
         else None,
         notes=("2 functions skipped: shard 1/2",),
         mode=mode,
-        scope="a1b2c3d...e4f5a6b",
+        scope=Scope("range", "a1b2c3d", "e4f5a6b"),
     )
 
 
@@ -355,7 +356,7 @@ def big_report(n: int) -> Report:
             cases=(CaseResult(id="c", status="error", line=2, message="boom"),),
         )
     )
-    return Report(functions=tuple(funcs), scope="main...HEAD")
+    return Report(functions=tuple(funcs), scope=Scope("range", "main"))
 
 
 # --- real git repositories and Actions payloads ------------------------------------------------

@@ -8,6 +8,7 @@ from inert import live_parts
 
 from codemode.report.markdown import marker, render_markdown, valid_comment_id
 from codemode.report.model import CaseResult, Cost, FunctionResult, Problem, Report, SpecEdit
+from codemode.scope import Scope
 
 HOSTILE = (
     "@admin see https://evil.example/x and www.evil.example, mail a@evil.example #1 "
@@ -47,7 +48,7 @@ def hostile_report(status: str = HOSTILE) -> Report:
         cost=Cost(requests=1, input_tokens=2, output_tokens=3, usd=0.1, model=HOSTILE),
         notes=(HOSTILE, f"note two {HOSTILE}"),
         mode="regen",
-        scope=f"{HOSTILE}...HEAD",
+        scope=Scope("range", HOSTILE),
     )
 
 

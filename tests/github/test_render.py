@@ -23,6 +23,7 @@ from codemode.report.annotations import (
 from codemode.report.junit import render_junit
 from codemode.report.markdown import COMMENT_LIMIT, render_markdown
 from codemode.report.model import CaseResult, FunctionResult, Report
+from codemode.scope import Scope
 
 RECORDED = Path(__file__).parent / "recorded"
 
@@ -51,7 +52,7 @@ def test_clean_report_matches_recording() -> None:
                 cases=(CaseResult(id="basic", status="passed", line=3, has_expected=True),),
             ),
         ),
-        scope="all",
+        scope=Scope("all"),
     )
     _recorded("comment-clean.md", render_markdown(clean))
 

@@ -11,6 +11,7 @@ from codemode.report.model import (
     SpecReview,
     merge_reports,
 )
+from codemode.scope import Scope
 
 
 def sample() -> Report:
@@ -39,7 +40,7 @@ def sample() -> Report:
         cost=Cost(2, 1000, 200, 0.01, "openai:gpt-4.1-mini"),
         notes=("a note",),
         mode="check",
-        scope="staged",
+        scope=Scope("staged"),
     )
 
 
@@ -73,3 +74,15 @@ def test_merge_keeps_the_worse_verdict_for_a_function_seen_twice() -> None:
     a = Report(functions=(FunctionResult("m.a", "ok"),))
     b = Report(functions=(FunctionResult("m.a", "error", message="boom"),))
     assert merge_reports([a, b]).functions == (FunctionResult("m.a", "error", message="boom"),)
+
+
+def test_the_verdict_words_are_one_list() -> None:
+    """report.model's Literal is the definition; config (the core, which may not import the
+    report stage) parses --fail-on and [tool.codemode] fail_on against the same words."""
+    from typing import get_args
+
+    from codemode import config
+    from codemode.report import model
+
+    assert config.VERDICTS == model.VERDICTS == get_args(model.Verdict)
+    assert get_args(model.CaseStatus) == model.CASE_STATUSES

@@ -30,6 +30,11 @@ from codemode.atomic import write_atomic
 if TYPE_CHECKING:
     import sqlite3
 
+    # a cached analysis, as marshal stores it: functions, problems, renames, changed files
+    CachedAnalysis = tuple[
+        tuple[tuple[object, ...], ...], tuple[str, ...], dict[str, str], tuple[str, ...]
+    ]
+
     from codemode.config import Config
     from codemode.scope import Scope
 
@@ -181,8 +186,9 @@ class PinnedRange:
         # the two commits as named pin the merge base too: one git run answers a repeat
         self.key = self.cache.key("pair", base, head, (self.roots, config.impact_depth, False))
 
-    def result(self) -> Any:
-        return self.cache.result(self.key)
+    def result(self) -> CachedAnalysis | None:
+        found: CachedAnalysis | None = self.cache.result(self.key)
+        return found
 
 
 def pin_range(config: Config, scope: Scope) -> PinnedRange | None:

@@ -32,14 +32,11 @@ from codemode.scope import Scope
 
 if TYPE_CHECKING:  # imported where used: a cached answer needs none (a hook's startup)
     from codemode.change import git
+    from codemode.change.cache import CachedAnalysis as _Cached
     from codemode.change.functions import Function, SourceFile
     from codemode.change.impact import Project
 
     _Loaded = tuple[SourceFile | str | None, SourceFile | str | None]  # str: a problem
-    # a cached result: functions, problems, renames, changed files
-    _Cached = tuple[
-        tuple[tuple[object, ...], ...], tuple[str, ...], dict[str, str], tuple[str, ...]
-    ]
 
 STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
 # changed .py files from which identifiers are read in a helper process (fewer: not worth it)

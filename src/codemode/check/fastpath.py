@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from codemode.change import git
 from codemode.errors import FatalError
+from codemode.scope import Scope
 from codemode.specs import RESERVED_KEYS
 from codemode.specs.discover import glob_regex
 
@@ -125,4 +126,4 @@ def quick_report(config: Config, change: git.StagedChange) -> Report | None:
     from codemode.report.model import Report
 
     elapsed = time.perf_counter() - started
-    return Report(scope="staged", notes=(NOTHING_TO_VERIFY, f"elapsed {elapsed:.2f} s"))
+    return Report(scope=Scope("staged"), notes=(NOTHING_TO_VERIFY, f"elapsed {elapsed:.2f} s"))

@@ -29,14 +29,6 @@ if TYPE_CHECKING:
     from codemode.worker.pool import Worker
 
 
-def describe_scope(scope: Scope) -> str:
-    if scope.kind == "range":
-        return f"{scope.base}...{scope.head or 'HEAD'}"
-    if scope.kind == "paths":
-        return " ".join(scope.paths)
-    return scope.kind
-
-
 def make_worker(config: Config, root: Path | None = None) -> Worker:
     from codemode.worker.pool import Worker
 
@@ -89,7 +81,7 @@ def run_check(
             functions=tuple(result.functions),
             problems=tuple(result.problems),
             notes=(no_specs_note(config),) if not specs and scope.kind == "all" else (),
-            scope=describe_scope(scope),
+            scope=scope,
         )
     notes = list(report.notes)
     # Inside pre-commit's private env with no project interpreter, a missing module almost
@@ -157,13 +149,13 @@ def _check_change(
             result.lines if result else None,
             shard=shard,
             source=lambda path: _read_text(root / path),
-            regen=regen_command(describe_scope(scope)) or "codemode regen --staged",
+            regen=regen_command(scope) or "codemode regen --staged",
         )
         return Report(
             functions=tuple(functions),
             problems=tuple(result.problems) if result else (),
             notes=tuple(analysis.problems),
-            scope=describe_scope(scope),
+            scope=scope,
         )
     finally:
         if staged_root is not None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from codemode.atomic import write_atomic
-from codemode.check.run import describe_scope, make_worker
+from codemode.check.run import make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.explore.sources import Scan, scan_sources, spec_rel_for
@@ -455,7 +455,7 @@ def run_regen(
     scope: Scope,
     *,
     dry_run: bool,
-    model: Any = None,
+    model: object = None,
     function_ids: tuple[str, ...] = (),
     progress: Progress | None = None,
     retry_delay: float | None = None,
@@ -473,9 +473,7 @@ def run_regen(
     targets = [t for t in targets if in_shard(t.id, shard)]
     run.total = len(targets)
     if not targets:
-        return Report(
-            notes=(_empty_scope(config, scope, scan),), mode="regen", scope=describe_scope(scope)
-        )
+        return Report(notes=(_empty_scope(config, scope, scan),), mode="regen", scope=scope)
     if chosen is not None:
         from codemode.explore.budget import Budget, price_for
         from codemode.explore.cache import AnswerCache, cache_dir
@@ -504,7 +502,7 @@ def run_regen(
     elapsed = time.perf_counter() - started
     summary = _bootstrap_summary(done, report, scan) if scan is not None else []
     return report._replace(
-        scope=describe_scope(scope),
+        scope=scope,
         notes=(*report.notes, *summary, f"elapsed {elapsed:.2f} s"),
     )
 
@@ -514,7 +512,7 @@ def _empty_scope(config: Config, scope: Scope, scan: Scan | None) -> str:
     if scan is None:
         if scope.is_change:
             return (
-                f"no function changed in the {describe_scope(scope)} change; "
+                f"no function changed in the {scope.describe()} change; "
                 "run `codemode regen --all` to write specs for every function that has none"
             )
         return "nothing to explore"

@@ -197,7 +197,7 @@ def _summary(report: Report) -> str:
         verdict = f"**{attention} of {total} function(s) need attention**"
     else:
         verdict = f"**all {total} function(s) verified**" if total else "**nothing to verify**"
-    scope = f" · scope {_span(report.scope)}" if report.scope else ""
+    scope = f" · scope {_span(report.scope.describe())}" if report.scope else ""
     cases = report.case_counts()
     case_text = ", ".join(f"{n} {escape_text(s)}" for s, n in cases.items() if n)
     case_part = f" · cases: {case_text}" if case_text else ""
@@ -352,7 +352,7 @@ def _accept(report: Report) -> Section:
         )
         if len(drifted) > ACCEPT_LIMIT:
             lines.append(f"# … {len(drifted) - ACCEPT_LIMIT} more drifted case(s)")
-    base = _base(report.scope)
+    base = report.scope.base if report.scope and report.scope.kind == "range" else None
     lines.append("# or regenerate the specs of the changed functions")
     lines.append(f"codemode regen --base {shlex.quote(base)}" if base else "codemode regen")
     text = (
@@ -369,11 +369,6 @@ def _accept(report: Report) -> Section:
 def case_ref(f: FunctionResult, c: CaseResult) -> str:
     """``pkg.mod.func[case]``, the form ``codemode accept`` takes."""
     return f"{f.id}[{c.id}]"
-
-
-def _base(scope: str) -> str | None:
-    # Report.scope is "BASE...HEAD" for a range.
-    return scope.split("...", 1)[0] or None if "..." in scope else None
 
 
 def _loc(file: str | None, line: int | None) -> str:

@@ -12,13 +12,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final, Literal, NamedTuple, get_args
 
-from codemode.config import VERDICTS
+from codemode.scope import Scope
 
 REPORT_VERSION = 1
 
 # The words of a report, defined here once: a verdict per function, a status per case.
 Verdict = Literal["ok", "drifted", "stale", "missing", "orphaned", "error"]
 CaseStatus = Literal["passed", "drifted", "failed", "error", "empty", "skipped"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # config.VERDICTS parses --fail-on with these
 
 # Case statuses: what happened to one case.
 CASE_PASSED: Final = "passed"
@@ -115,7 +116,7 @@ class Report(NamedTuple):
     cost: Cost | None = None
     notes: tuple[str, ...] = ()  # non-fatal remarks collected during the run, shown at the end
     mode: str = "check"
-    scope: str = ""  # human description: "staged", "origin/main...HEAD", "all"
+    scope: Scope | None = None  # what the run looked at; JSON: its description
     version: int = REPORT_VERSION
 
     def counts(self) -> dict[str, int]:
@@ -145,6 +146,7 @@ class Report(NamedTuple):
         for name in ("problems", "edits", "reviews"):
             d[name] = [_shallow(x) for x in getattr(self, name)]
         d["cost"] = _shallow(self.cost) if self.cost else None
+        d["scope"] = self.scope.describe() if self.scope else ""
         d["counts"] = self.counts()
         return d
 
@@ -187,7 +189,7 @@ class Report(NamedTuple):
             cost=Cost(**_known(Cost, cost)) if cost else None,
             notes=tuple(d.get("notes", ())),
             mode=d.get("mode", "check"),
-            scope=d.get("scope", ""),
+            scope=Scope.from_description(str(d.get("scope") or "")),
             version=d.get("version", REPORT_VERSION),
         )
 

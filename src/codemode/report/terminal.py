@@ -56,15 +56,17 @@ def _loc(spec: str | None, line: int | None) -> str:
     return f"{spec}:{line}: " if line else f"{spec}: "
 
 
+def _states_both(c: CaseResult) -> bool:
+    """The case's message is its failed ``expected`` or ``raises`` check, which already says
+    what was expected and what happened (the message is the first failed check's)."""
+    first = next((k for k in c.checks if k.passed is False), None)
+    return first is not None and first.name in ("expected", "raises") and bool(first.message)
+
+
 def _case_lines(f: FunctionResult, c: CaseResult, p: Painter) -> list[str]:
     head = f"{_loc(f.spec, c.line)}{f.id}[{c.id}]: {p.status(c.status)}"
     out = [f"{head}: {c.message}" if c.message else head]
-    if (
-        c.status == "drifted"
-        and c.has_expected
-        and c.message
-        and not c.message.startswith("expected")
-    ):
+    if c.status == "drifted" and c.has_expected and c.message and not _states_both(c):
         from codemode.compare import window  # json, difflib: only when a case is shown
 
         expected, observed = window(c.expected, c.observed, 100)

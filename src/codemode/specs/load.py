@@ -399,7 +399,7 @@ def _parse_case(
         c, fields = _validate("CaseModel", data)
     except _Invalid as bad:
         err_line, msg = _format_validation(bad.error, key_lines, line)
-        if msg.startswith("unknown key"):
+        if bad.error.errors()[0]["type"] == "extra_forbidden":  # an unknown key: name the known
             msg += _hint_unknown(str(bad.error.errors()[0]["loc"][0]), _model_fields(bad.model))
         return CaseSpec(id=case_id, line=err_line, error=msg)
     if case_id in seen_ids:

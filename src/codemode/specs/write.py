@@ -40,7 +40,7 @@ _FlowDumper.add_representer(str, _str)
 _FlowDumper.add_representer(tuple, _tuple)
 
 
-def flow(value: Any) -> str:
+def flow(value: object) -> str:
     """``value`` as one line of flow-style YAML."""
     text = yaml.dump(
         value,
@@ -54,7 +54,7 @@ def flow(value: Any) -> str:
     return text.removesuffix("\n...").strip()
 
 
-def yaml_safe(value: Any) -> bool:
+def yaml_safe(value: object) -> bool:
     """Whether ``value`` survives a YAML round trip as the same data."""
     try:
         return bool(yaml.safe_load(flow({"v": value}))["v"] == value)

@@ -78,7 +78,7 @@ _MAX_DEPTH = 60
 _MAX_INT_BITS = 13_000  # about 3,900 decimal digits, under the 4,300 that str(int) allows
 
 
-def canonical(value: Any, _depth: int = 0, _path: set[int] | None = None) -> Any:
+def canonical(value: object, _depth: int = 0, _path: set[int] | None = None) -> Any:
     """The canonical data form of ``value`` (see DESIGN.md, "Canonical data")."""
     if value is None or isinstance(value, (bool, str)):
         return value
@@ -198,7 +198,7 @@ def _sort_key(v: Any) -> tuple[str, str]:
     return (type(v).__name__, json.dumps(v, sort_keys=True, default=str))
 
 
-def has_faithful_form(value: Any) -> bool:
+def has_faithful_form(value: object) -> bool:
     """False when a canonical value holds something that cannot be compared faithfully."""
     if isinstance(value, dict):
         if UNREPRESENTABLE_TAG in value:
