@@ -209,14 +209,20 @@ def test_exit_2_on_usage_errors(
     assert message in err
 
 
-def test_exit_3_on_an_internal_error(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # --report-out under a regular file: an OSError no code path expects
-    blocker = shop / "not-a-dir"
-    blocker.write_text("")
-    argv = ["check", "--root", str(shop), "--all", "--report-out", str(blocker / "r.json")]
-    code, _, err = run_main(argv, capsys)
+def test_exit_3_on_an_internal_error(
+    shop: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A bug (not the user's mistake: an unwritable --report-out is exit 2, tests/cli/
+    # test_exit_codes.py): the traceback and exit 3.
+    import codemode.check.run
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(codemode.check.run, "run_check", broken)
+    code, _, err = run_main(["check", "--root", str(shop), "--all"], capsys)
     assert code == 3
-    assert "internal error (exit 3)" in err
+    assert "ZeroDivisionError: a bug" in err and "internal error (exit 3)" in err
 
 
 def test_exit_codes_through_a_real_subprocess(shop: Path) -> None:
@@ -230,9 +236,10 @@ def test_exit_codes_through_a_real_subprocess(shop: Path) -> None:
     assert usage.returncode == 2
     blocker = shop / "blocker"
     blocker.write_text("")
-    internal = run_cli("check", "--root", str(shop), "--report-out", str(blocker / "x.json"))
-    assert internal.returncode == 3
-    assert "Traceback" in internal.stderr
+    # an output file that cannot be written is the user's to fix: one line, exit 2 (#14)
+    unwritable = run_cli("check", "--root", str(shop), "--report-out", str(blocker / "x.json"))
+    assert unwritable.returncode == 2
+    assert unwritable.stderr.count("\n") == 1 and "Traceback" not in unwritable.stderr
 
 
 # --- codemode schema ------------------------------------------------------------------------

@@ -37,11 +37,13 @@ def run(args: argparse.Namespace) -> int:
     report = run_accept(config, args.refs, dry_run=args.dry_run)
     if args.format == "json":
         sys.stdout.write(report.to_json() + "\n")
-        return 0
-    for e in report.edits:
-        sys.stdout.write(e.diff)
-    for f in report.functions:
-        sys.stdout.write(f"{f.id}: {f.message}\n")
-    for n in report.notes:
-        sys.stdout.write(f"note: {n}\n")
-    return 0 if any(e for e in report.edits) or not report.notes else 1
+    else:
+        for e in report.edits:
+            sys.stdout.write(e.diff)
+        for f in report.functions:
+            sys.stdout.write(f"{f.id}: {f.message}\n")
+        for n in report.notes:
+            sys.stdout.write(f"note: {n}\n")
+    # A named case that could not be accepted (it errs, or an evaluator fails) leaves its
+    # function drifted or in error; a case that already passes is nothing to do.
+    return report.exit_code(("drifted", "error"))

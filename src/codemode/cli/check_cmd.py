@@ -13,6 +13,7 @@ from codemode.cli.common import (
     config_from_args,
     parse_shard,
     scope_from_args,
+    write_output,
 )
 
 EXAMPLES = """\
@@ -67,15 +68,12 @@ def run(args: argparse.Namespace) -> int:
 
         report = run_check(config, scope, shard=parse_shard(args.shard), staged=change)
     as_json = report.to_json() if args.report_out or args.format == "json" else ""
-    if args.report_out or args.junit_out:
-        from codemode.atomic import write_atomic
+    if args.report_out:
+        write_output(args.report_out, as_json, "--report-out")
+    if args.junit_out:
+        from codemode.report.junit import render_junit
 
-        if args.report_out:
-            write_atomic(args.report_out, as_json)
-        if args.junit_out:
-            from codemode.report.junit import render_junit
-
-            write_atomic(args.junit_out, render_junit(report))
+        write_output(args.junit_out, render_junit(report), "--junit-out")
     if args.format == "json":
         sys.stdout.write(as_json + "\n")
     else:
@@ -87,4 +85,4 @@ def run(args: argparse.Namespace) -> int:
                 quiet=args.quiet,
             )
         )
-    return 1 if report.failing(config.fail_on) else 0
+    return report.exit_code(config.fail_on)

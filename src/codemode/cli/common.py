@@ -18,6 +18,7 @@ __all__ = [
     "config_from_args",
     "parse_shard",
     "scope_from_args",
+    "write_output",
 ]
 
 # What each scope means to each command (check verifies specs; regen explores functions).
@@ -89,6 +90,20 @@ def scope_from_args(args: argparse.Namespace) -> Scope:
     if args.paths:
         return Scope("paths", paths=tuple(args.paths))
     return Scope("all")
+
+
+def write_output(path: Path, data: str, option: str) -> None:
+    """A file the user named (``--report-out``, ``--junit-out``): one that cannot be written is
+    the user's mistake, said in one line (exit 2), not an internal error."""
+    from codemode.atomic import write_atomic
+
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise FatalError(
+            f"{option} {path}: cannot write it ({why}); name a file in a folder you can write to"
+        ) from None
 
 
 def config_from_args(args: argparse.Namespace, **extra: Any) -> Config:

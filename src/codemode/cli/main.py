@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO, cast
 
 from codemode import __version__
-from codemode.errors import FatalError
+from codemode.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, FatalError
 from codemode.logsafe import LogSafeStream, log_safe
 
 # subcommand name -> module under codemode.cli that has register(subparsers) and run(args)
@@ -35,8 +35,6 @@ COMMANDS = {
 # CI plumbing: run by the Action, the matrix merge step and the opt-in hook, rarely by hand;
 # `codemode --help` lists them apart so the user's own commands come first.
 PLUMBING = ("action", "comment", "merge", "hook-regen")
-
-EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 class _Parser(argparse.ArgumentParser):

@@ -95,4 +95,4 @@ def run(args: argparse.Namespace) -> int:
             )
         for n in report.notes:
             sys.stdout.write(f"note: {n}\n")
-    return 1 if any(f.status == "error" for f in report.functions) else 0
+    return report.exit_code(("error",))  # a function regen could not do fails the run

@@ -9,9 +9,10 @@ comment from a report produced elsewhere.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal, NamedTuple, get_args
 
+from codemode.errors import EXIT_FAILED, EXIT_OK
 from codemode.scope import Scope
 
 REPORT_VERSION = 1
@@ -127,10 +128,16 @@ class Report(NamedTuple):
         c = Counter(case.status for f in self.functions for case in f.cases)
         return {s: c.get(s, 0) for s in CASE_STATUSES}
 
-    def failing(self, fail_on: tuple[str, ...]) -> bool:
+    def failing(self, fail_on: Iterable[str]) -> bool:
+        fail_on = tuple(fail_on)
         if self.problems and "error" in fail_on:
             return True
         return any(f.status in fail_on for f in self.functions)
+
+    def exit_code(self, fail_on: Iterable[str]) -> int:
+        """The one exit rule of check, regen, accept, comment and the action: 1 when a verdict
+        in ``fail_on`` occurs (a spec problem counts as ``error``), else 0."""
+        return EXIT_FAILED if self.failing(fail_on) else EXIT_OK
 
     def sorted_functions(self) -> list[FunctionResult]:
         return sorted(self.functions, key=lambda f: (STATUS_ORDER.get(f.status, 9), f.id))
