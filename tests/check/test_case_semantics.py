@@ -1,4 +1,4 @@
-"""Every case key and semantic rule of DESIGN.md, judged on tests/data/ledger.
+"""Every case key and semantic rule of the spec format (docs/architecture.md), judged on tests/data/ledger.
 
 Each spec case whose id starts with ``bad_`` is wrong on purpose; the tests below say
 which verdict each one must get, and why.

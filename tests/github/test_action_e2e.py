@@ -22,6 +22,9 @@ from ghfake import (
 
 from codemode.report.markdown import marker
 
+# end to end: seconds each (deselect with -m "not slow")
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def project(tmp_path: Path) -> tuple[Path, str, str]:

@@ -26,6 +26,9 @@ from codemode.github.delivery import GITHUB_KEY, Origin, write_report
 from codemode.report.markdown import SUMMARY_BYTES_LIMIT, marker
 from codemode.report.model import CaseResult, FunctionResult, Report
 
+# end to end: seconds each (deselect with -m "not slow")
+pytestmark = pytest.mark.slow
+
 TOKEN = "test-token"
 
 # Reads every environment it can reach: its own, and each ancestor's /proc/<pid>/environ

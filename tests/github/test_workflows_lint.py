@@ -19,6 +19,9 @@ import yaml
 from codemode.config import VERDICTS
 from codemode.github.inputs import Inputs, read_inputs
 
+# end to end: seconds each (deselect with -m "not slow")
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"
 WORKFLOWS = sorted(

@@ -18,6 +18,9 @@ from codemode.worker.python import (
     missing_module_hint,
 )
 
+# end to end: seconds each (deselect with -m "not slow")
+pytestmark = pytest.mark.slow
+
 HOOK_PREFIX = "/home/u/.cache/pre-commit/repo1a2b3c/py_env-python3.11"
 MISSING = "ModuleNotFoundError: No module named 'money'"
 

@@ -10,6 +10,9 @@ import pytest
 import yaml
 from hookkit import PRICING, REPO_ROOT, Project
 
+# end to end: seconds each (deselect with -m "not slow")
+pytestmark = pytest.mark.slow
+
 # Halving the discount: case c00 (100.0, 0.1) now gives 95.0 where the spec says 90.0.
 DRIFTED = PRICING.replace("price * (1 - rate)", "price * (1 - rate / 2)")
 # The same behaviour written differently: the spec still holds.

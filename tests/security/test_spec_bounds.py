@@ -77,6 +77,7 @@ def test_a_type_of_20000_unions_is_a_problem_of_its_case(tmp_path: Path) -> None
     assert "type" in one_problem(run)
 
 
+@pytest.mark.slow  # a 1 s regex time limit, twice
 @pytest.mark.parametrize("key", ["pattern", "match"])
 def test_a_backtracking_regex_is_stopped(tmp_path: Path, key: str) -> None:
     module = "def shout(s):\n    raise ValueError(s)\n\ndef echo(s):\n    return s\n"

@@ -10,6 +10,9 @@ import pytest
 
 from codemode.cli.main import main
 
+# end to end: seconds each (deselect with -m "not slow")
+pytestmark = pytest.mark.slow
+
 PYENV = Path.home() / ".pyenv" / "versions"
 
 

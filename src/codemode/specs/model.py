@@ -2,7 +2,7 @@
 
 These models validate what a user wrote and publish the JSON schema for editors
 (``codemode schema``); the runtime works on the frozen records in ``types.py``.
-The format is vowel 0.4.0's, with stricter rules where vowel is loose (see DESIGN.md).
+The format is vowel 0.4.0's, stricter where vowel is loose (docs/architecture.md, "Spec semantics").
 """
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ _MAX_INT_BITS = 13_000  # about 3,900 decimal digits, under the 4,300 that str(i
 
 
 def canonical(value: object, _depth: int = 0, _path: set[int] | None = None) -> Any:
-    """The canonical data form of ``value`` (see DESIGN.md, "Canonical data")."""
+    """The canonical data form of ``value`` (docs/architecture.md, "canonical data")."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
