@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from scripted import Scripted, call_numbers, choose_all
+
 from codemode.config import Config
 from codemode.explore.budget import Budget
 from codemode.explore.pipeline import Exploration, explore_with_model
@@ -12,8 +14,6 @@ from codemode.explore.record import Recorder
 from codemode.explore.snippets import SnippetRunner
 from codemode.explore.target import load_target
 from codemode.worker.pool import Worker
-
-from .scripted import Scripted, call_numbers, choose_all
 
 GOOD_PLAN = [
     "for p, r in [(100.0, 0.1), (5.0, 0), (10.0, 1)]:\n    apply_discount(p, r)",

@@ -10,13 +10,12 @@ from typing import Any
 
 import pydantic_ai.models
 import pytest
+from loopback import Reply, Seen, serve
 
 from codemode.check.run import run_check
 from codemode.config import Config
 from codemode.explore.regen import run_regen
 from codemode.scope import Scope
-
-from .loopback import Reply, Seen, serve
 
 FID = "shop.shipping.parcel_size"
 SNIPPETS = [

@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scripted import Scripted, choose_all
 
 from codemode.check.run import run_check
 from codemode.config import Config
 from codemode.explore.regen import run_regen
 from codemode.scope import Scope
 from codemode.specs.load import load_spec_file
-
-from .scripted import Scripted, choose_all
 
 NEW = ("shop.shipping.parcel_size", "shop.inventory.abc_class", "shop.customers.loyalty_tier")
 

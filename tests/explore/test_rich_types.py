@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scripted import Scripted, call_numbers
 
 from codemode.check.run import run_check
 from codemode.config import Config, load_config
 from codemode.explore.regen import run_regen
 from codemode.scope import Scope
-
-from .scripted import Scripted, call_numbers
 
 CORE = Path(__file__).parent / "billing_src" / "core.py"
 
