@@ -152,8 +152,6 @@ ANY_AT_THE_BORDER = {
     "codemode.worker.runtime.canonical": "return",
     # the worker's JSON-lines protocol: cases carry the user's arguments, fixtures their kwargs
     "codemode.worker.pool.Worker.run": "cases fixtures serializer",
-    "codemode.specs.types.FixtureSpec.to_wire": "return",
-    "codemode.specs.types.SerializerSpec.to_wire": "return",
     # on-disk case mappings: expected values are the user's
     "codemode.specs.write.set_expectations": "changes",
     # the JSON report and the editor's JSON schema are documents, read and written as such
