@@ -182,7 +182,7 @@ _FIELDS: dict[str, dict[str, Field]] = {
     "PatternEval": {"pattern": (_is_str, _REQUIRED), "case_sensitive": (_is_bool, True)},
     "RubricEval": {
         "rubric": (_is_str, _REQUIRED),
-        "include": (lambda v: type(v) is list and set(v) <= {"input", "expected_output"}, list),
+        "include": (lambda v: _str_list(v) and set(v) <= {"input", "expected_output"}, list),
         "config": (lambda v: type(v) is dict and all(type(k) is str for k in v), dict),
     },
     "FixtureModel": {
