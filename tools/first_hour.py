@@ -120,7 +120,7 @@ STEPS: list[tuple[str, str, list[str]]] = [
         "and commit the code with its specs.",
         [
             "codemode accept 'tinyshop.prices.with_vat[docstring_example]' "
-            "'tinyshop.prices.with_vat[returns_int_5]'",
+            "'tinyshop.prices.with_vat[hundred_cents]'",
             "codemode check",
             "git add -A && git commit -q -m 'VAT 21 %' && echo committed",
         ],

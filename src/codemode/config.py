@@ -65,6 +65,7 @@ class Config(NamedTuple):
     pass_env: tuple[str, ...] = ()
     # Modules a spec may name callables from, beyond the project and pure stdlib (#11).
     allow_callables: tuple[str, ...] = ()
+    max_cases: int = 12  # generated cases per function
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -90,6 +91,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "include_private": (bool,),
     "pass_env": (list,),
     "allow_callables": (list,),
+    "max_cases": (int,),
 }
 # TOML spells keys with dashes as often as with underscores; accept both.
 _ALIASES = {k.replace("_", "-"): k for k in _FIELD_TYPES}
@@ -150,7 +152,7 @@ def _check_values(out: dict[str, Any], where: Path, text: str) -> dict[str, Any]
     for key in ("timeout", "float_tolerance", "max_cost", "max_seconds"):
         if key in out and out[key] < 0:
             raise bad(key, "must not be negative")
-    for key in ("memory_limit_mb", "concurrency", "max_model_requests"):
+    for key in ("memory_limit_mb", "concurrency", "max_model_requests", "max_cases"):
         if key in out and out[key] < 1:
             raise bad(key, "must be at least 1")
     if "fail_on" in out:

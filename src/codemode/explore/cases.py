@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from codemode.explore.judge import incidental, portable_match
 from codemode.explore.record import CallRecord
 from codemode.explore.target import TargetInfo, bind_keywords
 from codemode.specs.write import yaml_safe
@@ -101,7 +102,7 @@ def spec_inputs(rec: CallRecord, info: TargetInfo | None) -> tuple[Any, dict[str
 
 def usable(rec: CallRecord, info: TargetInfo | None) -> bool:
     """Whether the call can become a case that replays faithfully from YAML."""
-    if rec.kind not in ("returned", "raised"):
+    if rec.kind not in ("returned", "raised") or incidental(rec.kind, rec.exc):
         return False
     if spec_inputs(rec, info) is None:
         return False
@@ -135,10 +136,9 @@ def case_from_record(rec: CallRecord, case_id: str, info: TargetInfo | None) -> 
     else:
         exc = rec.exc or {}
         case["raises"] = str(exc.get("type", "Exception"))
-        message = str(exc.get("message", ""))
-        # The message is matched as a regex: escaped, and only when short enough to read.
-        if message and len(message) <= 80 and "\n" not in message:
-            case["match"] = re.escape(message).replace("\\ ", " ")
+        match = portable_match(exc)  # the project's own message only, escaped, short
+        if match is not None:
+            case["match"] = match
     return case
 
 

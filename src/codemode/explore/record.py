@@ -56,8 +56,10 @@ def wire_call(
     types: Sequence[dict[str, Any]] = (),
     trace: bool = False,
     receiver: Any = None,
+    exprs: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One call as a worker case: positional ``args`` and ``kwargs``, nothing from a spec.
+    """One call as a worker case: positional ``args`` and ``kwargs``, nothing from a spec
+    (or ``exprs``: argument expressions the worker evaluates with the module's globals).
 
     An explorer's call (``trace``) also asks for the result with its types, and has its
     recipes (project objects a snippet built, ``receiver`` for a method) built in the worker.
@@ -66,6 +68,7 @@ def wire_call(
     # function sees {"inputs": {...}} then), else a list.
     by_name = bool(kwargs) and not args
     wire = {
+        **({"exprs": exprs} if exprs else {}),
         "id": case_id,
         "args": list(args),
         "kwargs": kwargs,
@@ -180,6 +183,36 @@ class Recorder:
         )
         self.records.append(rec)
         self._memo[key] = rec
+
+    def call_exprs(self, exprs: Sequence[dict[str, Any]]) -> list[CallRecord]:
+        """Calls whose arguments the worker builds from expressions (``date(2024, 1, 31)``);
+        each record holds the values built, or kind ``error`` when they did not build."""
+        with self._lock:
+            fresh = {}
+            for e in exprs:
+                key = "exprs:" + runtime.dumps(e)
+                if key not in self._memo:
+                    fresh[key] = e
+            wire = [wire_call(key, (), {}, trace=True, exprs=e) for key, e in fresh.items()]
+            self.worker_calls += len(wire)
+            for o in self.run_wire(wire) if wire else ():
+                ok = o.args is not None and o.kind != "error"
+                rec = CallRecord(
+                    n=len(self.records) + 1,
+                    args=tuple(o.args or ()) if ok else (),
+                    kwargs=dict(o.kwargs or {}) if ok else {},
+                    kind=o.kind if ok else "error",
+                    value=o.value,
+                    exc=o.exc,
+                    message=o.message,
+                    lines=tuple(o.lines or ()),
+                    round=self.round,
+                )
+                self.records.append(rec)
+                self._memo[o.case] = rec
+                if ok:
+                    self._memo.setdefault(self._key(rec.args, rec.kwargs), rec)
+            return [self._memo["exprs:" + runtime.dumps(e)] for e in exprs]
 
     def run_wire(self, wire: list[dict[str, Any]]) -> Iterator[Outcome]:
         """Run wire cases of the target in the worker, with this function's fixtures."""

@@ -59,6 +59,9 @@ class _Done:
     output_tokens: int = 0
     notes: list[str] = field(default_factory=list)
     visible_bytes: int = 0  # what the model was shown of this function (prompt + tool output)
+    mutation_score: float | None = None
+    quality: tuple[tuple[str, ...], int, float | None] = ((), 0, None)
+    quality_text: str = ""
 
 
 def _targets(
@@ -203,14 +206,21 @@ class _Run:
         self.cache: Any = None
         self.done = 0
         self.total = 0
+        self.order: list[str] = []  # target ids, in the order progress is shown
+        self.finished: dict[str, str] = {}
         # The gate's workers serve every function of the run: each block runs in a forked
         # child, so one worker start (and import) per process, not two per function.
         self.gate_workers = _Workers(lambda: make_worker(config))
 
     def _say(self, fid: str, text: str) -> None:
-        self.done += 1
-        if self.progress is not None:
-            self.progress(f"[{self.done}/{self.total}] {fid}: {text}")
+        """Progress in the order of the targets, whichever finishes first, so that two runs
+        print the same lines (functions explored at once finish in any order)."""
+        self.finished[fid] = text
+        while self.done < len(self.order) and self.order[self.done] in self.finished:
+            fid = self.order[self.done]
+            self.done += 1
+            if self.progress is not None:
+                self.progress(f"[{self.done}/{self.total}] {fid}: {self.finished[fid]}")
 
     def _worker(self) -> Any:
         return make_worker(self.config.replace(timeout=min(self.config.timeout, EXPLORE_TIMEOUT)))
@@ -253,6 +263,8 @@ class _Run:
         done = _Done(target.id, "ok", "", rel)
         try:
             cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
+            if done.status == "error":  # needs a fixture: no cases at all
+                return done
         except _ModelError as exc:
             return _Done(
                 target.id,
@@ -277,7 +289,14 @@ class _Run:
             # Global evaluators apply to hand-written cases too: only a new block gets them.
             evaluators = {}
         update = FunctionUpdate(
-            target.id, tuple(cases), info.fingerprint, self.label, (), evaluators, written_with
+            target.id,
+            tuple(cases),
+            info.fingerprint,
+            self.label,
+            (),
+            evaluators,
+            written_with,
+            *done.quality,
         )
         return await self._gate(update, spec, func, done)
 
@@ -293,10 +312,12 @@ class _Run:
         """Explore offline or with the model: the candidate cases and global evaluators."""
         if self.model is None:
             from codemode.explore.cases import unique_id
-            from codemode.explore.offline import explore_offline
 
-            cases = await asyncio.to_thread(explore_offline, info, recorder)
-            cases = [c for c in cases if c["id"] not in taken] or cases
+            offline = await asyncio.to_thread(self._offline, info, recorder, done)
+            if offline.needs_fixture:
+                _needs_fixture(done, offline.needs_fixture, done.spec_rel or "the spec file")
+                return [], {}
+            cases = [c for c in offline.cases if c["id"] not in taken] or offline.cases
             used = set(taken)
             for c in cases:
                 c["id"] = unique_id(str(c["id"]), used)
@@ -351,8 +372,24 @@ class _Run:
         seen = (
             f", {done.requests} request(s), {done.visible_bytes} bytes shown" if self.model else ""
         )
-        done.message = f"{len(kept)} case(s) by {self.label}{extra}{seen}"
+        done.message = f"{len(kept)} case(s) by {self.label}{extra}{seen}{done.quality_text}"
         return done
+
+    def _offline(self, info: Any, recorder: Any, done: _Done) -> Any:
+        from codemode.explore.offline import explore
+
+        res = explore(info, recorder, max_cases=self.config.max_cases, root=self.config.root)
+        done.notes += [f"{info.id}: {n}" for n in res.notes]
+        if res.mutants:
+            done.mutation_score = round(res.killed / res.mutants, 2)
+            done.quality = (res.sources, res.mutants, done.mutation_score)
+            done.quality_text = (
+                f"; {res.killed}/{res.mutants} mutants killed ({res.killed / res.mutants:.0%})"
+                f"; inputs from {', '.join(res.sources) or 'nowhere'}"
+            )
+        else:
+            done.quality = (res.sources, 0, None)
+        return res
 
     async def _explore_model(
         self, target: _Target, info: Any, recorder: Any, func: FunctionSpec | None, taken: set[str]
@@ -421,6 +458,17 @@ def _needs(case: dict[str, Any], schema: dict[str, str]) -> bool:
     return isinstance(inputs, dict) and bool(set(inputs) & set(schema))
 
 
+def _needs_fixture(done: _Done, params: Sequence[str], rel: str) -> _Done:
+    names = ", ".join(params)
+    done.status = "error"
+    done.message = (
+        f"needs a fixture: {names} (no value of its type can be written in YAML); add a "
+        f"fixture that builds it under `fixtures:` in {rel} and list it under `fixture:`, "
+        "then run regen again"
+    )
+    return done
+
+
 class _ModelError(Exception):
     def __init__(self, message: str, requests: int) -> None:
         super().__init__(message)
@@ -472,6 +520,7 @@ def run_regen(
     targets, scan = _targets(config, scope, function_ids, run.index)
     targets = [t for t in targets if in_shard(t.id, shard)]
     run.total = len(targets)
+    run.order = [t.id for t in targets]
     if not targets:
         return Report(notes=(_empty_scope(config, scope, scan),), mode="regen", scope=scope)
     if chosen is not None:
@@ -639,7 +688,11 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
                 "error",
                 f"the edited spec would not load ({failed_files[d.spec_rel]}); not written",
             )
-        functions.append(FunctionResult(d.id, status, d.spec_rel, None, message=message))
+        functions.append(
+            FunctionResult(
+                d.id, status, d.spec_rel, None, message=message, mutation_score=d.mutation_score
+            )
+        )
     cost = None
     if run.budget is not None:
         b = run.budget

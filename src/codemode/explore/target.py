@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,8 @@ class TargetInfo:
 
     def body_lines(self) -> set[int]:
         """Executable lines of the body (what coverage can reach), docstring excluded."""
-        tree = ast.parse(textwrap.dedent(self.source))
+        with AST_LOCK:
+            tree = ast.parse(textwrap.dedent(self.source))
         fn = tree.body[0]
         assert isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
         body = fn.body
@@ -235,7 +237,18 @@ def _literals(fn: ast.AST, constants: dict[str, Any] | None = None) -> tuple[Any
     return tuple(v for _, v in seen)
 
 
+# CPython 3.11 (before 3.11.9) can fail `ast.parse` run in two threads at once with
+# "SystemError: AST constructor recursion depth mismatch" (gh-106905); regen explores
+# functions in threads, so what parses source there holds this lock.
+AST_LOCK = threading.RLock()
+
+
 def load_target(config: Config, function_id: str, root: Path | None = None) -> TargetInfo:
+    with AST_LOCK:
+        return _load_target(config, function_id, root)
+
+
+def _load_target(config: Config, function_id: str, root: Path | None) -> TargetInfo:
     module, qualname, path = split_id(config, function_id, root)
     base = root or config.root
     try:

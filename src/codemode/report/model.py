@@ -73,6 +73,7 @@ class FunctionResult(NamedTuple):
     renamed_to: str | None = None  # orphaned: the function's new id, when it was renamed
     impacted_by: tuple[str, ...] = ()
     path: str | None = None  # repo-relative source file of the function
+    mutation_score: float | None = None  # regen: share of in-memory mutants its cases kill
 
 
 class Problem(NamedTuple):

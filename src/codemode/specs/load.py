@@ -209,6 +209,9 @@ _FIELDS: dict[str, dict[str, Field]] = {
         "explored_by": (_opt_str, None),
         "nondeterministic": (_str_list, list),
         "deleted": (_str_list, list),
+        "sources": (_str_list, list),
+        "mutants": (lambda v: v is None or type(v) is int, None),
+        "mutation_score": (lambda v: v is None or type(v) in (int, float), None),
     },
 }
 _FLOATS = ("duration",)
@@ -645,6 +648,9 @@ def _parse_reserved(
                     meta["explored_by"],
                     tuple(meta["nondeterministic"]),
                     tuple(meta["deleted"]),
+                    tuple(meta["sources"]),
+                    meta["mutants"],
+                    meta["mutation_score"],
                 )
     return fixtures, serializers, metas
 

@@ -143,6 +143,9 @@ class FunctionMeta(_Strict):
     explored_by: str | None = None
     nondeterministic: list[str] = Field(default_factory=list)
     deleted: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    mutants: int | None = None
+    mutation_score: float | None = None
 
 
 class CodemodeMeta(_Strict):

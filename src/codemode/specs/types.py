@@ -86,6 +86,9 @@ class FunctionMetaSpec:
     # Generated cases a reviewer deleted by hand: never generated again (README says how to
     # bring one back). Written by regen; see FunctionSpec.deleted_ids for the live set.
     deleted: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # where the offline explorer found the inputs
+    mutants: int | None = None  # in-memory mutants the cases were chosen against
+    mutation_score: float | None = None  # the share of them the cases kill
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,9 @@ class FunctionUpdate:
     evals: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # (name, schema): a vowel serializer the cases' inputs need, written under `serializers:`
     serializer: tuple[str, Mapping[str, str]] | None = None
+    sources: tuple[str, ...] = ()  # where the inputs came from (tests, docstring, ...)
+    mutants: int = 0  # in-memory mutants the cases were chosen against
+    mutation_score: float | None = None  # the share of them the cases kill
 
 
 @dataclass(frozen=True)
@@ -187,14 +190,26 @@ def _child(node: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | None:
     return None
 
 
+_META_KEYS = (
+    "fingerprint",
+    "generated",
+    "explored_by",
+    "nondeterministic",
+    "deleted",
+    "sources",
+    "mutants",
+    "mutation_score",
+)
+
+
 def _meta_block(meta: Mapping[str, Any]) -> list[str]:
     out = ["codemode:\n", f"  version: {meta.get('version', 1)}\n", "  functions:\n"]
     functions = meta.get("functions") or {}
     for fid in sorted(functions):
         fm = functions[fid] or {}
         out.append(f"    {flow(fid)}:\n")
-        for key in ("fingerprint", "generated", "explored_by", "nondeterministic", "deleted"):
-            if key in fm and (fm[key] or key in ("generated",)):
+        for key in _META_KEYS:
+            if key in fm and (fm[key] or key in ("generated", "mutation_score")):
                 out.append(f"      {key}: {flow(fm[key])}\n")
     return out
 
@@ -338,6 +353,11 @@ def apply_updates(text: str, updates: Sequence[FunctionUpdate]) -> str:
         deleted = _deleted(old, (data or {}).get(up.function_id), up)
         if deleted:
             entry["deleted"] = deleted
+        if up.sources:
+            entry["sources"] = list(up.sources)
+        if up.mutants:
+            entry["mutants"] = up.mutants
+            entry["mutation_score"] = up.mutation_score
         functions[up.function_id] = entry
     meta["functions"] = functions
     appended = _serializers(lines, spans, data, updates, replacements) + appended

@@ -102,6 +102,9 @@ class Outcome:
     types: list[TypeMismatch | None] = field(default_factory=list)
     lines: list[int] | None = None
     typed: Any = None  # the result with its Python types (Decimal, date, tuple...), when asked
+    # the arguments the worker built from expressions (docstring and test calls), if any
+    args: list[Any] | None = None
+    kwargs: dict[str, Any] | None = None
 
 
 class WorkerDied(Exception):
@@ -460,6 +463,28 @@ class Worker:
         reply = self._request({"op": "end_file", "key": key}, timeout=self.timeout)
         return list(reply.get("errors", [])) if reply else []
 
+    def stream(self, msg: dict[str, Any], timeout: float) -> Iterator[dict[str, Any]]:
+        """Send one request and yield its replies up to ``{"done": true}``; on a fatal reply,
+        a timeout (the worker is killed) or the worker's death, stop after saying why."""
+        self.ensure()
+        try:
+            self._send(msg)
+            while True:
+                reply = self._recv(timeout)
+                if reply is None:
+                    self.kill()
+                    yield {"fatal": "timeout", "message": f"no reply within {timeout:g} s"}
+                    return
+                if reply.get("done"):
+                    return
+                yield reply
+                if "fatal" in reply:
+                    return
+        except WorkerDied:
+            reason = self.death_reason()
+            self.kill()
+            yield {"fatal": "died", "message": reason}
+
     def run(
         self,
         target: str,
@@ -592,4 +617,6 @@ def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
         types=[_type_mismatch(t) for t in reply.get("types", ())],
         lines=reply.get("lines"),
         typed=reply.get("typed"),
+        args=reply.get("args"),
+        kwargs=reply.get("kwargs"),
     )

@@ -949,6 +949,8 @@ class Runner:
             self.run(req)
         elif op == "end_file":
             self.send({"ok": True, "errors": self.fixtures.end_file(req.get("key", ""))})
+        elif op == "mutate":
+            _sibling("mutation").run_mutants(self, req)
         else:
             self.send({"fatal": "protocol", "message": f"unknown op {op!r}"})
 
@@ -1087,6 +1089,8 @@ class Runner:
                         fx = {"\u0000self": realize(case["self"]), **fx}
                 func, fx = _bind(obj, owner, fx)
                 args, kwargs = apply_serializer(case, req.get("serializer"))
+                if case.get("exprs"):  # docstring and test calls, built with the module's globals
+                    args, kwargs = _sibling("mutation").eval_exprs(case["exprs"], module, out)
             except TargetError as exc:
                 out.update(outcome="error", message=str(exc))
                 return out
@@ -1244,7 +1248,47 @@ def _exc_info(exc: BaseException) -> dict[str, Any]:
         "mro": [c.__name__ for c in mro] + [_qualname(c) for c in mro],
         "message": message[:2000],
         "where": where,
+        "origin": _raise_origin(tb),
     }
+
+
+def _raise_origin(tb: types.TracebackType | None) -> str:
+    """``project``: a ``raise`` in the project's own files; ``library``: a ``raise`` elsewhere;
+    ``interpreter``: raised by the interpreter or C code on an operation (``2.5.lower()``),
+    whose wording differs between Python versions."""
+    if tb is None:
+        return "interpreter"
+    code = tb.tb_frame.f_code
+    import opcode
+
+    raise_op = opcode.opmap["RAISE_VARARGS"]
+    if tb.tb_lasti < 0 or tb.tb_lasti >= len(code.co_code) or code.co_code[tb.tb_lasti] != raise_op:
+        return "interpreter"
+    path = os.path.abspath(code.co_filename)
+    root = os.getcwd() + os.sep  # the worker runs in the project's root
+    vendored = ("site-packages", "dist-packages")
+    inside = path.startswith(root) and not any(v in path for v in vendored)
+    return "project" if inside else "library"
+
+
+_SIBLINGS: dict[str, Any] = {}
+
+
+def _sibling(name: str) -> Any:
+    """A stdlib-only module next to this script, loaded by file: the worker runs as a script
+    whose folder is taken off ``sys.path`` (user modules win), so it cannot be imported."""
+    mod = _SIBLINGS.get(name)
+    if mod is None:
+        import importlib.util
+
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+        spec = importlib.util.spec_from_file_location(f"_codemode_worker_{name}", path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod
+        spec.loader.exec_module(mod)
+        _SIBLINGS[name] = mod
+    return mod
 
 
 def _setup_paths(root: str, extra: list[str]) -> None:

@@ -1,0 +1,293 @@
+"""Inputs from where behaviour lives, read statically: the project's tests, the function's
+docstring, its callers in the project, and the regular expressions it applies.
+
+Tests are read, not run. Tracing a run of the suite (``sys.setprofile``, as MonkeyType does)
+sees values built by fixtures, but it needs the project's test runner and its services in
+the worker's environment and takes as long as the suite; reading ``parametrize`` tables
+and calls of the function costs milliseconds and runs nothing (see docs/inputs.md for the
+measurement). A call whose arguments are not literals (``days_overdue(date(2024, 1, 31))``)
+is sent as expressions, evaluated in the worker with the target module's globals and the
+test file's imports; what does not evaluate, or has no YAML form, is dropped there.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from codemode.explore.target import TargetInfo
+
+MAX_FROM_FILES = 60  # calls per function from tests and callers
+MAX_FILES = 400
+_SKIP_DIRS = frozenset(
+    [
+        ".git",
+        ".hg",
+        ".venv",
+        "venv",
+        "env",
+        ".env",
+        ".tox",
+        ".nox",
+        "node_modules",
+        "build",
+        "dist",
+        "site-packages",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".eggs",
+    ]
+)
+_TEST_FRAMEWORKS = ("pytest", "unittest", "hypothesis", "mock", "nose")
+_RE_FUNCS = frozenset(
+    ["compile", "sub", "subn", "match", "search", "fullmatch", "findall", "finditer", "split"]
+)
+
+
+class Candidate(NamedTuple):
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    label: str
+    source: str  # tests | docstring | callers | constants | types
+    exprs: dict[str, Any] | None = None  # {"args": [src], "kwargs": {name: src}, "setup": src}
+
+
+def is_test_file(rel: str) -> bool:
+    parts = rel.split("/")
+    name = parts[-1]
+    return (
+        any(p in ("tests", "test", "testing") for p in parts[:-1])
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name in ("test.py", "tests.py", "conftest.py")
+    )
+
+
+def python_files(root: Path) -> Iterator[tuple[str, Path]]:
+    count = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        for f in sorted(filenames):
+            if f.endswith(".py"):
+                path = Path(dirpath) / f
+                count += 1
+                if count > MAX_FILES:
+                    return
+                yield path.relative_to(root).as_posix(), path
+
+
+def _call_from(node: ast.Call, label: str, source: str, setup: str) -> Candidate | None:
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(
+        k.arg is None for k in node.keywords
+    ):
+        return None
+    try:
+        args = tuple(ast.literal_eval(a) for a in node.args)
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
+        return Candidate(args, kwargs, label, source)
+    except (ValueError, SyntaxError, TypeError):
+        pass
+    exprs = {
+        "args": [ast.unparse(a) for a in node.args],
+        "kwargs": {k.arg: ast.unparse(k.value) for k in node.keywords if k.arg},
+        "setup": setup,
+    }
+    return Candidate((), {}, label, source, exprs)
+
+
+class _Matcher:
+    """Which calls in a file are calls of the target: ``name(...)`` where the file defines
+    or imports the name, ``mod.name(...)`` where ``mod`` is the target's module."""
+
+    def __init__(self, info: TargetInfo, tree: ast.Module, same_module: bool) -> None:
+        self.name = info.name
+        self.method = info.is_method
+        last = info.module.rsplit(".", 1)[-1]
+        self.names: set[str] = {info.name} if same_module else set()
+        self.modules: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    if a.name == info.name:
+                        self.names.add(a.asname or a.name)
+                    elif a.name == last:
+                        self.modules.add(a.asname or a.name)
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name == info.module or a.name.endswith("." + last) or a.name == last:
+                        self.modules.add(a.asname or a.name.split(".")[0])
+
+    def matches(self, call: ast.Call) -> bool:
+        f = call.func
+        if isinstance(f, ast.Name):
+            return f.id in self.names and not self.method
+        if isinstance(f, ast.Attribute) and f.attr == self.name:
+            if self.method:
+                return len(self.name) > 3
+            base = ast.unparse(f.value)
+            return base in self.modules or base.split(".")[0] in self.modules
+        return False
+
+
+def _imports(tree: ast.Module) -> str:
+    lines = []
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            mod = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
+            if not (mod or "").startswith(_TEST_FRAMEWORKS) and not getattr(node, "level", 0):
+                lines.append(ast.unparse(node))
+    return "\n".join(lines)
+
+
+def _parametrize_rows(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[dict[str, ast.expr]]:
+    rows: list[dict[str, ast.expr]] = [{}]
+    for dec in fn.decorator_list:
+        if not (isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("parametrize")):
+            continue
+        if len(dec.args) < 2 or not isinstance(dec.args[1], (ast.List, ast.Tuple)):
+            continue
+        try:
+            names = ast.literal_eval(dec.args[0])
+        except ValueError:
+            continue
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        table: list[dict[str, ast.expr]] = []
+        for row in dec.args[1].elts:
+            if isinstance(row, ast.Call) and ast.unparse(row.func).endswith("param"):
+                row = row.args[0] if len(row.args) == 1 else ast.Tuple(row.args)
+            values = list(row.elts) if len(names) > 1 and isinstance(row, ast.Tuple) else [row]
+            if len(values) == len(names):
+                table.append(dict(zip(names, values)))
+        rows = [{**r, **t} for r in rows for t in table][:50] if table else rows
+    return rows
+
+
+class _Sub(ast.NodeTransformer):
+    def __init__(self, row: dict[str, ast.expr]) -> None:
+        self.row = row
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        return self.row.get(node.id, node)
+
+
+def _calls_in_file(
+    info: TargetInfo, tree: ast.Module, same_module: bool, source: str
+) -> Iterator[Candidate]:
+    matcher = _Matcher(info, tree, same_module)
+    if not matcher.names and not matcher.modules:
+        return
+    setup = _imports(tree)
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if same_module and fn.name == info.name:
+            continue  # its own recursive calls say nothing new
+        rows = _parametrize_rows(fn) if source == "tests" else [{}]
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and matcher.matches(node):
+                for row in rows:
+                    call = _Sub(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
+                    label = f"from_{fn.name}" if source == "tests" else f"as_in_{fn.name}"
+                    cand = _call_from(call, label, source, setup)
+                    if cand is not None:
+                        yield cand
+
+
+def file_calls(info: TargetInfo, root: Path) -> tuple[list[Candidate], list[Candidate]]:
+    """(calls in the project's tests, calls in the project's other code)."""
+    tests: list[Candidate] = []
+    callers: list[Candidate] = []
+    target = info.path.resolve()
+    for rel, path in python_files(root):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if info.name not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        is_test = is_test_file(rel)
+        bucket = tests if is_test else callers
+        if len(bucket) >= MAX_FROM_FILES:
+            continue
+        same = path.resolve() == target
+        found = _calls_in_file(info, tree, same, "tests" if is_test else "callers")
+        for cand in found:
+            bucket.append(cand)
+            if len(bucket) >= MAX_FROM_FILES:
+                break
+    return tests, callers
+
+
+def docstring_calls(info: TargetInfo) -> list[Candidate]:
+    """``>>> f(...)`` examples (continuation lines included) and ``'3 x tea' -> ...`` lines."""
+    out: list[Candidate] = []
+    required = [
+        p for p in info.params if not p.has_default and p.kind in ("positional", "positional_only")
+    ]
+    block: list[str] = []
+    for raw in [*info.docstring.splitlines(), ""]:
+        line = raw.strip()
+        if line.startswith("... ") and block:
+            block.append(line[4:])
+            continue
+        if block:
+            out += _examples_in(info, "\n".join(block))
+            block = []
+        if line.startswith(">>>"):
+            block = [line[3:].strip()]
+        elif "->" in line and len(required) == 1:
+            try:
+                value = ast.literal_eval(line.split("->", 1)[0].strip())
+            except (ValueError, SyntaxError):
+                continue
+            out.append(Candidate((value,), {}, "docstring_example", "docstring"))
+    return out
+
+
+def _examples_in(info: TargetInfo, text: str) -> list[Candidate]:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    setup = _imports(tree)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == info.name:
+            cand = _call_from(node, "docstring_example", "docstring", setup)
+            if cand is not None:
+                out.append(cand)
+    return out
+
+
+def patterns(fn: ast.AST, module: ast.Module) -> list[str]:
+    """The regular expressions the function applies: literal patterns of ``re`` calls in its
+    body, and module constants it reads that hold one (``PATTERN = re.compile(r"...")``)."""
+    names = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+    out: dict[str, None] = {}
+    scopes: list[ast.AST] = [fn]
+    for node in module.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id in names for t in node.targets
+        ):
+            scopes.append(node)
+    for scope in scopes:
+        for call in ast.walk(scope):
+            if (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr in _RE_FUNCS
+                and ast.unparse(call.func.value) in ("re", "regex")
+                and call.args
+                and isinstance(call.args[0], ast.Constant)
+                and isinstance(call.args[0].value, str)
+            ):
+                out.setdefault(call.args[0].value, None)
+    return list(out)

@@ -1,0 +1,523 @@
+"""Type-directed values, each with a name that says what it shows (``digit_then_letter``).
+
+Values respect the parameter's annotation: a ``str`` parameter gets only text, built to
+reach where text functions keep their behaviour (case, digits next to letters,
+separators, surrounding whitespace, accents, Unicode compatibility forms, emoji, HTML
+entities) and around the characters the code itself treats specially (its string
+literals and the characters of its regular expressions). Numbers come with the
+boundaries around the literals of the body: ``< 5`` is told from ``<= 5`` only by 4, 5, 6.
+What cannot be built from YAML (a connection, a project class) has no values: the caller
+reports "needs a fixture".
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from codemode.explore.target import MISSING, Param
+
+
+class Value(NamedTuple):
+    value: Any
+    label: str  # what the value shows, a case id in the making
+
+
+TEXTS: tuple[Value, ...] = (
+    Value("Hello World", "mixed_case"),  # the typical value: case is where text code differs
+    Value("", "empty_string"),
+    Value("hello world", "plain_words"),
+    Value("  padded text  ", "surrounding_whitespace"),
+    Value("abc123def 4th", "digit_then_letter"),
+    Value("one-two_three.four/five six", "separators"),
+    Value("Crème Brûlée à la carte", "accented"),
+    Value("ﬁne Ｆｕｌｌ ① ²", "compatibility_forms"),
+    Value("I ❤️ 🐍 code", "emoji"),
+    Value("Tom &amp; Jerry &lt;b&gt;", "html_entity"),
+    Value("camelCaseWord", "camel_case"),
+    Value("snake_case_word", "snake_case"),
+    Value("HELLO", "upper_case"),
+    Value("a", "single_char"),
+    Value("   ", "whitespace_only"),
+    Value('it\'s "quoted"', "quotes"),
+    Value("tab\there  two  spaces\nnewline", "inner_whitespace"),
+    Value("Привет мир 中文", "non_latin"),
+    Value("Hello, World! (ok?)", "punctuation"),
+    Value("12.5", "numeric_text"),
+    Value("42", "digits_only"),
+    Value(" ".join(["word"] * 30), "long_text"),
+)
+_INTS = (
+    (3, "three"),  # the typical value: 0 and 1 hide arithmetic (0 * x, 1 * x)
+    (0, "zero"),
+    (1, "one"),
+    (-1, "negative"),
+    (2, "two"),
+    (10, "ten"),
+    (100, "hundred"),
+)
+_INTS_MORE = ((1000, "thousand"), (-100, "large_negative"))
+_FLOATS = (
+    (2.5, "fraction"),
+    (0.0, "zero"),
+    (1.0, "one"),
+    (-1.0, "negative"),
+    (0.5, "half"),
+    (0.1, "tenth"),
+    (100.0, "hundred"),
+    (1e6, "large"),
+    (-3.75, "negative_fraction"),
+)
+_DATES = (
+    (dt.date(2024, 5, 15), "mid_month"),
+    (dt.date(2024, 1, 1), "new_year"),
+    (dt.date(2024, 12, 31), "year_end"),
+    (dt.date(2024, 2, 29), "leap_day"),
+    (dt.date(2024, 6, 1), "saturday"),
+    (dt.date(2024, 6, 2), "sunday"),
+    (dt.date(2023, 3, 31), "month_end"),
+)
+_SEQUENCES: tuple[str, ...] = ("list", "List", "Sequence", "Iterable", "Collection", "set", "Set")
+_SEQUENCES += ("frozenset", "tuple", "Tuple", "MutableSequence", "Iterator", "AbstractSet")
+_MAPPINGS = ("dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict")
+_STR_METHODS = frozenset(
+    [
+        "lower",
+        "upper",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "split",
+        "rsplit",
+        "replace",
+        "startswith",
+        "endswith",
+        "encode",
+        "casefold",
+        "title",
+        "capitalize",
+        "isdigit",
+        "isalpha",
+        "isalnum",
+        "isspace",
+        "isupper",
+        "islower",
+        "partition",
+        "rpartition",
+        "splitlines",
+        "zfill",
+        "center",
+        "ljust",
+        "rjust",
+        "find",
+        "rfind",
+        "index",
+        "count",
+        "translate",
+        "format",
+        "removeprefix",
+        "removesuffix",
+        "expandtabs",
+        "swapcase",
+        "isnumeric",
+        "isdecimal",
+        "isidentifier",
+    ]
+)
+_LIST_METHODS = frozenset(["append", "extend", "pop", "insert", "sort", "reverse", "remove"])
+_DICT_METHODS = frozenset(["items", "keys", "values", "get", "setdefault", "update"])
+_NAME_HINTS = {
+    "int": [
+        "n",
+        "count",
+        "qty",
+        "quantity",
+        "size",
+        "limit",
+        "days",
+        "index",
+        "cents",
+        "people",
+        "k",
+        "num",
+        "number",
+        "width",
+        "length",
+        "max_length",
+        "depth",
+        "level",
+        "year",
+        "month",
+        "day",
+        "hours",
+        "minutes",
+        "seconds",
+        "port",
+    ],
+    "float": [
+        "price",
+        "rate",
+        "amount",
+        "weight",
+        "ratio",
+        "total",
+        "factor",
+        "value",
+        "percent",
+        "score",
+        "x",
+        "y",
+    ],
+    "str": [
+        "name",
+        "text",
+        "title",
+        "s",
+        "string",
+        "line",
+        "word",
+        "code",
+        "sku",
+        "label",
+        "email",
+        "path",
+        "slug",
+        "sentence",
+        "separator",
+        "sep",
+        "word_separator",
+        "char",
+        "prefix",
+        "suffix",
+        "url",
+        "value_str",
+        "message",
+        "key",
+        "fmt",
+    ],
+    "bool": ["flag", "strict", "lowercase", "uppercase", "enabled", "verbose"],
+}
+
+
+def _char_name(c: str) -> str:
+    try:
+        name = unicodedata.name(c)
+    except ValueError:
+        name = f"u{ord(c):04x}"
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def literal_label(text: str) -> str:
+    if len(text) == 1 and not text.isalnum():
+        return _char_name(text)
+    cleaned = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    return cleaned[:24] or "_".join(_char_name(c) for c in text[:2])
+
+
+def regex_chars(pattern: str) -> list[str]:
+    """The characters a regular expression treats specially: its literals, the ends of its
+    ranges and the first character just outside each range, an example of each category."""
+    try:
+        import re._parser as sre_parse  # type: ignore[import-not-found]
+    except ImportError:  # Python 3.10
+        import sre_parse  # type: ignore[no-redef]
+    try:
+        parsed = sre_parse.parse(pattern)
+    except Exception:
+        return []
+    out: dict[str, None] = {}
+    cats = {"CATEGORY_DIGIT": "7", "CATEGORY_SPACE": " ", "CATEGORY_WORD": "_"}
+
+    def walk(obj: Any, depth: int) -> None:
+        if depth > 30:
+            return
+        obj = getattr(obj, "data", obj)  # a SubPattern
+        if not isinstance(obj, (list, tuple)):
+            return
+        if len(obj) == 2 and hasattr(obj[0], "name"):  # (opcode, argument)
+            op, av = obj[0].name, obj[1]
+            if op == "LITERAL":
+                out.setdefault(chr(av), None)
+            elif op == "RANGE":
+                for c in (av[0], av[1], av[1] + 1):
+                    out.setdefault(chr(min(c, 0x10FFFF)), None)
+            elif op == "CATEGORY":
+                out.setdefault(cats.get(getattr(av, "name", ""), "-"), None)
+            else:
+                walk(av, depth + 1)
+            return
+        for item in obj:
+            walk(item, depth + 1)
+
+    walk(parsed, 0)
+    return [c for c in out if c.isprintable() or c in "\t\n"][:24]
+
+
+class TextValues:
+    """Text for one function: the general set plus what its own literals and patterns imply."""
+
+    def __init__(self, literals: Sequence[str], patterns: Sequence[str]) -> None:
+        specials: dict[str, None] = {}
+        for p in patterns:
+            for c in regex_chars(p):
+                if not c.isalnum():
+                    specials.setdefault(c, None)
+        words = [s for s in literals if s.strip() and len(s) <= 40 and s not in patterns]
+        values = list(TEXTS)
+        for s in words[:10]:
+            name = literal_label(s)
+            values += [Value(s, f"literal_{name}"), Value(f"Ab{s}cd 9", f"around_{name}")]
+            if s.upper() != s:
+                values.append(Value(s.upper(), f"upper_{name}"))
+        for c in list(specials)[:10]:
+            name = _char_name(c)
+            values.append(Value(f"Ab{c}cd{c}{c}9 {c}", f"with_{name}"))
+        self.values = _dedupe(values)
+
+
+def _dedupe(values: Iterable[Value]) -> list[Value]:
+    seen: set[tuple[str, str]] = set()
+    out: list[Value] = []
+    for v in values:
+        key = (type(v.value).__name__, repr(v.value))
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
+def _near(n: float, kind: type) -> list[Value]:
+    tag = str(n).replace("-", "minus_").replace(".", "_")
+    step: float = 1 if kind is int else 0.01
+    return [
+        Value(kind(n - step), f"below_{tag}"),
+        Value(kind(n), f"at_{tag}"),
+        Value(kind(n + step), f"above_{tag}"),
+    ]
+
+
+class NumberValues:
+    def __init__(self, literals: Sequence[Any]) -> None:
+        nums = [v for v in literals if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        ints = [Value(v, label) for v, label in _INTS]
+        floats = [Value(v, label) for v, label in _FLOATS]
+        for n in nums:
+            if isinstance(n, int) and abs(n) < 10**6:
+                ints += _near(n, int)
+                floats += [Value(float(n), f"at_{n}".replace("-", "minus_"))]
+            elif isinstance(n, float) and abs(n) < 1e12:
+                floats += _near(n, float)
+        self.ints = _dedupe([*ints, *(Value(v, label) for v, label in _INTS_MORE)])
+        self.floats = _dedupe(floats)
+
+
+class Builder:
+    """Values for parameters, by annotation or by what the body does with an unannotated one."""
+
+    def __init__(self, literals: Sequence[Any], patterns: Sequence[str], fn: ast.AST | None):
+        self.text = TextValues([v for v in literals if isinstance(v, str)], patterns).values
+        numbers = NumberValues(literals)
+        self.ints, self.floats = numbers.ints, numbers.floats
+        self.fn = fn
+
+    def for_param(self, p: Param, caller_types: set[str] | None = None) -> list[Value]:
+        if p.annotation is not None:
+            try:
+                node = ast.parse(p.annotation, mode="eval").body
+            except SyntaxError:
+                return []
+            values = self.by_node(node, 0)
+        else:
+            values = []
+            for kind in self.implied_types(p, caller_types or set()):
+                values += self.by_node(ast.Name(kind), 0)
+        if p.has_default and p.default is not MISSING:
+            values = [Value(p.default, "default"), *values]
+        return _dedupe(values)
+
+    def by_node(self, node: ast.expr, depth: int) -> list[Value]:
+        if depth > 2:
+            return []
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                return self.by_node(ast.parse(node.value, mode="eval").body, depth)
+            except SyntaxError:
+                return []
+        if isinstance(node, ast.Constant) and node.value is None:
+            return [Value(None, "none")]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self.by_node(node.left, depth) + self.by_node(node.right, depth)
+        head = node.value if isinstance(node, ast.Subscript) else node
+        name = ast.unparse(head).split(".")[-1]
+        if isinstance(node, ast.Subscript):
+            return self.generic(name, node.slice, depth)
+        return self.simple(name, depth)
+
+    def generic(self, name: str, slice_: ast.expr, depth: int) -> list[Value]:
+        elts = list(slice_.elts) if isinstance(slice_, ast.Tuple) else [slice_]
+        if name == "Optional":
+            return [*self.by_node(elts[0], depth), Value(None, "none")]
+        if name == "Union":
+            return [v for e in elts for v in self.by_node(e, depth)]
+        if name == "Literal":
+            return [
+                Value(e.value, f"literal_{literal_label(str(e.value))}")
+                for e in elts
+                if isinstance(e, ast.Constant)
+            ]
+        if name == "Annotated":
+            return self.by_node(elts[0], depth)
+        if name in ("tuple", "Tuple") and len(elts) > 1 and not _is_ellipsis(elts[-1]):
+            parts = [self.by_node(e, depth + 1) for e in elts]
+            if not all(parts):
+                return []
+            return [Value([p[i % len(p)].value for p in parts], f"tuple_{i}") for i in range(4)]
+        if name in _SEQUENCES:
+            return sequences(self.by_node(elts[0], depth + 1))
+        if name in _MAPPINGS and len(elts) == 2:
+            return mappings(self.by_node(elts[0], depth + 1), self.by_node(elts[1], depth + 1))
+        return self.simple(name, depth)
+
+    def simple(self, name: str, depth: int) -> list[Value]:
+        if name in ("str", "AnyStr", "LiteralString"):
+            return list(self.text)
+        if name == "int":
+            return list(self.ints)
+        if name == "float":
+            return [*list(self.floats), Value(3, "whole_number")]
+        if name == "bool":
+            return [Value(True, "true"), Value(False, "false")]
+        if name == "bytes":
+            return [Value(b"abc", "bytes"), Value(b"", "empty_bytes"), Value(b"\x00\xff", "binary")]
+        if name == "date":
+            return [Value(d, label) for d, label in _DATES]
+        if name == "datetime":
+            return [
+                Value(dt.datetime(d.year, d.month, d.day, 9, 30), label) for d, label in _DATES[:5]
+            ] + [Value(dt.datetime(2024, 5, 15, 0, 0), "midnight")]
+        if name in _SEQUENCES:
+            return sequences(_WORDS) + sequences(self.ints[:6])[:3]
+        if name == "pairs":  # ``for old, new in items``
+            return [
+                Value([["Hello", "Bye"]], "one_pair"),
+                Value([["-", "_"], ["o", "0"]], "two_pairs"),
+                Value([], "no_pairs"),
+            ]
+        if name in _MAPPINGS:
+            return mappings(self.text[:5], self.ints[:5])
+        if name in ("Any", "object"):
+            return list(self.text[:8]) + list(self.ints[:4]) + list(self.floats[:2])
+        return []  # a class of the project or a library: needs a fixture or a serializer
+
+    def implied_types(self, p: Param, caller_types: set[str]) -> list[str]:
+        """What an unannotated parameter is, from its default, its callers, how the body uses
+        it, and its name; [] when the body calls methods no plain value has (a fixture)."""
+        usage = body_usage(self.fn, p.name) if self.fn is not None else set()
+        if p.default is not MISSING and p.default is not None:
+            kind = type(p.default).__name__
+            if kind in ("list", "tuple") and "pairs" in usage:
+                return ["pairs"]
+            if kind in ("int", "float", "str", "bool", "bytes", "list", "dict", "tuple"):
+                return [kind]
+        if "object" in usage:
+            return []
+        kinds: list[str] = [
+            k for k in ("pairs", "str", "int", "float", "list", "dict") if k in usage
+        ]
+        kinds += [k for k in sorted(caller_types) if k not in kinds]
+        if kinds:
+            return kinds
+        lowered = p.name.lower()
+        for kind, names in _NAME_HINTS.items():
+            if lowered in names or any(lowered.endswith("_" + n) for n in names):
+                return [kind]
+        return ["str", "int"]
+
+
+_WORDS = [Value("hello", "word"), Value("world", "word"), Value("the", "word")]
+
+
+def _is_ellipsis(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is Ellipsis
+
+
+def sequences(elems: Sequence[Value]) -> list[Value]:
+    if not elems:
+        return []
+    e = [v.value for v in elems]
+    return [
+        Value([e[0], e[min(1, len(e) - 1)], e[min(2, len(e) - 1)]], "several_items"),
+        Value([], "empty_list"),
+        Value([e[0]], "one_item"),
+        Value(list(reversed(e[:4])), "reversed_items"),
+        Value([e[0], e[0]], "duplicate_items"),
+        Value(e[:8], "many_items"),
+    ]
+
+
+def mappings(keys: Sequence[Value], values: Sequence[Value]) -> list[Value]:
+    ks = [k.value for k in keys if isinstance(k.value, (str, int)) and k.value != ""]
+    vs = [v.value for v in values]
+    if not ks or not vs:
+        return []
+    return [
+        Value({ks[i % len(ks)]: vs[i % len(vs)] for i in range(3)}, "several_keys"),
+        Value({}, "empty_mapping"),
+        Value({ks[0]: vs[0]}, "one_key"),
+    ]
+
+
+def body_usage(fn: ast.AST, name: str) -> set[str]:
+    """Kinds the body implies for ``name``: ``str`` for ``name.lower()``, ``int`` for
+    ``name + 1`` or ``range(name)``, ``object`` for a method no plain value has."""
+    out: set[str] = set()
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, (ast.For, ast.comprehension))
+            and isinstance(node.iter, ast.Name)
+            and node.iter.id == name
+            and isinstance(node.target, ast.Tuple)
+            and len(node.target.elts) == 2
+        ):
+            out.add("pairs")
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+        ):
+            if node.attr in _STR_METHODS:
+                out.add("str")
+            elif node.attr in _LIST_METHODS:
+                out.add("list")
+            elif node.attr in _DICT_METHODS:
+                out.add("dict")
+            elif not node.attr.startswith("__"):
+                out.add("object")
+        elif isinstance(node, (ast.BinOp, ast.Compare)):
+            operands = (
+                [node.left, node.right]
+                if isinstance(node, ast.BinOp)
+                else [
+                    node.left,
+                    *node.comparators,
+                ]
+            )
+            if any(isinstance(o, ast.Name) and o.id == name for o in operands):
+                for o in operands:
+                    if isinstance(o, ast.Constant) and isinstance(o.value, (int, float)):
+                        if not isinstance(o.value, bool):
+                            out.add(type(o.value).__name__)
+                    elif isinstance(o, ast.Constant) and isinstance(o.value, str):
+                        out.add("str")
+        elif isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            callee = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            if any(isinstance(a, ast.Name) and a.id == name for a in node.args):
+                if callee in ("range",):
+                    out.add("int")
+                elif callee in ("sub", "match", "search", "findall", "fullmatch", "split"):
+                    out.add("str")
+    return out

@@ -1,0 +1,171 @@
+"""Choosing cases by mutation: the smallest set of recorded calls that kills the most
+in-memory mutants of the function, then covers the most lines, then shows each outcome.
+
+The worker makes the mutants (``worker/mutants.py``), runs every candidate call against
+each, and says which calls' outcomes differ; the choice is a greedy set cover over that
+matrix (Pynguin keeps assertions the same way). A mutant no call kills is a survivor: the
+score, killed / mutants, is reported with the spec.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from codemode.explore.record import CallRecord, Recorder, wire_call
+
+MAX_CANDIDATES = 150  # calls run against every mutant (until two of them kill it)
+FILL_TO = 8  # cases a function gets when its outputs differ that much (see _distinct_outcomes)
+REPLY_TIMEOUT = 10.0  # seconds for one mutant's calls (the worker stops them at 0.5 s)
+
+
+@dataclass(frozen=True)
+class Mutation:
+    mutants: int = 0  # mutants that compiled and ran
+    kills: dict[int, frozenset[int]] = field(default_factory=dict)  # record n -> mutants
+    sites: tuple[tuple[str, int], ...] = ()
+    note: str = ""
+    ran: frozenset[int] = frozenset()  # the mutants that ran
+
+    def killed_by(self, records: Sequence[CallRecord]) -> frozenset[int]:
+        out: set[int] = set()
+        for r in records:
+            out |= self.kills.get(r.n, frozenset())
+        return frozenset(out)
+
+    def survivors(self, records: Sequence[CallRecord]) -> list[str]:
+        killed = self.killed_by(records)
+        return [
+            f"line {line}: {desc}"
+            for k, (desc, line) in enumerate(self.sites)
+            if k in self.ran and k not in killed
+        ]
+
+
+def run_mutants(recorder: Recorder, records: Sequence[CallRecord]) -> Mutation:
+    """The kill matrix of ``records`` against the target's mutants, from the worker."""
+    if not records:
+        return Mutation()
+    by_id = {str(r.n): r.n for r in records}
+    msg = {
+        "op": "mutate",
+        "target": recorder.target,
+        "cases": [wire_call(str(r.n), r.args, r.kwargs) for r in records],
+        "fixtures": recorder.fixtures,
+        "fixture_names": recorder.fixture_names,
+        "serializer": None,
+        "file_key": recorder.file_key,
+    }
+    sites: list[tuple[str, int]] = []
+    kills: dict[int, set[int]] = {}
+    ran: set[int] = set()
+    note = ""
+    for reply in recorder.worker.stream(msg, REPLY_TIMEOUT):
+        if "sites" in reply:
+            sites = [(str(d), int(ln)) for d, ln in reply["sites"]]
+        elif "fatal" in reply:
+            note = f"mutation analysis stopped: {reply.get('message', '')}"[:200]
+        elif "note" in reply:
+            note = str(reply["note"])[:200]
+        elif "mutant" in reply and not reply.get("skipped"):
+            k = int(reply["mutant"])
+            ran.add(k)
+            for case in reply.get("killed_by", []):
+                if case in by_id:
+                    kills.setdefault(by_id[case], set()).add(k)
+    return Mutation(
+        mutants=len(ran),
+        kills={n: frozenset(ks) for n, ks in kills.items()},
+        sites=tuple(sites),
+        note=note,
+        ran=frozenset(ran),
+    )
+
+
+def _size(r: CallRecord) -> int:
+    return len(json.dumps([list(r.args), r.kwargs], default=str))
+
+
+def choose(
+    records: Sequence[CallRecord],
+    mutation: Mutation,
+    first: Sequence[CallRecord] = (),
+    max_cases: int = 12,
+    plainness: dict[int, int] | None = None,
+) -> list[CallRecord]:
+    """``first`` (the author's examples), then greedily the call that kills the most mutants
+    not yet killed, then reaches the most new lines, then shows a new kind of outcome; ties
+    go to the plainer call (``plainness``: fewer factors varied), then the smaller input.
+    Stops when no call adds anything."""
+    plain = plainness or {}
+    picked = list(first)[:max_cases]
+    killed = set(mutation.killed_by(picked))
+    lines = {ln for r in picked for ln in r.lines}
+    outcomes = {r.outcome_key for r in picked}
+    pool = [r for r in records if r not in picked]
+
+    def gain(r: CallRecord) -> tuple[int, int, int, int, int, int]:
+        new_kills = len(mutation.kills.get(r.n, frozenset()) - killed)
+        new_lines = len(set(r.lines) - lines)
+        new_outcome = int(r.outcome_key not in outcomes)
+        return (new_kills, new_lines, new_outcome, -plain.get(r.n, 0), -_size(r), -r.n)
+
+    while pool and len(picked) < max_cases:
+        best = max(pool, key=gain)
+        if gain(best)[:3] == (0, 0, 0):
+            break
+        picked.append(best)
+        pool.remove(best)
+        killed |= mutation.kills.get(best.n, frozenset())
+        lines |= set(best.lines)
+        outcomes.add(best.outcome_key)
+    return _distinct_outcomes(picked, pool, min(max_cases, FILL_TO), plain)
+
+
+def _distinct_outcomes(
+    picked: list[CallRecord], pool: Sequence[CallRecord], limit: int, plain: dict[int, int]
+) -> list[CallRecord]:
+    """Then each distinct output, plainest call first, up to ``limit``: mutants model only
+    small edits, and a release changes behaviour in ways they do not (an accented word
+    start, a trimmed separator); a spec that shows more of the outputs sees more of them."""
+    seen = {_outcome_value(r) for r in picked}
+    for r in sorted(pool, key=lambda r: (plain.get(r.n, 0), _size(r), r.n)):
+        if len(picked) >= limit:
+            break
+        key = _outcome_value(r)
+        if key not in seen:
+            seen.add(key)
+            picked.append(r)
+    return picked
+
+
+def shortlist(
+    records: Sequence[CallRecord],
+    keep: Sequence[CallRecord],
+    plainness: dict[int, int] | None = None,
+) -> list[CallRecord]:
+    """At most MAX_CANDIDATES calls to mutate, in the order the worker tries them (it stops
+    at two killers per mutant): ``keep``, then one call per distinct outcome value (plainest,
+    then smallest input first), then the rest."""
+    plain = plainness or {}
+    out = list(keep)
+    seen = {_outcome_value(r) for r in out}
+    rest: list[CallRecord] = []
+    for r in sorted(records, key=lambda r: (plain.get(r.n, 0), _size(r), r.n)):
+        if r in out:
+            continue
+        key = _outcome_value(r)
+        if key in seen:
+            rest.append(r)
+        else:
+            seen.add(key)
+            out.append(r)
+    return (out + rest)[:MAX_CANDIDATES]
+
+
+def _outcome_value(r: CallRecord) -> str:
+    if r.kind == "raised":
+        exc = r.exc or {}
+        return json.dumps(["raised", exc.get("type"), exc.get("message")])
+    return json.dumps(["returned", r.value], default=str, sort_keys=True)

@@ -1,0 +1,241 @@
+"""The worker's side of exploration beyond plain calls (stdlib only, loaded by ``runtime.py``).
+
+- ``eval_exprs``: the arguments of a docstring example or a test call that are not literals
+  (``date(2024, 1, 31)``), evaluated with the target module's globals.
+- ``run_mutants``: the candidate calls run against the function and each of its in-memory
+  mutants (see ``mutants.py``); one reply per mutant names the calls whose outcome differs.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import signal
+import sys
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+MUTANT_BUDGET = 0.5  # seconds of calls per mutant; the rest of its calls are not run
+CALL_LIMIT = 0.5  # seconds for one call of a mutant: a loop made endless is a kill
+KILLERS = 2  # calls that kill a mutant, enough to choose from: the rest are not run
+TOTAL_BUDGET = 4.0  # seconds for all mutants of one function (the request may say less)
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` can be written in a YAML case and read back the same."""
+    if depth > 20:
+        return False
+    if value is None or type(value) in (bool, int, float, str, bytes):
+        return True
+    dt = sys.modules.get("datetime")
+    if dt is not None and type(value) in (dt.date, dt.datetime):
+        return True
+    if type(value) in (list, tuple):
+        return all(_plain(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(type(k) is str and _plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def eval_exprs(
+    exprs: dict[str, Any], module: Any, out: dict[str, Any]
+) -> tuple[list[Any], dict[str, Any]]:
+    ns = dict(vars(module)) if module is not None else {}
+    for line in str(exprs.get("setup") or "").splitlines():  # the test file's imports
+        try:
+            exec(line, ns)
+        except Exception:
+            pass
+    args = [eval(src, ns) for src in exprs.get("args", [])]
+    kwargs = {k: eval(src, ns) for k, src in exprs.get("kwargs", {}).items()}
+    if not all(_plain(v) for v in (*args, *kwargs.values())):
+        raise ValueError("an argument has no YAML form")
+    out["args"], out["kwargs"] = copy.deepcopy(args), copy.deepcopy(kwargs)
+    return args, kwargs
+
+
+def _code_holder(obj: Any) -> Any:
+    """The plain function whose ``__code__`` is the target's behaviour."""
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if isinstance(obj, property):
+        obj = obj.fget
+    seen = 0
+    while hasattr(obj, "__wrapped__") and seen < 10:
+        obj = obj.__wrapped__
+        seen += 1
+    return obj if hasattr(obj, "__code__") else None
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, float):
+        return float(f"{value:.9g}")
+    if isinstance(value, list):
+        return [_norm(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _norm(v) for k, v in value.items()}
+    return value
+
+
+def _key(out: dict[str, Any]) -> str:
+    import json
+
+    kind = out.get("outcome")
+    if kind == "returned":
+        return json.dumps(["returned", _norm(out.get("value"))], sort_keys=True, default=str)
+    if kind == "raised":
+        exc = out.get("exc") or {}
+        message = exc.get("message") if exc.get("origin") == "project" else ""
+        return json.dumps(["raised", exc.get("type"), message])
+    return json.dumps([kind])
+
+
+class _Hang(BaseException):
+    pass
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise _Hang()
+
+
+class _Calls:
+    """Runs the request's cases through the runner, as ``check`` runs them."""
+
+    def __init__(self, runner: Any, req: dict[str, Any], target: tuple[Any, Any, Any]) -> None:
+        self.runner, self.req, self.target = runner, req, target
+        self.fixture_specs = {f["name"]: f for f in req.get("fixtures", [])}
+        self.eval_values: dict[str, Any] = {}
+        self.eval_teardowns: list[Any] = []
+
+    def one(self, case: dict[str, Any], limit: float) -> dict[str, Any]:
+        obj, owner, module = self.target
+        use_alarm = hasattr(signal, "setitimer")
+        old = signal.signal(signal.SIGALRM, _on_alarm) if use_alarm else None
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            return dict(
+                self.runner.run_case(
+                    obj,
+                    owner,
+                    module,
+                    case,
+                    self.req,
+                    self.fixture_specs,
+                    self.eval_values,
+                    self.eval_teardowns,
+                    self.req.get("file_key", ""),
+                )
+            )
+        except _Hang:
+            return {"outcome": "timeout"}
+        finally:
+            if use_alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old)
+
+    def close(self) -> None:
+        for td in reversed(self.eval_teardowns):
+            try:
+                td()
+            except Exception:
+                pass
+
+
+def _sites(func: Any) -> tuple[Any, Any, list[str], list[tuple[str, int]]]:
+    import ast
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    mut = sys.modules.get("_codemode_worker_mutants")
+    if mut is None:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location(
+            "_codemode_worker_mutants", os.path.join(here, "mutants.py")
+        )
+        assert spec is not None and spec.loader is not None
+        mut = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mut
+        spec.loader.exec_module(mut)
+    code = func.__code__
+    with open(code.co_filename, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    found = mut.find_function(tree, code.co_name, code.co_firstlineno)
+    if found is None:
+        return mut, None, [], []
+    fn, owners = found
+    return mut, fn, owners, mut.count(fn)
+
+
+def run_mutants(runner: Any, req: dict[str, Any]) -> None:
+    rt = sys.modules[type(runner).__module__]
+    try:
+        target = rt.import_path(req["target"])
+    except rt.TargetError as exc:
+        runner.send({"fatal": exc.kind, "message": str(exc)})
+        return
+    func = _code_holder(target[0])
+    try:
+        mut, fn, owners, sites = _sites(func) if func is not None else (None, None, [], [])
+    except (OSError, SyntaxError, ValueError) as exc:
+        mut, fn, owners, sites = None, None, [], []
+        runner.send({"note": f"no source to mutate: {exc}"})
+    runner.send({"sites": [list(s) for s in sites]})
+    calls = _Calls(runner, req, target)
+    try:
+        _run_sites(runner, req, calls, func, mut, fn, owners, sites)
+    finally:
+        calls.close()
+    runner.send({"done": True})
+
+
+def _run_sites(
+    runner: Any,
+    req: dict[str, Any],
+    calls: _Calls,
+    func: Any,
+    mut: Any,
+    fn: Any,
+    owners: list[str],
+    sites: list[tuple[str, int]],
+) -> None:
+    cases = list(req.get("cases", []))
+    if not sites:
+        return
+    base: list[str] = []
+    limits: list[float] = []
+    for case in cases:
+        t0 = time.perf_counter()
+        base.append(_key(calls.one(case, CALL_LIMIT * 5)))
+        limits.append(min(CALL_LIMIT, 0.05 + 20 * (time.perf_counter() - t0)))
+    original = func.__code__
+    cached = getattr(calls.target[0], "cache_clear", None)  # an lru_cache would hide mutants
+    deadline = time.perf_counter() + float(req.get("budget", TOTAL_BUDGET))
+    for k in range(len(sites)):
+        if time.perf_counter() > deadline:
+            break  # the mutants not run are not counted
+        code = mut.compile_mutant(fn, owners, original.co_filename, k)
+        if code is None or code.co_freevars != original.co_freevars:
+            runner.send({"mutant": k, "skipped": True})
+            continue
+        killed: list[str] = []
+        func.__code__ = code
+        try:
+            if callable(cached):
+                cached()
+            started = time.perf_counter()
+            for case, want, limit in zip(cases, base, limits):
+                if time.perf_counter() - started > MUTANT_BUDGET:
+                    break
+                if _key(calls.one(case, limit)) != want:
+                    killed.append(case["id"])
+                    if len(killed) >= KILLERS:
+                        break
+        finally:
+            func.__code__ = original
+            if callable(cached):
+                cached()
+        runner.send({"mutant": k, "killed_by": killed})
