@@ -10,7 +10,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from codemode.explore.judge import incidental, portable_match
+from codemode.explore import judge
+from codemode.explore.judge import portable_match
 from codemode.explore.record import CallRecord
 from codemode.explore.target import TargetInfo, bind_keywords
 from codemode.specs.write import yaml_safe
@@ -102,7 +103,7 @@ def spec_inputs(rec: CallRecord, info: TargetInfo | None) -> tuple[Any, dict[str
 
 def usable(rec: CallRecord, info: TargetInfo | None) -> bool:
     """Whether the call can become a case that replays faithfully from YAML."""
-    if rec.kind not in ("returned", "raised") or incidental(rec.kind, rec.exc):
+    if rec.kind not in ("returned", "raised"):
         return False
     if spec_inputs(rec, info) is None:
         return False
@@ -111,19 +112,15 @@ def usable(rec: CallRecord, info: TargetInfo | None) -> bool:
     return not incidental(rec, info)
 
 
-_TYPE_ERRORS = ("TypeError", "AttributeError")
-
-
 def incidental(rec: CallRecord, info: TargetInfo | None) -> bool:
     """A wrong-type error the function never raises on purpose: the input was junk, not a case.
 
     ``line_total({"sku": "A-1"})`` raising AttributeError says nothing about ``line_total``;
     a TypeError the function raises itself (``raise TypeError(...)`` in its body) is behaviour.
     """
-    kind = str((rec.exc or {}).get("type", ""))
-    if rec.kind != "raised" or kind not in _TYPE_ERRORS:
-        return False
-    return info is None or f"raise {kind}" not in info.source
+    # judged by where the worker saw it raised (explore/judge.py): a `raise` in the project's
+    # own code (the function or an in-repo callee) is deliberate, anything else an accident
+    return judge.incidental(rec.kind, rec.exc)
 
 
 def case_from_record(rec: CallRecord, case_id: str, info: TargetInfo | None) -> dict[str, Any]:
