@@ -288,16 +288,8 @@ class _Run:
         if func is not None:
             # Global evaluators apply to hand-written cases too: only a new block gets them.
             evaluators = {}
-        update = FunctionUpdate(
-            target.id,
-            tuple(cases),
-            info.fingerprint,
-            self.label,
-            (),
-            evaluators,
-            written_with,
-            *done.quality,
-        )
+        fields = (tuple(cases), info.fingerprint, self.label, (), evaluators, written_with)
+        update = FunctionUpdate(target.id, *fields, *done.quality)
         return await self._gate(update, spec, func, done)
 
     async def _gather(
