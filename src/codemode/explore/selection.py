@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from codemode.explore.record import CallRecord, Recorder, wire_call
 
@@ -48,7 +49,7 @@ def run_mutants(recorder: Recorder, records: Sequence[CallRecord]) -> Mutation:
     if not records:
         return Mutation()
     by_id = {str(r.n): r.n for r in records}
-    msg = {
+    msg: dict[str, object] = {
         "op": "mutate",
         "target": recorder.target,
         "cases": [wire_call(str(r.n), r.args, r.kwargs) for r in records],
@@ -62,16 +63,17 @@ def run_mutants(recorder: Recorder, records: Sequence[CallRecord]) -> Mutation:
     ran: set[int] = set()
     note = ""
     for reply in recorder.worker.stream(msg, REPLY_TIMEOUT):
-        if "sites" in reply:
-            sites = [(str(d), int(ln)) for d, ln in reply["sites"]]
-        elif "fatal" in reply:
-            note = f"mutation analysis stopped: {reply.get('message', '')}"[:200]
-        elif "note" in reply:
-            note = str(reply["note"])[:200]
-        elif "mutant" in reply and not reply.get("skipped"):
-            k = int(reply["mutant"])
+        got: dict[str, Any] = reply
+        if "sites" in got:
+            sites = [(str(d), int(ln)) for d, ln in got["sites"]]
+        elif "fatal" in got:
+            note = f"mutation analysis stopped: {got.get('message', '')}"[:200]
+        elif "note" in got:
+            note = str(got["note"])[:200]
+        elif "mutant" in got and not got.get("skipped"):
+            k = int(got["mutant"])
             ran.add(k)
-            for case in reply.get("killed_by", []):
+            for case in got.get("killed_by", []):
                 if case in by_id:
                     kills.setdefault(by_id[case], set()).add(k)
     return Mutation(

@@ -463,7 +463,7 @@ class Worker:
         reply = self._request({"op": "end_file", "key": key}, timeout=self.timeout)
         return list(reply.get("errors", [])) if reply else []
 
-    def stream(self, msg: dict[str, Any], timeout: float) -> Iterator[dict[str, Any]]:
+    def stream(self, msg: dict[str, object], timeout: float) -> Iterator[dict[str, object]]:
         """Send one request and yield its replies up to ``{"done": true}``; on a fatal reply,
         a timeout (the worker is killed) or the worker's death, stop after saying why."""
         self.ensure()
