@@ -146,6 +146,31 @@ def test_a_parameter_no_yaml_can_build_needs_a_fixture(tmp_path: Path) -> None:
     assert not (root / "specs" / "pkg.store.yml").exists()  # no cases at all
 
 
+def test_a_type_alias_is_read_as_what_it_stands_for(tmp_path: Path) -> None:
+    """``value: NumberOrString`` with the alias a string under TYPE_CHECKING (humanize)."""
+    root = _project(
+        tmp_path,
+        {
+            "src/pkg/num.py": """
+            from __future__ import annotations
+            from typing import TYPE_CHECKING
+
+            if TYPE_CHECKING:
+                from typing import TypeAlias
+
+                NumberOrString: TypeAlias = "float | str"
+
+            def doubled(value: NumberOrString) -> str:
+                return str(float(value) * 2)
+            """
+        },
+    )
+    report = _regen(root, "pkg.num.doubled")
+    assert report["functions"][0]["status"] == "ok"  # type: ignore[index]
+    inputs = [c["inputs"][0] for c in _cases(_spec(root, "pkg.num"), "pkg.num.doubled")]  # type: ignore[index]
+    assert {type(v) for v in inputs} >= {float, str}
+
+
 def test_each_input_source_is_used_and_named(tmp_path: Path) -> None:
     root = _project(
         tmp_path,
@@ -190,12 +215,25 @@ def test_each_input_source_is_used_and_named(tmp_path: Path) -> None:
             def test_code():
                 assert valid_code("AB#12")
             """,
+            # the package's re-export, and a table kept apart from the test
+            "src/pkg/__init__.py": "from pkg.billing import fee\n",
+            "tests/test_package.py": """
+            import pytest
+            import pkg
+
+            TABLE = [(10.0, 0.5), (4.0, 0.25)]
+
+            @pytest.mark.parametrize("amount, rate", TABLE)
+            def test_table(amount, rate):
+                assert pkg.fee(amount, rate) > 0
+            """,
         },
     )
     config = load_config(root)
     fee_plan = plan(load_target(config, "pkg.billing.fee"), root=root).candidates
     calls = {(c.source, c.args) for c in fee_plan}
     assert ("tests", (250.0, 0.2)) in calls and ("tests", (80.0, 0.125)) in calls
+    assert ("tests", (10.0, 0.5)) in calls and ("tests", (4.0, 0.25)) in calls
     assert ("callers", ()) in {(c.source, c.args) for c in fee_plan if c.exprs}  # fee(total, ...)
     code_plan = plan(load_target(config, "pkg.billing.valid_code"), root=root).candidates
     texts = {c.args[0] for c in code_plan if c.args}

@@ -118,8 +118,12 @@ class _Matcher:
                         self.modules.add(a.asname or a.name)
             elif isinstance(node, ast.Import):
                 for a in node.names:
+                    # `import pkg; pkg.name(...)`: most tests call what the package re-exports
+                    within = info.module.startswith(a.name + ".")
                     if a.name == info.module or a.name.endswith("." + last) or a.name == last:
                         self.modules.add(a.asname or a.name.split(".")[0])
+                    elif within:
+                        self.modules.add(a.asname or a.name)
 
     def matches(self, call: ast.Call) -> bool:
         f = call.func
@@ -143,11 +147,29 @@ def _imports(tree: ast.Module) -> str:
     return "\n".join(lines)
 
 
-def _parametrize_rows(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[dict[str, ast.expr]]:
+def _tables(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level ``NAME = [...]`` / ``(...)``: parametrize tables kept apart from the test."""
+    out: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, (ast.List, ast.Tuple))
+        ):
+            out[node.targets[0].id] = node.value
+    return out
+
+
+def _parametrize_rows(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef, tables: dict[str, ast.expr]
+) -> list[dict[str, ast.expr]]:
     rows: list[dict[str, ast.expr]] = [{}]
     for dec in fn.decorator_list:
         if not (isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("parametrize")):
             continue
+        if len(dec.args) >= 2 and isinstance(dec.args[1], ast.Name):
+            dec = ast.Call(dec.func, [dec.args[0], tables.get(dec.args[1].id, dec.args[1])], [])
         if len(dec.args) < 2 or not isinstance(dec.args[1], (ast.List, ast.Tuple)):
             continue
         try:
@@ -181,12 +203,13 @@ def _calls_in_file(
     if not matcher.names and not matcher.modules:
         return
     setup = _imports(tree)
+    tables = _tables(tree)
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         if same_module and fn.name == info.name:
             continue  # its own recursive calls say nothing new
-        rows = _parametrize_rows(fn) if source == "tests" else [{}]
+        rows = _parametrize_rows(fn, tables) if source == "tests" else [{}]
         for node in ast.walk(fn):
             if isinstance(node, ast.Call) and matcher.matches(node):
                 for row in rows:

@@ -318,11 +318,18 @@ class NumberValues:
 class Builder:
     """Values for parameters, by annotation or by what the body does with an unannotated one."""
 
-    def __init__(self, literals: Sequence[Any], patterns: Sequence[str], fn: ast.AST | None):
+    def __init__(
+        self,
+        literals: Sequence[Any],
+        patterns: Sequence[str],
+        fn: ast.AST | None,
+        module: ast.Module | None = None,
+    ):
         self.text = TextValues([v for v in literals if isinstance(v, str)], patterns).values
         numbers = NumberValues(literals)
         self.ints, self.floats = numbers.ints, numbers.floats
         self.fn = fn
+        self.aliases = type_aliases(module) if module is not None else {}
 
     def for_param(self, p: Param, caller_types: set[str] | None = None) -> list[Value]:
         if p.annotation is not None:
@@ -409,6 +416,8 @@ class Builder:
             ]
         if name in _MAPPINGS:
             return mappings(self.text[:5], self.ints[:5])
+        if name in self.aliases and depth < 2:  # NumberOrString: TypeAlias = "float | str"
+            return self.by_node(self.aliases[name], depth + 1)
         if name in ("Any", "object"):
             return list(self.text[:8]) + list(self.ints[:4]) + list(self.floats[:2])
         return []  # a class of the project or a library: needs a fixture or a serializer
@@ -439,6 +448,36 @@ class Builder:
 
 
 _WORDS = [Value("hello", "word"), Value("world", "word"), Value("the", "word")]
+
+
+def type_aliases(module: ast.Module) -> dict[str, ast.expr]:
+    """Module-level ``Name = <type>`` / ``Name: TypeAlias = "<type>"`` (also under
+    ``if TYPE_CHECKING:``), so an annotation naming one is read as what it stands for."""
+    out: dict[str, ast.expr] = {}
+    body = list(module.body)
+    for node in module.body:
+        if isinstance(node, ast.If):
+            body += node.body
+    for node in body:
+        target = value = None
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            target, value = node.target.id, node.value
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            target, value = node.targets[0].id, node.value
+        if target is None or value is None:
+            continue
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            try:
+                value = ast.parse(value.value, mode="eval").body
+            except SyntaxError:
+                continue
+        if isinstance(value, (ast.BinOp, ast.Subscript, ast.Name, ast.Attribute)):
+            out[target] = value
+    return out
 
 
 def _is_ellipsis(node: ast.expr) -> bool:

@@ -191,7 +191,7 @@ def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = Non
     fn = _fn_node(info)
     module = _module_tree(info)
     pats = patterns(fn, module) if fn is not None and module is not None else []
-    builder = Builder(info.literals, pats, fn)
+    builder = Builder(info.literals, pats, fn, module)
     kinds = _caller_types(found, params)
     values = {p.name: builder.for_param(p, kinds.get(p.name))[:24] for p in params}
     missing = tuple(p.name for p in params if not p.has_default and not values[p.name])
@@ -249,7 +249,10 @@ def explore(
     if not ok:
         return result
     examples = [r for r in ok if by_n[r.n].source in ("docstring", "tests")][: max_cases // 3]
-    plainness = {n: c.label.count("_and_") for n, c in by_n.items()}
+    # ties go to the plainest call, the maintainers' own inputs (tests, docstring) first
+    plainness = {
+        n: c.label.count("_and_") - (c.source in ("tests", "docstring")) for n, c in by_n.items()
+    }
     pool = shortlist(ok, examples, plainness)
     mutation = run_mutants(recorder, pool)
     if mutation.note:

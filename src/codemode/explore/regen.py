@@ -306,7 +306,7 @@ class _Run:
             from codemode.explore.cases import unique_id
 
             offline = await asyncio.to_thread(self._offline, info, recorder, done)
-            if offline.needs_fixture:
+            if offline.needs_fixture and not offline.cases:
                 _needs_fixture(done, offline.needs_fixture, done.spec_rel or "the spec file")
                 return [], {}
             cases = [c for c in offline.cases if c["id"] not in taken] or offline.cases
