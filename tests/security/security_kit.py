@@ -114,15 +114,48 @@ class Run:
         return out
 
 
+# A direct child of pytest inherits pytest's own peak RSS through fork and exec (Linux keeps the
+# high-water mark across exec), and pytest grows past 300 MB over the full suite. So a small
+# launcher starts codemode as its own child and reports that child's peak alone.
+_MEASURE = """
+import os, signal, subprocess, sys
+child = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(child.pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss))
+if os.WIFSIGNALED(status):
+    os.kill(os.getpid(), os.WTERMSIG(status))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def _peak_mb(rss_path: Path, fallback_kb: int) -> float:
+    """codemode's peak RSS in MB as the launcher saw it (its own if it was killed first)."""
+    try:
+        return int(rss_path.read_text()) / 1024
+    except (OSError, ValueError):
+        return fallback_kb / 1024
+
+
 def run_cli(
     root: Path, *args: str, timeout: float = CEILING_S, env: dict[str, str] | None = None
 ) -> Run:
     """``python -m codemode ARGS`` in ``root``; its peak RSS (with the processes it reaped)."""
     out_path, err_path = root.parent / "cli.out", root.parent / "cli.err"
+    rss_path = root.parent / "cli.rss"
     base = {k: v for k, v in os.environ.items() if not k.startswith(("CODEMODE_", "GITHUB_"))}
     with out_path.open("wb") as out, err_path.open("wb") as err:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "codemode", *args],
+            [
+                sys.executable,
+                "-c",
+                _MEASURE,
+                str(rss_path),
+                sys.executable,
+                "-m",
+                "codemode",
+                *args,
+            ],
             cwd=root,
             stdout=out,
             stderr=err,
@@ -149,7 +182,7 @@ def run_cli(
         out_path.read_text("utf-8", "replace"),
         err_path.read_text("utf-8", "replace"),
         seconds,
-        usage.ru_maxrss / 1024,
+        _peak_mb(rss_path, usage.ru_maxrss),
         root,
     )
     assert not killed, f"codemode {' '.join(args)} ran past {timeout:g} s: {run.err[-2000:]}"
