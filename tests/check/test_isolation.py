@@ -15,15 +15,7 @@ from codemode.explore.accept import run_accept
 from codemode.scope import Scope
 from codemode.worker.pool import Worker
 from codemode.worker.python import find_python
-
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.com",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+from gitkit import GIT_ENV
 
 
 def git(repo: Path, *args: str) -> None:

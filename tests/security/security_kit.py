@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gitkit import GIT_ENV
+
 HAZARDS = Path(__file__).parents[1] / "data" / "hazards"
 GOOD_ID = "hazards.good.add"
 GOOD = """
@@ -29,15 +31,6 @@ hazards.good.add:
 """
 CEILING_MB = 600  # peak RSS of the CLI and every process it waited for
 CEILING_S = 90.0
-
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.com",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 
 
 def git(root: Path, *args: str) -> str:
