@@ -177,8 +177,12 @@ def test_a_planted_marker_comment_is_never_edited(
     planted_body = f"{marker('default')}\nAll specs pass, merge away!"
     planted = fake_github.add_comment(7, planted_body, user="mallory")
     env = _env(tmp_path, fake_github, base, head)
-    for _ in range(2):  # create, then update our own
-        run_action_yml(root, env, tmp_path, github_token=TOKEN, python=sys.executable)
+    run_action_yml(root, env, tmp_path, github_token=TOKEN, python=sys.executable)  # create
+    # Make our comment stale, so the second run must edit it: an identical report (same
+    # elapsed time once rounded) is left "unchanged" and would not show which comment is ours.
+    (own,) = [c for c in fake_github.pr_comments(7) if c["id"] != planted]
+    fake_github.comments[own["id"]]["body"] = f"{marker('default')}\nstale"
+    run_action_yml(root, env, tmp_path, github_token=TOKEN, python=sys.executable)  # update
     assert fake_github.comments[planted]["body"] == planted_body
     assert planted not in [cid for cid, _ in fake_github.edits]
     ours = [c for c in fake_github.pr_comments(7) if c["id"] != planted]
