@@ -312,5 +312,20 @@ def patterns(fn: ast.AST, module: ast.Module) -> list[str]:
                 and isinstance(call.args[0], ast.Constant)
                 and isinstance(call.args[0].value, str)
             ):
-                out.setdefault(call.args[0].value, None)
+                out.setdefault(_inline_flags(call) + call.args[0].value, None)
     return list(out)
+
+
+_FLAGS = {"VERBOSE": "x", "X": "x", "IGNORECASE": "i", "I": "i", "DOTALL": "s", "S": "s"}
+_FLAGS |= {"MULTILINE": "m", "M": "m", "ASCII": "a", "A": "a"}
+
+
+def _inline_flags(call: ast.Call) -> str:
+    """``re.compile(p, re.VERBOSE)`` read as ``(?x)p``: the pattern means what the code
+    compiles (a verbose pattern's spaces and comments are not text to match)."""
+    flags: dict[str, None] = {}
+    for arg in [*call.args[1:], *(k.value for k in call.keywords)]:
+        for node in ast.walk(arg):
+            if isinstance(node, ast.Attribute) and node.attr in _FLAGS:
+                flags.setdefault(_FLAGS[node.attr], None)
+    return f"(?{''.join(flags)})" if flags else ""

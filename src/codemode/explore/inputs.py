@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from codemode.explore.target import MISSING, Param
+from codemode.explore.text_forms import BYTES_FORMS, literal_forms, regex_example
 
 
 class Value(NamedTuple):
@@ -50,6 +51,7 @@ TEXTS: tuple[Value, ...] = (
     Value("12.5", "numeric_text"),
     Value("42", "digits_only"),
     Value(" ".join(["word"] * 30), "long_text"),
+    Value('C:\\dir\\a b\\ \\"q\\"', "backslashes"),
 )
 _INTS = (
     (3, "three"),  # the typical value: 0 and 1 hide arithmetic (0 * x, 1 * x)
@@ -262,17 +264,23 @@ class TextValues:
 
     def __init__(self, literals: Sequence[str], patterns: Sequence[str]) -> None:
         specials: dict[str, None] = {}
-        for p in patterns:
+        values = list(TEXTS)
+        for k, p in enumerate(patterns[:6]):
             for c in regex_chars(p):
                 if not c.isalnum():
                     specials.setdefault(c, None)
-        words = [s for s in literals if s.strip() and len(s) <= 40 and s not in patterns]
-        values = list(TEXTS)
-        for s in words[:10]:
-            name = literal_label(s)
-            values += [Value(s, f"literal_{name}"), Value(f"Ab{s}cd 9", f"around_{name}")]
-            if s.upper() != s:
-                values.append(Value(s.upper(), f"upper_{name}"))
+            example = regex_example(p)
+            if example is not None:
+                tag = "pattern" if k == 0 else f"pattern_{k + 1}"
+                values += [
+                    Value(example, f"matches_{tag}"),
+                    Value(f"Ab {example} cd", f"has_{tag}"),
+                ]
+        bare = {re.sub(r"^\(\?[aiLmsux]+\)", "", p) for p in patterns}
+        words = [s for s in literals if s.strip() and len(s) <= 40 and s not in bare]
+        forms = [literal_forms(s, literal_label(s)) for s in words[:10]]
+        for rank in range(5):  # each literal alone and ending a word first: a cap cuts the rest
+            values += [Value(*f[rank]) for f in forms if len(f) > rank]
         for c in list(specials)[:10]:
             name = _char_name(c)
             values.append(Value(f"Ab{c}cd{c}{c}9 {c}", f"with_{name}"))
@@ -384,7 +392,7 @@ class Builder:
                 return []
             return [Value([p[i % len(p)].value for p in parts], f"tuple_{i}") for i in range(4)]
         if name in _SEQUENCES:
-            return sequences(self.by_node(elts[0], depth + 1))
+            return self.items(self.by_node(elts[0], depth + 1))
         if name in _MAPPINGS and len(elts) == 2:
             return mappings(self.by_node(elts[0], depth + 1), self.by_node(elts[1], depth + 1))
         return self.simple(name, depth)
@@ -399,7 +407,7 @@ class Builder:
         if name == "bool":
             return [Value(True, "true"), Value(False, "false")]
         if name == "bytes":
-            return [Value(b"abc", "bytes"), Value(b"", "empty_bytes"), Value(b"\x00\xff", "binary")]
+            return [*(Value(v, label) for v, label in BYTES_FORMS), Value(b"\x00\xff", "binary")]
         if name == "date":
             return [Value(d, label) for d, label in _DATES]
         if name == "datetime":
@@ -407,7 +415,7 @@ class Builder:
                 Value(dt.datetime(d.year, d.month, d.day, 9, 30), label) for d, label in _DATES[:5]
             ] + [Value(dt.datetime(2024, 5, 15, 0, 0), "midnight")]
         if name in _SEQUENCES:
-            return sequences(_WORDS) + sequences(self.ints[:6])[:3]
+            return self.items(list(self.text))[:18] + self.items(list(self.ints))[:8]
         if name == "pairs":  # ``for old, new in items``
             return [
                 Value([["Hello", "Bye"]], "one_pair"),
@@ -422,6 +430,21 @@ class Builder:
             return list(self.text[:8]) + list(self.ints[:4]) + list(self.floats[:2])
         return []  # a class of the project or a library: needs a fixture or a serializer
 
+    def items(self, elems: list[Value]) -> list[Value]:
+        """Lists of ``elems``: the usual shapes, then text items that hold what the code looks
+        for (an argument with a space, a quote, a literal of the body), int items in runs
+        with gaps, unsorted and repeated."""
+        if elems and all(isinstance(v.value, str) for v in elems):
+            general = {v.label for v in TEXTS}
+            special = [v for v in elems if v.label not in general]  # the code's own first
+            special += [v for v in elems if v.label in general and v.label not in _PLAIN_TEXT]
+            return sequences(_WORDS) + [
+                Value(["hello", v.value], f"items_{v.label}") for v in special
+            ]
+        if elems and all(type(v.value) is int for v in elems):
+            return sequences(elems[:6]) + list(_INT_LISTS)
+        return sequences(elems)
+
     def implied_types(self, p: Param, caller_types: set[str]) -> list[str]:
         """What an unannotated parameter is, from its default, its callers, how the body uses
         it, and its name; [] when the body calls methods no plain value has (a fixture)."""
@@ -435,7 +458,7 @@ class Builder:
         if "object" in usage:
             return []
         kinds: list[str] = [
-            k for k in ("pairs", "str", "int", "float", "list", "dict") if k in usage
+            k for k in ("pairs", "str", "bytes", "int", "float", "list", "dict") if k in usage
         ]
         kinds += [k for k in sorted(caller_types) if k not in kinds]
         if kinds:
@@ -448,6 +471,12 @@ class Builder:
 
 
 _WORDS = [Value("hello", "word"), Value("world", "word"), Value("the", "word")]
+_PLAIN_TEXT = frozenset(["mixed_case", "plain_words", "upper_case", "single_char", "long_text"])
+_INT_LISTS = (
+    Value([1, 2, 3, 5, 7, 8, 9, 12], "runs_and_gaps"),
+    Value([9, 3, 3, 1, 2, 8], "unsorted_repeated"),
+    Value([-2, -1, 0, 4], "negative_run"),
+)
 
 
 def type_aliases(module: ast.Module) -> dict[str, ast.expr]:
@@ -514,7 +543,12 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
     """Kinds the body implies for ``name``: ``str`` for ``name.lower()``, ``int`` for
     ``name + 1`` or ``range(name)``, ``object`` for a method no plain value has."""
     out: set[str] = set()
+    rebound = {
+        n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
     for node in ast.walk(fn):
+        if _checks_bytes(node, name):
+            out.add("bytes")
         if (
             isinstance(node, (ast.For, ast.comprehension))
             and isinstance(node.iter, ast.Name)
@@ -528,14 +562,16 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
             and isinstance(node.value, ast.Name)
             and node.value.id == name
         ):
-            if node.attr in _STR_METHODS:
+            if node.attr == "decode":
+                out.add("bytes")
+            elif node.attr in _STR_METHODS:
                 out.add("str")
             elif node.attr in _LIST_METHODS:
                 out.add("list")
             elif node.attr in _DICT_METHODS:
                 out.add("dict")
-            elif not node.attr.startswith("__"):
-                out.add("object")
+            elif not node.attr.startswith("__") and name not in rebound:
+                out.add("object")  # (once rebound, ``obj = UUID(obj)``, it is another value)
         elif isinstance(node, (ast.BinOp, ast.Compare)):
             operands = (
                 [node.left, node.right]
@@ -560,3 +596,22 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
                 elif callee in ("sub", "match", "search", "findall", "fullmatch", "split"):
                     out.add("str")
     return out
+
+
+_BYTES_TYPES = frozenset(["bytes", "bytearray", "str", "memoryview"])
+
+
+def _checks_bytes(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` tells bytes from text in ``name``: ``isinstance(name, bytes)`` (or
+    ``str``: the other branch is for what is not text), ``str(name, 'utf-8')``."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args):
+        return False
+    first = node.args[0]
+    if not (isinstance(first, ast.Name) and first.id == name):
+        return False
+    if node.func.id == "str":
+        return len(node.args) >= 2
+    if node.func.id == "isinstance" and len(node.args) == 2:
+        kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        return any(isinstance(k, ast.Name) and k.id in _BYTES_TYPES for k in kinds)
+    return False

@@ -34,7 +34,9 @@ from codemode.explore.target import AST_LOCK, Param, TargetInfo
 MAX_PLANNED = 400
 MAX_CASES = 12
 SOURCE_ORDER = ("tests", "docstring", "callers", "constants", "types")
-_CONSTANT_LABELS = ("at_", "below_", "above_", "literal_", "around_", "upper_", "with_")
+_CONSTANT_LABELS: tuple[str, ...] = ("at_", "below_", "above_", "literal_", "around_", "upper_")
+_CONSTANT_LABELS += ("with_", "ends_with_", "starts_with_", "matches_pattern", "has_pattern")
+MAX_VALUES = 48  # per parameter: the general values, then those the code's own constants imply
 _ADJECTIVES = frozenset(
     [
         "zero",
@@ -118,7 +120,8 @@ def _label(p: Param, v: Value, single: bool) -> str:
 
 
 def _source_of(labels: Sequence[str]) -> str:
-    return "constants" if any(lb.startswith(_CONSTANT_LABELS) for lb in labels) else "types"
+    derived = any(lb.startswith(p) or f"_{p}" in lb for lb in labels for p in _CONSTANT_LABELS)
+    return "constants" if derived else "types"
 
 
 class _Plan:
@@ -193,7 +196,7 @@ def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = Non
     pats = patterns(fn, module) if fn is not None and module is not None else []
     builder = Builder(info.literals, pats, fn, module)
     kinds = _caller_types(found, params)
-    values = {p.name: builder.for_param(p, kinds.get(p.name))[:24] for p in params}
+    values = {p.name: builder.for_param(p, kinds.get(p.name))[:MAX_VALUES] for p in params}
     missing = tuple(p.name for p in params if not p.has_default and not values[p.name])
     if missing:
         given = [c for c in found if c.exprs or len(c.args) + len(c.kwargs) >= len(params)]

@@ -1,0 +1,145 @@
+"""Text built from what the code itself looks for: a string its regular expressions match,
+and each literal where the code looks for it (alone, ending a word, starting one, inside).
+
+A regex of the body (``&#(\\d+);``) changes the output only on text it matches, and the
+general texts rarely do; a literal checked with ``endswith``/``startswith`` (``'ch'``) only
+on a word that ends or starts with it. Bytes forms of text reach a body that decodes what
+it is given (``text.decode('utf-8')``), with a non-ASCII character and an invalid byte so
+the codec and the error handler both matter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+_PROBES = " !#-_.,;:/'\"aZ7é\t"  # what a negated class may match: the first one outside it
+_MAX_REPEAT = 3
+_CATEGORIES: dict[str, Callable[[str], bool]] = {
+    "CATEGORY_DIGIT": str.isdigit,
+    "CATEGORY_NOT_DIGIT": lambda c: not c.isdigit(),
+    "CATEGORY_SPACE": str.isspace,
+    "CATEGORY_NOT_SPACE": lambda c: not c.isspace(),
+    "CATEGORY_WORD": lambda c: c.isalnum() or c == "_",
+    "CATEGORY_NOT_WORD": lambda c: not (c.isalnum() or c == "_"),
+}
+
+
+def _parse(pattern: str) -> Any:
+    try:
+        import re._parser as sre_parse  # type: ignore[import-not-found]
+    except ImportError:  # Python 3.10
+        import sre_parse  # type: ignore[no-redef]
+    try:
+        return sre_parse.parse(pattern)
+    except Exception:
+        return None
+
+
+def _in_class(c: str, items: Any) -> bool:
+    negate = False
+    hit = False
+    for op, av in items:
+        name = op.name
+        if name == "NEGATE":
+            negate = True
+        elif name == "LITERAL":
+            hit = hit or c == chr(av)
+        elif name == "RANGE":
+            hit = hit or av[0] <= ord(c) <= av[1]
+        elif name == "CATEGORY":
+            test = _CATEGORIES.get(av.name)
+            hit = hit or bool(test and test(c))
+    return hit != negate
+
+
+def _class_member(items: Any) -> str:
+    for op, av in items:  # the class's own first member, when it is not negated
+        if op.name == "NEGATE":
+            break
+        if op.name == "LITERAL":
+            return chr(av)
+        if op.name == "RANGE":
+            return chr(av[0])
+    for c in "7a _" + _PROBES:
+        if _in_class(c, items):
+            return c
+    return ""
+
+
+class _Example:
+    """One string the pattern matches: each repeat at its least (at least once), the first
+    branch, the first member of each class (a character outside a negated one)."""
+
+    def __init__(self) -> None:
+        self.groups: dict[int, str] = {}
+        self.steps = 0
+
+    def seq(self, items: Any) -> str:
+        return "".join(self.item(op, av) for op, av in items)
+
+    def item(self, op: Any, av: Any) -> str:
+        self.steps += 1
+        if self.steps > 500:
+            raise ValueError("pattern too large")
+        name = op.name
+        if name == "LITERAL":
+            return chr(av)
+        if name == "NOT_LITERAL":
+            return next(c for c in "a" + _PROBES if c != chr(av))
+        if name == "ANY":
+            return "a"
+        if name == "IN":
+            return _class_member(av)
+        if name == "CATEGORY":
+            return _class_member([(op, av)])
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            low, _high, sub = av
+            return self.seq(sub) * max(1, min(int(low), 10))
+        if name == "SUBPATTERN":
+            text = self.seq(av[-1])
+            if av[0] is not None:
+                self.groups[av[0]] = text
+            return text
+        if name == "BRANCH":
+            return self.seq(av[1][0])
+        if name == "ASSERT":
+            return self.seq(av[1])  # (?<=\d),(?=\d): the digits around the comma
+        if name == "GROUPREF":
+            return self.groups.get(av, "")
+        if name == "ATOMIC_GROUP":
+            return self.seq(av)
+        return ""  # anchors, negative assertions
+
+
+def regex_example(pattern: str) -> str | None:
+    """A short string ``pattern`` matches (checked with ``re.search``), or None."""
+    parsed = _parse(pattern)
+    if parsed is None:
+        return None
+    try:
+        text = _Example().seq(getattr(parsed, "data", parsed))
+        found = re.search(pattern, text) is not None
+    except (ValueError, TypeError, re.error, RecursionError, StopIteration):
+        return None
+    return text if found and text and len(text) <= 60 else None
+
+
+def literal_forms(text: str, name: str) -> list[tuple[str, str]]:
+    """Where the code may look for a literal: alone, ending a word, starting one, inside."""
+    out = [(text, f"literal_{name}")]
+    if text.strip() == text and len(text) <= 12:
+        out += [(f"word{text}", f"ends_with_{name}"), (f"{text}word", f"starts_with_{name}")]
+    out.append((f"Ab{text}cd 9", f"around_{name}"))
+    if text.upper() != text:
+        out.append((text.upper(), f"upper_{name}"))
+    return out
+
+
+BYTES_FORMS: tuple[tuple[bytes, str], ...] = (
+    ("Crème brûlée".encode(), "utf8_bytes"),
+    (b"Hello World", "ascii_bytes"),
+    (b"", "empty_bytes"),
+    (b"caf\xc3\xa9 \xff end", "invalid_utf8_bytes"),
+)

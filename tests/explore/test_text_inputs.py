@@ -1,0 +1,145 @@
+"""Offline inputs built from what text code looks for (#12): the literals a body checks with
+``endswith``/``in``, a string each of its regular expressions matches, bytes for a body that
+decodes, and list items that hold the characters the code treats specially.
+
+Each test writes a real project in a temp dir, runs `codemode regen` (the real worker), then
+makes the small edit a mutant models and checks that the written spec catches it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import yaml
+
+from codemode.cli.main import main
+
+
+def _project(tmp_path: Path, source: str) -> Path:
+    root = tmp_path / "proj"
+    (root / "specs").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.codemode]\nsource_roots = ["src"]\n')
+    (root / "src" / "pkg").mkdir(parents=True)
+    (root / "src" / "pkg" / "__init__.py").write_text("")
+    (root / "src" / "pkg" / "text.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def _regen(root: Path, *names: str) -> dict[str, dict[str, object]]:
+    argv = [str(Path(sys.executable).parent / "codemode"), "regen", "--root", str(root)]
+    argv += ["--format", "json"]
+    for name in names:
+        argv += ["--function", f"pkg.text.{name}"]
+    out = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert out.returncode in (0, 1), out.stderr
+    return {f["id"].rsplit(".", 1)[-1]: f for f in json.loads(out.stdout)["functions"]}
+
+
+def _inputs(root: Path, name: str) -> list[object]:
+    spec = yaml.safe_load((root / "specs" / "pkg.text.yml").read_text())
+    return [item["case"].get("inputs") for item in spec[f"pkg.text.{name}"]["dataset"]]
+
+
+def _caught(root: Path, old: str, new: str) -> bool:
+    """Whether the spec fails once ``old`` is replaced by ``new`` in the source."""
+    path = root / "src" / "pkg" / "text.py"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    try:
+        return main(["check", "--root", str(root), str(root / "specs" / "pkg.text.yml")]) == 1
+    finally:
+        path.write_text(text, encoding="utf-8")
+
+
+def test_each_literal_the_body_checks_reaches_it_even_after_many_general_texts(
+    tmp_path: Path,
+) -> None:
+    # Many literals: the general texts used to fill the parameter's values before the
+    # later literals ('ch', 'es') were reached, so their branches were never run.
+    root = _project(
+        tmp_path,
+        """
+        def plural(word: str) -> str:
+            w = word.strip().lower()
+            if w.endswith("y") and w[-2:-1] not in "aeiou":
+                return w[:-1] + "ies"
+            if w.endswith("s") or w.endswith("x") or w.endswith("ch"):
+                return w if w.endswith("es") else w + "es"
+            return w + "s"
+        """,
+    )
+    funcs = _regen(root, "plural")
+    assert funcs["plural"]["status"] == "ok", funcs
+    assert _caught(root, 'w.endswith("ch")', 'w.endswith("zz")')
+    assert _caught(root, 'w.endswith("es")', 'w.endswith("ez")')
+
+
+def test_a_string_each_regex_of_the_function_matches_is_an_input(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        r'''
+        import re
+
+        ENTITY = re.compile(r"&#(\d+);")
+        CODE = re.compile(r"""
+            \x1b \[      # escape, bracket
+            [0-9;]* m    # parameters, then the final letter
+        """, re.VERBOSE)
+
+        def unescape(text: str) -> str:
+            return ENTITY.sub(lambda m: chr(int(m.group(1))), text)
+
+        def plain(text: str) -> str:
+            return CODE.sub("", text)
+        ''',
+    )
+    funcs = _regen(root, "unescape", "plain")
+    assert funcs["unescape"]["status"] == funcs["plain"]["status"] == "ok", funcs
+    assert _caught(root, "chr(int(m.group(1)))", "str(int(m.group(1)))")
+    assert _caught(root, 'CODE.sub("", text)', 'CODE.sub(" ", text)')
+
+
+def test_bytes_reach_a_body_that_decodes_but_never_a_str_parameter(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        """
+        def as_text(data):
+            if isinstance(data, bytes):
+                return data.decode("utf-8", "replace")
+            return data.strip()
+
+        def shout(text: str) -> str:
+            if isinstance(text, bytes):
+                text = text.decode("latin-1")
+            return text.upper()
+        """,
+    )
+    funcs = _regen(root, "as_text", "shout")
+    assert funcs["as_text"]["status"] == "ok", funcs
+    assert any(isinstance(i[0], bytes) for i in _inputs(root, "as_text"))  # type: ignore[index]
+    assert _caught(root, '"replace"', '"ignore"')  # an invalid byte makes the handler matter
+    assert all(isinstance(i, list) and isinstance(i[0], str) for i in _inputs(root, "shout"))
+
+
+def test_list_items_hold_the_characters_the_code_escapes(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        r"""
+        def join_args(args: list[str]) -> str:
+            out = []
+            for arg in args:
+                arg = arg.replace("\\", "\\\\").replace('"', '\\"')
+                out.append(f'"{arg}"' if " " in arg or not arg else arg)
+            return " ".join(out)
+        """,
+    )
+    funcs = _regen(root, "join_args")
+    assert funcs["join_args"]["status"] == "ok", funcs
+    assert _caught(root, """replace('"', '\\\\"')""", """replace('"', '"')""")
+    assert _caught(root, 'replace("\\\\", "\\\\\\\\")', 'replace("\\\\", "\\\\")')
