@@ -65,7 +65,7 @@ class Config(NamedTuple):
     pass_env: tuple[str, ...] = ()
     # Modules a spec may name callables from, beyond the project and pure stdlib (#11).
     allow_callables: tuple[str, ...] = ()
-    max_cases: int = 12  # generated cases per function
+    max_cases: int = 16  # generated cases per function
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)

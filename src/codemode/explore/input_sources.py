@@ -54,6 +54,7 @@ class Candidate(NamedTuple):
     label: str
     source: str  # tests | docstring | callers | constants | types
     exprs: dict[str, Any] | None = None  # {"args": [src], "kwargs": {name: src}, "setup": src}
+    family: str = ""  # the class of input it shows, when not its source or label
 
 
 def is_test_file(rel: str) -> bool:

@@ -339,7 +339,7 @@ class Builder:
         self.fn = fn
         self.aliases = type_aliases(module) if module is not None else {}
 
-    def for_param(self, p: Param, caller_types: set[str] | None = None) -> list[Value]:
+    def for_param(self, p: Param, caller_types: Sequence[str] = ()) -> list[Value]:
         if p.annotation is not None:
             try:
                 node = ast.parse(p.annotation, mode="eval").body
@@ -347,9 +347,8 @@ class Builder:
                 return []
             values = self.by_node(node, 0)
         else:
-            values = []
-            for kind in self.implied_types(p, caller_types or set()):
-                values += self.by_node(ast.Name(kind), 0)
+            kinds = self.implied_types(p, caller_types)
+            values = interleave([self.by_node(ast.Name(kind), 0) for kind in kinds])
         if p.has_default and p.default is not MISSING:
             values = [Value(p.default, "default"), *values]
         return _dedupe(values)
@@ -365,7 +364,7 @@ class Builder:
         if isinstance(node, ast.Constant) and node.value is None:
             return [Value(None, "none")]
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            return self.by_node(node.left, depth) + self.by_node(node.right, depth)
+            return interleave([self.by_node(node.left, depth), self.by_node(node.right, depth)])
         head = node.value if isinstance(node, ast.Subscript) else node
         name = ast.unparse(head).split(".")[-1]
         if isinstance(node, ast.Subscript):
@@ -377,7 +376,7 @@ class Builder:
         if name == "Optional":
             return [*self.by_node(elts[0], depth), Value(None, "none")]
         if name == "Union":
-            return [v for e in elts for v in self.by_node(e, depth)]
+            return interleave([self.by_node(e, depth) for e in elts])
         if name == "Literal":
             return [
                 Value(e.value, f"literal_{literal_label(str(e.value))}")
@@ -445,7 +444,7 @@ class Builder:
             return sequences(elems[:6]) + list(_INT_LISTS)
         return sequences(elems)
 
-    def implied_types(self, p: Param, caller_types: set[str]) -> list[str]:
+    def implied_types(self, p: Param, caller_types: Sequence[str]) -> list[str]:
         """What an unannotated parameter is, from its default, its callers, how the body uses
         it, and its name; [] when the body calls methods no plain value has (a fixture)."""
         usage = body_usage(self.fn, p.name) if self.fn is not None else set()
@@ -460,7 +459,7 @@ class Builder:
         kinds: list[str] = [
             k for k in ("pairs", "str", "bytes", "int", "float", "list", "dict") if k in usage
         ]
-        kinds += [k for k in sorted(caller_types) if k not in kinds]
+        kinds += [k for k in caller_types if k not in kinds]  # the most used first
         if kinds:
             return kinds
         lowered = p.name.lower()
@@ -506,6 +505,16 @@ def type_aliases(module: ast.Module) -> dict[str, ast.expr]:
                 continue
         if isinstance(value, (ast.BinOp, ast.Subscript, ast.Name, ast.Attribute)):
             out[target] = value
+    return out
+
+
+def interleave(groups: Sequence[Sequence[Value]]) -> list[Value]:
+    """The values of several types taken in turn (a ``str | int`` parameter gets its typical
+    text, its typical number, then the next of each): the first values are the ones a spec
+    keeps, and each type is a class of input of its own."""
+    out: list[Value] = []
+    for i in range(max((len(g) for g in groups), default=0)):
+        out += [g[i] for g in groups if i < len(g)]
     return out
 
 
@@ -591,10 +600,10 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
         elif isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             callee = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
             if any(isinstance(a, ast.Name) and a.id == name for a in node.args):
-                if callee in ("range",):
+                if callee in ("range", "chr"):
                     out.add("int")
-                elif callee in ("sub", "match", "search", "findall", "fullmatch", "split"):
-                    out.add("str")
+                elif callee in ("ord", "sub", "match", "search", "findall", "fullmatch", "split"):
+                    out.add("str")  # ord: one character of text; re's functions: text
     return out
 
 

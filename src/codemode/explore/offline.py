@@ -19,6 +19,7 @@ import json
 import random
 import textwrap
 import zlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,14 +27,15 @@ from typing import Any
 
 from codemode.explore.cases import auto_id, build_cases, usable
 from codemode.explore.input_sources import Candidate, docstring_calls, file_calls, patterns
-from codemode.explore.inputs import Builder, Value
+from codemode.explore.inputs import Builder, Value, _dedupe
 from codemode.explore.record import CallRecord, Recorder
 from codemode.explore.selection import Mutation, choose, run_mutants, shortlist
 from codemode.explore.target import AST_LOCK, Param, TargetInfo
+from codemode.explore.variants import example_values, variants
 
 MAX_PLANNED = 400
 MAX_CASES = 12
-SOURCE_ORDER = ("tests", "docstring", "callers", "constants", "types")
+SOURCE_ORDER = ("tests", "docstring", "callers", "variants", "constants", "types")
 _CONSTANT_LABELS: tuple[str, ...] = ("at_", "below_", "above_", "literal_", "around_", "upper_")
 _CONSTANT_LABELS += ("with_", "ends_with_", "starts_with_", "matches_pattern", "has_pattern")
 MAX_VALUES = 48  # per parameter: the general values, then those the code's own constants imply
@@ -101,16 +103,16 @@ def _params(info: TargetInfo, fixtures: Sequence[str]) -> list[Param]:
     ]
 
 
-def _caller_types(cands: Sequence[Candidate], params: Sequence[Param]) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {p.name: set() for p in params}
+def _caller_types(cands: Sequence[Candidate], params: Sequence[Param]) -> dict[str, list[str]]:
+    """The plain types callers pass each parameter, the most used first."""
+    out: dict[str, Counter[str]] = {p.name: Counter() for p in params}
     for c in cands:
         for p, v in zip(params, c.args):
-            out[p.name].add(type(v).__name__)
+            out[p.name][type(v).__name__] += 1
         for k, v in c.kwargs.items():
-            out.setdefault(k, set()).add(type(v).__name__)
-    return {
-        k: {t for t in v if t in ("str", "int", "float", "list", "dict")} for k, v in out.items()
-    }
+            out.setdefault(k, Counter())[type(v).__name__] += 1
+    plain = ("str", "int", "float", "list", "dict")
+    return {k: [t for t, _ in v.most_common() if t in plain] for k, v in out.items()}
 
 
 def _label(p: Param, v: Value, single: bool) -> str:
@@ -191,12 +193,18 @@ def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = Non
     doc = docstring_calls(info)
     tests, callers = file_calls(info, root) if root is not None else ([], [])
     found = [*tests, *doc, *callers]
+    found += variants([*doc, *tests])
     fn = _fn_node(info)
     module = _module_tree(info)
     pats = patterns(fn, module) if fn is not None and module is not None else []
     builder = Builder(info.literals, pats, fn, module)
     kinds = _caller_types(found, params)
-    values = {p.name: builder.for_param(p, kinds.get(p.name))[:MAX_VALUES] for p in params}
+    values = {p.name: builder.for_param(p, kinds.get(p.name, ()))[:MAX_VALUES] for p in params}
+    positional = [p.name for p in params if p.kind in ("positional", "positional_only")]
+    seeded = example_values([p.name for p in params], positional, [*doc, *tests])
+    for name, vals in values.items():  # realistic values first: the typical call is an example
+        if vals and seeded.get(name):
+            values[name] = _dedupe([*seeded[name], *vals])[:MAX_VALUES]
     missing = tuple(p.name for p in params if not p.has_default and not values[p.name])
     if missing:
         given = [c for c in found if c.exprs or len(c.args) + len(c.kwargs) >= len(params)]
@@ -253,14 +261,23 @@ def explore(
         return result
     examples = [r for r in ok if by_n[r.n].source in ("docstring", "tests")][: max_cases // 3]
     # ties go to the plainest call, the maintainers' own inputs (tests, docstring) first
+    # (a variant of an example is one step away from the maintainers' own: plain, not theirs)
     plainness = {
-        n: c.label.count("_and_") - (c.source in ("tests", "docstring")) for n, c in by_n.items()
+        n: c.label.count("_and_") - (c.source in ("tests", "docstring")) + (c.source == "variants")
+        for n, c in by_n.items()
     }
     pool = shortlist(ok, examples, plainness)
     mutation = run_mutants(recorder, pool)
     if mutation.note:
         result.notes.append(mutation.note)
-    picked = choose(pool, mutation, examples, max_cases, plainness)
+    # a maintainer's examples are one class each by source; planned values by their label
+    family = {
+        n: c.source
+        if c.source in ("tests", "docstring", "callers")
+        else f"{c.source}:{c.family or c.label}"
+        for n, c in by_n.items()
+    }
+    picked = choose(pool, mutation, examples, max_cases, plainness, family)
     picked.sort(key=lambda r: r.n)
     chosen = [(r, _case_id(r, by_n.get(r.n))) for r in picked]
     result.cases = build_cases(chosen, info, set())

@@ -17,7 +17,6 @@ from typing import Any
 from codemode.explore.record import CallRecord, Recorder, wire_call
 
 MAX_CANDIDATES = 150  # calls run against every mutant (until two of them kill it)
-FILL_TO = 8  # cases a function gets when its outputs differ that much (see _distinct_outcomes)
 REPLY_TIMEOUT = 10.0  # seconds for one mutant's calls (the worker stops them at 0.5 s)
 
 
@@ -95,11 +94,12 @@ def choose(
     first: Sequence[CallRecord] = (),
     max_cases: int = 12,
     plainness: dict[int, int] | None = None,
+    family: dict[int, str] | None = None,
 ) -> list[CallRecord]:
     """``first`` (the author's examples), then greedily the call that kills the most mutants
     not yet killed, then reaches the most new lines, then shows a new kind of outcome; ties
     go to the plainer call (``plainness``: fewer factors varied), then the smaller input.
-    Stops when no call adds anything."""
+    Then the classes of input not yet shown (``family``), see ``_fill``."""
     plain = plainness or {}
     picked = list(first)[:max_cases]
     killed = set(mutation.killed_by(picked))
@@ -122,24 +122,53 @@ def choose(
         killed |= mutation.kills.get(best.n, frozenset())
         lines |= set(best.lines)
         outcomes.add(best.outcome_key)
-    return _distinct_outcomes(picked, pool, min(max_cases, FILL_TO), plain)
+    return _fill(picked, pool, max_cases, plain, family or {})
 
 
-def _distinct_outcomes(
-    picked: list[CallRecord], pool: Sequence[CallRecord], limit: int, plain: dict[int, int]
+def _fill(
+    picked: list[CallRecord],
+    pool: Sequence[CallRecord],
+    limit: int,
+    plain: dict[int, int],
+    family: dict[int, str],
 ) -> list[CallRecord]:
-    """Then each distinct output, plainest call first, up to ``limit``: mutants model only
-    small edits, and a release changes behaviour in ways they do not (an accented word
-    start, a trimmed separator); a spec that shows more of the outputs sees more of them."""
-    seen = {_outcome_value(r) for r in picked}
-    for r in sorted(pool, key=lambda r: (plain.get(r.n, 0), _size(r), r.n)):
-        if len(picked) >= limit:
-            break
-        key = _outcome_value(r)
-        if key not in seen:
-            seen.add(key)
-            picked.append(r)
+    """Then, up to ``limit``, one call per class of input not yet shown (``family``: the
+    type-directed class such as ``surrounding_whitespace`` or ``accented``, or the source
+    of a maintainer's example), first those that also show a new output, then the rest;
+    then any other distinct output. Mutants model only small edits of the code, and a
+    release changes behaviour along classes of input they never reach (trimmed whitespace,
+    an accented word start): category partition, one representative per class. Within a
+    pass the sources (``source:class``) take turns, each in the planner's order (its
+    classes come in priority order), the plainest call first."""
+    outs = {_outcome_value(r) for r in picked}
+    fams = {family.get(r.n, "") for r in picked}
+    turn = _turns(family)
+    ordered = sorted(pool, key=lambda r: (turn.get(family.get(r.n, ""), 0), plain.get(r.n, 0), r.n))
+    for need_family, need_outcome in ((True, True), (True, False), (False, True)):
+        for r in ordered:
+            if len(picked) >= limit:
+                return picked
+            new_family = family.get(r.n, "") not in fams
+            new_outcome = _outcome_value(r) not in outs
+            wanted = (new_family or not need_family) and (new_outcome or not need_outcome)
+            if wanted and r not in picked:
+                picked.append(r)
+                outs.add(_outcome_value(r))
+                fams.add(family.get(r.n, ""))
     return picked
+
+
+def _turns(family: dict[int, str]) -> dict[str, int]:
+    """Each class's rank within its source (``source:class``), by first appearance."""
+    ranks: dict[str, int] = {}
+    per_source: dict[str, int] = {}
+    for n in sorted(family):
+        fam = family[n]
+        if fam not in ranks:
+            source = fam.split(":", 1)[0]
+            ranks[fam] = per_source.get(source, 0)
+            per_source[source] = ranks[fam] + 1
+    return ranks
 
 
 def shortlist(

@@ -305,9 +305,10 @@ def _load_target(config: Config, function_id: str, root: Path | None) -> TargetI
 def bind_keywords(
     info: TargetInfo, args: list[Any], kwargs: dict[str, Any]
 ) -> dict[str, Any] | None:
-    """Positional arguments bound to their names, so a call with both can be one ``inputs`` dict."""
+    """Positional arguments bound to their names, so a call with both can be one ``inputs`` dict
+    (the worker passes a positional-only parameter's entry by position)."""
     named = [p for p in info.params if p.kind in ("positional", "positional_only")]
-    if len(args) > len(named) or any(p.kind == "positional_only" for p in named[: len(args)]):
+    if len(args) > len(named):
         return None
     out = {p.name: v for p, v in zip(named, args)}
     if set(out) & set(kwargs):

@@ -1,0 +1,131 @@
+"""Inputs near the maintainers' own: their examples, each varied in one small way.
+
+A test or docstring example sits where the authors know the function's behaviour, usually
+on the accepted side (a valid domain, a well-formed table). Releases change behaviour at
+the edge next to it: a trailing character now rejected, a doubled separator, the same
+options on an empty table. So each example's arguments are varied one at a time, as a
+mutation fuzzer varies its seeds: text gets a trailing punctuation mark, its first separator
+doubled, surrounding spaces, upper case (a real value padded is not the type-directed
+`surrounding_whitespace` text: it is what the function accepts, padded); a number
+its neighbours and its negation; a list or mapping becomes empty or keeps only its first
+item. The other arguments, options included, stay as the example had them, so the
+variant also pairs each option the example set with the edge value.
+
+Variants are candidates like any other: mutation selection keeps those that kill
+mutants, and each kind of variant is a class of input the fill may show once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from codemode.explore.input_sources import Candidate
+from codemode.explore.inputs import Value
+
+MAX_SEEDS = 12  # examples varied, the first distinct ones
+MAX_TEXT = 200  # longer text is data, not an example to vary
+
+
+def _text(s: str) -> Iterator[tuple[str, str]]:
+    if not s or len(s) > MAX_TEXT:
+        return
+    yield s + "!", "trailing_punctuation"
+    sep = next((c for c in s if not c.isalnum() and not c.isspace()), None)
+    if sep is not None:
+        yield s.replace(sep, sep * 2, 1), "doubled_separator"
+    yield f" {s} ", "padded"
+    if s.upper() != s:
+        yield s.upper(), "upper_case"
+
+
+def _number(n: int | float) -> Iterator[tuple[int | float, str]]:
+    yield n + 1, "plus_one"
+    yield n - 1, "minus_one"
+    if n:
+        yield -n, "negated"
+    if abs(n) < 10**15:
+        yield n * 1000, "times_1000"
+
+
+def _collection(v: list[Any] | dict[str, Any]) -> Iterator[tuple[Any, str]]:
+    if v:
+        yield type(v)(), "emptied"
+    if isinstance(v, list) and len(v) > 1:
+        yield v[:1], "first_item_only"
+    if isinstance(v, dict) and len(v) > 1:
+        first = next(iter(v))
+        yield {first: v[first]}, "first_key_only"
+
+
+def _varied(value: Any) -> Iterator[tuple[Any, str]]:
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, str):
+        yield from _text(value)
+    elif isinstance(value, (int, float)):
+        yield from _number(value)
+    elif isinstance(value, (list, dict)):
+        yield from _collection(value)
+
+
+def _key(c: Candidate) -> str:
+    return json.dumps([list(c.args), c.kwargs], default=repr, sort_keys=True)
+
+
+def _seeds(examples: Sequence[Candidate]) -> list[Candidate]:
+    out: dict[str, Candidate] = {}
+    for c in examples:
+        if c.exprs is None and (c.args or c.kwargs):
+            out.setdefault(_key(c), c)
+        if len(out) >= MAX_SEEDS:
+            break
+    return list(out.values())
+
+
+def variants(examples: Sequence[Candidate]) -> list[Candidate]:
+    """Each example with one argument varied, labelled ``<example>_<variant>``; none that
+    repeats an example or another variant."""
+    seen = {_key(c) for c in examples}
+    out: list[Candidate] = []
+
+    def add(c: Candidate, args: tuple[Any, ...], kwargs: dict[str, Any], kind: str) -> None:
+        new = Candidate(args, kwargs, f"{c.label}_{kind}", "variants", family=kind)
+        if _key(new) not in seen:
+            seen.add(_key(new))
+            out.append(new)
+
+    for c in _seeds(examples):
+        for i, value in enumerate(c.args):
+            for v, kind in _varied(value):
+                add(c, (*c.args[:i], v, *c.args[i + 1 :]), c.kwargs, kind)
+        for name, value in c.kwargs.items():
+            for v, kind in _varied(value):
+                add(c, c.args, {**c.kwargs, name: v}, f"{name}_{kind}")
+    return out
+
+
+def example_values(
+    names: Sequence[str], positional: Sequence[str], examples: Sequence[Candidate]
+) -> dict[str, list[Value]]:
+    """Per parameter, the values the examples pass it (the first two distinct) and the
+    variants of the first: the planner then pairs them with the other parameters' values
+    (a valid domain with a trailing mark AND the option that allows a trailing dot)."""
+    seen: dict[str, dict[str, Any]] = {n: {} for n in names}
+    for c in _seeds(examples):
+        bound = dict(zip(positional, c.args))
+        bound.update({k: v for k, v in c.kwargs.items() if k in seen})
+        for name, value in bound.items():
+            if name in seen and len(seen[name]) < 2 and not isinstance(value, bool):
+                seen[name].setdefault(json.dumps(value, default=repr, sort_keys=True), value)
+    out: dict[str, list[Value]] = {}
+    for name, found in seen.items():
+        vals = list(found.values())
+        labelled = [
+            Value(v, "example" if i == 0 else f"example_{i + 1}") for i, v in enumerate(vals)
+        ]
+        if vals:
+            labelled += [Value(v, f"example_{kind}") for v, kind in _varied(vals[0])]
+        out[name] = labelled
+    return out
