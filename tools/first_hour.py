@@ -120,7 +120,9 @@ STEPS: list[tuple[str, str, list[str]]] = [
         "and commit the code with its specs.",
         [
             "codemode accept 'tinyshop.prices.with_vat[docstring_example]' "
-            "'tinyshop.prices.with_vat[hundred_cents]'",
+            "'tinyshop.prices.with_vat[docstring_example_plus_one]' "
+            "'tinyshop.prices.with_vat[docstring_example_minus_one]' "
+            "'tinyshop.prices.with_vat[docstring_example_times_1000]'",
             "codemode check",
             "git add -A && git commit -q -m 'VAT 21 %' && echo committed",
         ],

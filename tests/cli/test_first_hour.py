@@ -30,7 +30,7 @@ def test_the_transcript_shows_each_step_of_the_first_hour() -> None:
         "  codemode regen --all\n",  # an empty project is told how to start
         "$ codemode regen --all\n",
         "drifted: expected 1200, observed 1210",
-        "tinyshop.prices.with_vat: accepted docstring_example, hundred_cents",
+        "tinyshop.prices.with_vat: accepted docstring_example, docstring_example_plus_one",
         "codemode check (eval specs of the staged change).........................Failed",
     ):
         assert step in text

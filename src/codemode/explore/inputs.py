@@ -301,10 +301,11 @@ def _dedupe(values: Iterable[Value]) -> list[Value]:
 def _near(n: float, kind: type) -> list[Value]:
     tag = str(n).replace("-", "minus_").replace(".", "_")
     step: float = 1 if kind is int else 0.01
+    # rounded, so a spec reads 0.21 rather than 0.21000000000000002 (0.2 + 0.01)
     return [
-        Value(kind(n - step), f"below_{tag}"),
+        Value(kind(round(n - step, 9)), f"below_{tag}"),
         Value(kind(n), f"at_{tag}"),
-        Value(kind(n + step), f"above_{tag}"),
+        Value(kind(round(n + step, 9)), f"above_{tag}"),
     ]
 
 
