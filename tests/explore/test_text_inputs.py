@@ -118,12 +118,22 @@ def test_bytes_reach_a_body_that_decodes_but_never_a_str_parameter(tmp_path: Pat
             if isinstance(text, bytes):
                 text = text.decode("latin-1")
             return text.upper()
+
+        def kind(text: str | bytes) -> str:
+            if isinstance(text, bytes):
+                text = text.decode("ascii", "replace")
+            for word in ("alpha", "beta", "gamma", "delta", "eta", "theta", "iota", "kappa"):
+                if text.startswith(word):
+                    return word
+            return text
         """,
     )
-    funcs = _regen(root, "as_text", "shout")
+    funcs = _regen(root, "as_text", "shout", "kind")
     assert funcs["as_text"]["status"] == "ok", funcs
     assert any(isinstance(i[0], bytes) for i in _inputs(root, "as_text"))  # type: ignore[index]
-    assert _caught(root, '"replace"', '"ignore"')  # an invalid byte makes the handler matter
+    assert _caught(root, '"utf-8", "replace"', '"utf-8", "ignore"')  # an invalid byte
+    # str | bytes: the bytes are not crowded out by the many texts its literals imply
+    assert _caught(root, '"ascii", "replace"', '"ascii", "ignore"')
     assert all(isinstance(i, list) and isinstance(i[0], str) for i in _inputs(root, "shout"))
 
 
@@ -143,3 +153,69 @@ def test_list_items_hold_the_characters_the_code_escapes(tmp_path: Path) -> None
     assert funcs["join_args"]["status"] == "ok", funcs
     assert _caught(root, """replace('"', '\\\\"')""", """replace('"', '"')""")
     assert _caught(root, 'replace("\\\\", "\\\\\\\\")', 'replace("\\\\", "\\\\")')
+
+
+def test_inputs_from_what_the_body_reads_tables_delimiters_and_type_checks(
+    tmp_path: Path,
+) -> None:
+    root = _project(
+        tmp_path,
+        r"""
+        IRREGULAR = {"child": "children", "person": "people", "mouse": "mice"}
+
+        def plural(word: str) -> str:
+            if word in IRREGULAR:
+                return IRREGULAR[word]
+            return word + "s"
+
+        def parse_ids(text: str, sep: str = ",") -> list[int]:
+            return sorted(int(part) for part in text.split(sep) if part)
+
+        def has_tab(text: str) -> bool:
+            return "\t" in text and " " not in text
+
+        def width(value):
+            if isinstance(value, str):
+                return len(value)
+            if isinstance(value, bytes):
+                return len(value.decode("utf-8"))
+            raise ValueError("expected text, not %r" % type(value))
+        """,
+    )
+    funcs = _regen(root, "plural", "parse_ids", "has_tab", "width")
+    assert all(f["status"] == "ok" for f in funcs.values()), funcs
+    caught = {
+        "a key of the table": _caught(root, "if word in IRREGULAR:", "if False:"),
+        "numbers joined by the default sep": _caught(root, "return sorted(", "return list("),
+        "a tab without spaces": _caught(root, '"\\t" in text and', '"\\n" in text and'),
+        "an int reaching the raise": _caught(root, "% type(value))", "% value)"),
+    }
+    assert all(caught.values()), caught
+
+
+def test_a_docstring_example_sees_the_names_earlier_examples_defined(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        '''
+        def unwrap(text: str, ending: str = "\\n\\n") -> str:
+            """Join wrapped lines.
+
+            >>> text = "Short\\\\n lines\\\\n\\\\nNext"
+            >>> unwrap(text)
+            'Short lines\\\\n\\\\nNext'
+            """
+            paragraphs, current = [], []
+            for line in text.splitlines():
+                if line.strip():
+                    current.append(line.strip())
+                else:
+                    paragraphs.append(" ".join(current))
+                    current = []
+            if current:
+                paragraphs.append(" ".join(current))
+            return ending.join(paragraphs)
+        ''',
+    )
+    funcs = _regen(root, "unwrap")
+    assert funcs["unwrap"]["status"] == "ok", funcs
+    assert ["Short\n lines\n\nNext"] in _inputs(root, "unwrap")

@@ -257,13 +257,14 @@ def docstring_calls(info: TargetInfo) -> list[Candidate]:
         p for p in info.params if not p.has_default and p.kind in ("positional", "positional_only")
     ]
     block: list[str] = []
+    context: list[str] = []  # `>>> text = "..."` before `>>> f(text)`
     for raw in [*info.docstring.splitlines(), ""]:
         line = raw.strip()
         if line.startswith("... ") and block:
             block.append(line[4:])
             continue
         if block:
-            out += _examples_in(info, "\n".join(block))
+            out += _examples_in(info, "\n".join(block), context)
             block = []
         if line.startswith(">>>"):
             block = [line[3:].strip()]
@@ -276,12 +277,15 @@ def docstring_calls(info: TargetInfo) -> list[Candidate]:
     return out
 
 
-def _examples_in(info: TargetInfo, text: str) -> list[Candidate]:
+def _examples_in(info: TargetInfo, text: str, context: list[str]) -> list[Candidate]:
     try:
         tree = ast.parse(text)
     except SyntaxError:
         return []
-    setup = _imports(tree)
+    setup = "\n".join([_imports(tree), *context])
+    for stmt in tree.body:  # names later examples use (one line each: setup runs by line)
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)):
+            context.append(ast.unparse(stmt).replace("\n", " "))
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == info.name:

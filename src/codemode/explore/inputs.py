@@ -51,6 +51,7 @@ TEXTS: tuple[Value, ...] = (
     Value("12.5", "numeric_text"),
     Value("42", "digits_only"),
     Value(" ".join(["word"] * 30), "long_text"),
+    Value("First line\n  wrapped here.\n\nNew paragraph\nends.\n", "paragraphs"),
     Value('C:\\dir\\a b\\ \\"q\\"', "backslashes"),
 )
 _INTS = (
@@ -259,13 +260,18 @@ def regex_chars(pattern: str) -> list[str]:
     return [c for c in out if c.isprintable() or c in "\t\n"][:24]
 
 
+def _is_word(s: str) -> bool:
+    """A literal worth building text around: short, or a whitespace separator (``"\t"``)."""
+    return 0 < len(s) <= 40 if s.strip() else 0 < len(s) <= 2
+
+
 class TextValues:
     """Text for one function: the general set plus what its own literals and patterns imply."""
 
     def __init__(self, literals: Sequence[str], patterns: Sequence[str]) -> None:
         specials: dict[str, None] = {}
         values = list(TEXTS)
-        for k, p in enumerate(patterns[:6]):
+        for k, p in enumerate(patterns[:10]):
             for c in regex_chars(p):
                 if not c.isalnum():
                     specials.setdefault(c, None)
@@ -277,9 +283,9 @@ class TextValues:
                     Value(f"Ab {example} cd", f"has_{tag}"),
                 ]
         bare = {re.sub(r"^\(\?[aiLmsux]+\)", "", p) for p in patterns}
-        words = [s for s in literals if s.strip() and len(s) <= 40 and s not in bare]
+        words = [s for s in literals if _is_word(s) and s not in bare]
         forms = [literal_forms(s, literal_label(s)) for s in words[:10]]
-        for rank in range(5):  # each literal alone and ending a word first: a cap cuts the rest
+        for rank in range(6):  # each literal alone and ending a word first: a cap cuts the rest
             values += [Value(*f[rank]) for f in forms if len(f) > rank]
         for c in list(specials)[:10]:
             name = _char_name(c)
@@ -415,7 +421,7 @@ class Builder:
                 Value(dt.datetime(d.year, d.month, d.day, 9, 30), label) for d, label in _DATES[:5]
             ] + [Value(dt.datetime(2024, 5, 15, 0, 0), "midnight")]
         if name in _SEQUENCES:
-            return self.items(list(self.text))[:18] + self.items(list(self.ints))[:8]
+            return self.items(list(self.text))[:32] + self.items(list(self.ints))[:8]
         if name == "pairs":  # ``for old, new in items``
             return [
                 Value([["Hello", "Bye"]], "one_pair"),
@@ -438,7 +444,7 @@ class Builder:
             general = {v.label for v in TEXTS}
             special = [v for v in elems if v.label not in general]  # the code's own first
             special += [v for v in elems if v.label in general and v.label not in _PLAIN_TEXT]
-            return sequences(_WORDS) + [
+            return [*sequences(_WORDS), _EMPTY_ITEM, _CAPITALIZED] + [
                 Value(["hello", v.value], f"items_{v.label}") for v in special
             ]
         if elems and all(type(v.value) is int for v in elems):
@@ -460,6 +466,8 @@ class Builder:
         kinds: list[str] = [
             k for k in ("pairs", "str", "bytes", "int", "float", "list", "dict") if k in usage
         ]
+        if "dispatch" in usage and kinds and "int" not in kinds:
+            kinds.append("int")  # what the type checks turn away: the other branch
         kinds += [k for k in caller_types if k not in kinds]  # the most used first
         if kinds:
             return kinds
@@ -471,6 +479,8 @@ class Builder:
 
 
 _WORDS = [Value("hello", "word"), Value("world", "word"), Value("the", "word")]
+_EMPTY_ITEM = Value(["hello", ""], "empty_item")
+_CAPITALIZED = Value(["Hello", "World"], "capitalized_items")
 _PLAIN_TEXT = frozenset(["mixed_case", "plain_words", "upper_case", "single_char", "long_text"])
 _INT_LISTS = (
     Value([1, 2, 3, 5, 7, 8, 9, 12], "runs_and_gaps"),
@@ -559,6 +569,8 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
     for node in ast.walk(fn):
         if _checks_bytes(node, name):
             out.add("bytes")
+        if _isinstance_of(node, name):
+            out.add("dispatch")
         if (
             isinstance(node, (ast.For, ast.comprehension))
             and isinstance(node.iter, ast.Name)
@@ -625,3 +637,14 @@ def _checks_bytes(node: ast.AST, name: str) -> bool:
         kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
         return any(isinstance(k, ast.Name) and k.id in _BYTES_TYPES for k in kinds)
     return False
+
+
+def _isinstance_of(node: ast.AST, name: str) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "isinstance"
+        and bool(node.args)
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id == name
+    )

@@ -38,6 +38,7 @@ MAX_CASES = 12
 SOURCE_ORDER = ("tests", "docstring", "callers", "variants", "constants", "types")
 _CONSTANT_LABELS: tuple[str, ...] = ("at_", "below_", "above_", "literal_", "around_", "upper_")
 _CONSTANT_LABELS += ("with_", "ends_with_", "starts_with_", "matches_pattern", "has_pattern")
+_CONSTANT_LABELS += ("inside_", "digits_joined_by_")
 MAX_VALUES = 48  # per parameter: the general values, then those the code's own constants imply
 _ADJECTIVES = frozenset(
     [
@@ -156,13 +157,24 @@ class _Plan:
             pairs = self.rng.sample(pairs, room)
         per_pair = max(1, room // len(pairs)) if pairs else 0
         for p, q in pairs:  # two factors at a time: where options interact
-            combos = list(itertools.product(values[p.name], values[q.name]))
-            if len(combos) > per_pair:
-                combos = self.rng.sample(combos, per_pair)
-            for a, b in combos:
+            for a, b in _combos(values[p.name], values[q.name], per_pair, self.rng):
                 labels = [_label(x, v, False) for x, v in ((p, a), (q, b)) if base.get(x.name) != v]
                 self.add({**base, p.name: a, q.name: b}, labels)
         return self.out[:MAX_PLANNED]
+
+
+def _combos(
+    pv: list[Value], qv: list[Value], k: int, rng: random.Random
+) -> list[tuple[Value, Value]]:
+    """``k`` pairs of values: half the plainest (each parameter's first values off its
+    default: ``lowercase=False`` with the first ``stopwords``), half at random."""
+    cells = [(i, j) for i in range(len(pv)) for j in range(len(qv))]
+    if len(cells) > k:
+        off = [c for c in cells if pv[c[0]].label != "default" != qv[c[1]].label]
+        plain = sorted(off, key=sum)[: (k + 1) // 2]
+        taken = set(plain)
+        cells = plain + rng.sample([c for c in cells if c not in taken], k - len(plain))
+    return [(pv[i], qv[j]) for i, j in cells]
 
 
 def _to_call(params: list[Param], values: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
@@ -197,7 +209,9 @@ def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = Non
     fn = _fn_node(info)
     module = _module_tree(info)
     pats = patterns(fn, module) if fn is not None and module is not None else []
-    builder = Builder(info.literals, pats, fn, module)
+    # a text option's default (sep=",") is a literal the body works with, like its own
+    defaults = tuple(p.default for p in params if isinstance(p.default, str) and p.default)
+    builder = Builder(info.literals + defaults, pats, fn, module)
     kinds = _caller_types(found, params)
     values = {p.name: builder.for_param(p, kinds.get(p.name, ()))[:MAX_VALUES] for p in params}
     positional = [p.name for p in params if p.kind in ("positional", "positional_only")]

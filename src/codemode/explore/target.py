@@ -208,16 +208,25 @@ def _module_constants(tree: ast.Module) -> dict[str, Any]:
             value = _literal(node.value)
             if isinstance(value, (int, float, str)) and not isinstance(value, bool):
                 out[node.targets[0].id] = value
+            elif isinstance(value, (dict, list, tuple, set, frozenset)):
+                # a table the body looks words up in (`word in IRREGULAR`): a few of its keys
+                keys = sorted(k for k in value if isinstance(k, str) and 0 < len(k) <= 40)
+                if keys:
+                    out[node.targets[0].id] = tuple(keys[:3])
     return out
 
 
 def _literals(fn: ast.AST, constants: dict[str, Any] | None = None) -> tuple[Any, ...]:
     """Numbers and short strings the body uses, module constants it reads included."""
     seen: dict[Any, None] = {}
+    tables: dict[Any, None] = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and constants and node.id in constants:
             v = constants[node.id]
-            seen.setdefault((type(v).__name__, v), None)
+            if isinstance(v, tuple):  # a table's keys after the body's own literals
+                tables.update((("str", k), None) for k in v)
+            else:
+                seen.setdefault((type(v).__name__, v), None)
         if (
             isinstance(node, ast.Constant)
             and isinstance(node.value, (int, float, str))
@@ -234,7 +243,7 @@ def _literals(fn: ast.AST, constants: dict[str, Any] | None = None) -> tuple[Any
             v = node.operand.value
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 seen.setdefault((type(v).__name__, -v), None)
-    return tuple(v for _, v in seen)
+    return tuple(v for _, v in {**seen, **tables})
 
 
 # CPython 3.11 (before 3.11.9) can fail `ast.parse` run in two threads at once with

@@ -69,7 +69,7 @@ def _class_member(items: Any) -> str:
 
 
 class _Example:
-    """One string the pattern matches: each repeat at its least (at least once), the first
+    """One string the pattern matches: each repeat twice (or its least, or once), the first
     branch, the first member of each class (a character outside a negated one)."""
 
     def __init__(self) -> None:
@@ -95,8 +95,8 @@ class _Example:
         if name == "CATEGORY":
             return _class_member([(op, av)])
         if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            low, _high, sub = av
-            return self.seq(sub) * max(1, min(int(low), 10))
+            low, high, sub = av  # twice where it may repeat: "&#x(\w+);" -> "&#xaa;"
+            return "".join(self.seq(sub) for _ in range(max(min(2, int(high)), min(int(low), 10))))
         if name == "SUBPATTERN":
             text = self.seq(av[-1])
             if av[0] is not None:
@@ -129,6 +129,10 @@ def regex_example(pattern: str) -> str | None:
 def literal_forms(text: str, name: str) -> list[tuple[str, str]]:
     """Where the code may look for a literal: alone, ending a word, starting one, inside."""
     out = [(text, f"literal_{name}")]
+    if not text.strip():  # "\t" checked with `in`: inside a word, not with spaces around
+        return [*out, (f"ab{text}cd", f"inside_{name}")]
+    if len(text) == 1 and not text.isalnum():  # a delimiter: numbers it separates
+        out.append((f"9{text}1{text}3", f"digits_joined_by_{name}"))
     if text.strip() == text and len(text) <= 12:
         out += [(f"word{text}", f"ends_with_{name}"), (f"{text}word", f"starts_with_{name}")]
     out.append((f"Ab{text}cd 9", f"around_{name}"))
