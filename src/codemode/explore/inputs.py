@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -74,6 +75,48 @@ _FLOATS = (
     (100.0, "hundred"),
     (1e6, "large"),
     (-3.75, "negative_fraction"),
+)
+_NON_FINITE = (
+    (math.inf, "infinity"),  # `if not math.isfinite(x)` is a branch no finite value takes
+    (-math.inf, "negative_infinity"),
+    (math.nan, "not_a_number"),
+)
+# No huge int of its own: `range(n)` or a loop counting n down would hang (a table's may).
+_FLOAT_MAGNITUDES = ((1.5e-7, "tiny"), (1.25e21, "huge"))  # where repr turns to exponents
+# A parameter that takes a number or its text (``float | str``) gets numbers written as text.
+_NUMERIC_TEXTS = (
+    ("1000", "text_thousand"),
+    ("-3", "text_negative"),
+    ("7", "text_digit"),
+    ("1,234.5", "text_grouped"),
+    ("1234567", "text_millions"),
+    ("0.25", "text_fraction"),
+    ("1e3", "text_exponent"),
+    ("inf", "text_infinity"),
+    ("-inf", "text_negative_infinity"),
+    ("nan", "text_nan"),
+    (" 42 ", "text_padded"),
+)
+_TIMEDELTAS = (  # the boundaries of the units time code rounds to
+    (dt.timedelta(minutes=30), "half_hour"),
+    (dt.timedelta(0), "no_time"),
+    (dt.timedelta(microseconds=500), "microseconds"),
+    (dt.timedelta(milliseconds=1500), "milliseconds"),
+    (dt.timedelta(seconds=1), "one_second"),
+    (dt.timedelta(seconds=59), "under_a_minute"),
+    (dt.timedelta(seconds=90), "minute_and_a_half"),
+    (dt.timedelta(seconds=3599), "under_an_hour"),
+    (dt.timedelta(hours=1), "one_hour"),
+    (dt.timedelta(hours=5, minutes=20), "hours"),
+    (dt.timedelta(days=1), "one_day"),
+    (dt.timedelta(days=2, hours=3), "days"),
+    (dt.timedelta(days=31), "month"),
+    (dt.timedelta(days=75), "months"),
+    (dt.timedelta(days=365), "one_year"),
+    (dt.timedelta(days=400), "year_and_month"),
+    (dt.timedelta(days=800, seconds=5), "years"),
+    (dt.timedelta(days=-1, seconds=3600), "negative"),
+    (dt.timedelta(days=36500), "century"),
 )
 _DATES = (
     (dt.date(2024, 5, 15), "mid_month"),
@@ -304,8 +347,13 @@ def _dedupe(values: Iterable[Value]) -> list[Value]:
     return out
 
 
+def _tag(n: float) -> str:
+    text = f"{n:.3g}" if abs(n) >= 10**6 else str(n)
+    return text.replace("+", "").replace("-", "minus_").replace(".", "_")
+
+
 def _near(n: float, kind: type) -> list[Value]:
-    tag = str(n).replace("-", "minus_").replace(".", "_")
+    tag = _tag(n)
     step: float = 1 if kind is int else 0.01
     # rounded, so a spec reads 0.21 rather than 0.21000000000000002 (0.2 + 0.01)
     return [
@@ -316,18 +364,180 @@ def _near(n: float, kind: type) -> list[Value]:
 
 
 class NumberValues:
-    def __init__(self, literals: Sequence[Any]) -> None:
+    """Ints and floats: typical values, then each index of a literal sequence the body
+    subscripts, infinities and NaN, the boundaries around the body's literals and around
+    the numbers of the module tables it reads (``powers = [10**x for x in (3, 6, 9)]``)."""
+
+    def __init__(
+        self, literals: Sequence[Any], indices: Sequence[int] = (), table: Sequence[Any] = ()
+    ) -> None:
         nums = [v for v in literals if isinstance(v, (int, float)) and not isinstance(v, bool)]
         ints = [Value(v, label) for v, label in _INTS]
-        floats = [Value(v, label) for v, label in _FLOATS]
+        floats = [Value(v, label) for v, label in _FLOATS[:5]]
+        at = [Value(i, f"index_{i}") for i in indices]
+        ints += at
+        floats += [*(Value(v, label) for v, label in _NON_FINITE), *at]
         for n in nums:
             if isinstance(n, int) and abs(n) < 10**6:
                 ints += _near(n, int)
-                floats += [Value(float(n), f"at_{n}".replace("-", "minus_"))]
+                floats += [Value(float(n), f"at_{_tag(n)}")]
             elif isinstance(n, float) and abs(n) < 1e12:
                 floats += _near(n, float)
+        for n in table:  # ints stay ints: 10**33 - 1 has no exact float
+            near = _near(n, int) if isinstance(n, int) else _near(n, float)
+            ints += near if isinstance(n, int) else []
+            floats += near
+        if table:  # past the table's last threshold, where a loop over it falls through
+            past = Value(max(table) * 1000, "past_table")
+            ints += [past] if isinstance(past.value, int) else []
+            floats.append(past)
         self.ints = _dedupe([*ints, *(Value(v, label) for v, label in _INTS_MORE)])
-        self.floats = _dedupe(floats)
+        rest = [Value(v, label) for v, label in (*_FLOATS[5:], *_FLOAT_MAGNITUDES)]
+        self.floats = _dedupe([*floats, *rest])
+
+
+def timedeltas(literals: Sequence[Any]) -> list[Value]:
+    """Spans at the units' boundaries, then each whole-number literal of the body read as
+    seconds and as days (``if seconds < 60``, ``if days < 365``)."""
+    out = [Value(d, label) for d, label in _TIMEDELTAS]
+    for n in literals:
+        if type(n) is int and 1 < n <= 10**5:
+            out.append(Value(dt.timedelta(seconds=n), f"seconds_{n}"))
+            if n <= 3650:
+                out.append(Value(dt.timedelta(days=n), f"days_{n}"))
+    return _dedupe(out)
+
+
+def index_bounds(fn: ast.AST | None) -> list[int]:
+    """Every index of a short literal tuple or list the body subscripts (``(...)[value]``,
+    ``t[n % 10]`` with ``t = (...)``), and the first one past its end."""
+    if fn is None:
+        return []
+    sizes: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Tuple, ast.List)):
+            sizes.update(
+                {t.id: len(node.value.elts) for t in node.targets if isinstance(t, ast.Name)}
+            )
+    out: set[int] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            seq = node.value
+            n = len(seq.elts) if isinstance(seq, (ast.Tuple, ast.List)) else 0
+            n = sizes.get(seq.id, 0) if isinstance(seq, ast.Name) else n
+            if 2 <= n <= 16:
+                out.update(range(n + 1))
+    return sorted(out)
+
+
+_ARITH: dict[type, Any] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Div: lambda a, b: a / b,
+}
+
+
+def _evaluate(node: ast.expr, env: dict[str, Any], depth: int = 0) -> Any:
+    """A number or a (nested) list of numbers, from literal arithmetic only; ValueError else."""
+    if depth > 6:
+        raise ValueError(node)
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in env:
+        return env[node.id]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_evaluate(node.operand, env, depth + 1)
+    if isinstance(node, ast.BinOp):
+        a, b = _evaluate(node.left, env, depth + 1), _evaluate(node.right, env, depth + 1)
+        if isinstance(node.op, ast.Pow) and abs(a) <= 10**3 and 0 <= b <= 120:
+            return a**b
+        if type(node.op) in _ARITH and not isinstance(a, list) and not isinstance(b, list):
+            return _ARITH[type(node.op)](a, b)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and len(node.elts) <= 64:
+        return [_evaluate(e, env, depth + 1) for e in node.elts]
+    if isinstance(node, ast.Dict) and len(node.values) <= 64:
+        return [_evaluate(v, env, depth + 1) for v in node.values]
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1:
+        gen = node.generators[0]
+        if isinstance(gen.target, ast.Name) and not gen.ifs:
+            items = _evaluate(gen.iter, env, depth + 1)
+            if isinstance(items, list) and len(items) <= 64:
+                name = gen.target.id
+                return [_evaluate(node.elt, {**env, name: x}, depth + 1) for x in items]
+    raise ValueError(node)
+
+
+def _flat(value: Any, out: list[Any]) -> None:
+    if isinstance(value, list):
+        for v in value:
+            _flat(v, out)
+    elif type(value) in (int, float) and abs(value) <= 10**100 and value not in out:
+        out.append(value)
+
+
+def table_numbers(fn: ast.AST | None, module: ast.Module | None) -> list[Any]:
+    """The numbers of the module-level tables (tuples, lists, dicts, comprehensions of
+    literal arithmetic) that the body reads by name: the thresholds a loop over them meets."""
+    if fn is None or module is None:
+        return []
+    read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    out: list[Any] = []
+    for node in module.body:
+        target = value = None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        if not isinstance(target, ast.Name) or target.id not in read or value is None:
+            continue
+        if not isinstance(value, (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp)):
+            continue
+        try:
+            _flat(_evaluate(value, {}), out)
+        except (ValueError, ArithmeticError, TypeError, OverflowError):
+            continue
+    return out[:48]
+
+
+def member_names(fn: ast.AST | None, module: ast.Module | None = None) -> list[str]:
+    """``Unit.MILLISECONDS`` in the body, and the other upper-case members of a module class
+    it names: what a text option may be looked up as (``Unit[minimum_unit.upper()]``)."""
+    if fn is None:
+        return []
+    out: dict[str, None] = {}
+    classes: set[str] = set()
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id[:1].isupper()
+            and node.attr.isupper()
+            and len(node.attr) > 1
+        ):
+            out.setdefault(node.attr.lower(), None)
+            classes.add(node.value.id)
+    for cls in module.body if module is not None else []:
+        if isinstance(cls, ast.ClassDef) and cls.name in classes:
+            for stmt in cls.body:
+                for t in stmt.targets if isinstance(stmt, ast.Assign) else []:
+                    if isinstance(t, ast.Name) and t.id.isupper() and len(t.id) > 1:
+                        out.setdefault(t.id.lower(), None)
+    return list(out)[:12]
+
+
+_PRECISION = re.compile(r"\.\d+(?=[fegd%])")
+
+
+def format_variants(default: Any) -> list[Value]:
+    """Other precisions for a text option whose default is a number format (``"%.1f"``)."""
+    if not isinstance(default, str) or not _PRECISION.search(default):
+        return []
+    return [
+        Value(_PRECISION.sub(".0", default), "format_no_decimals"),
+        Value(_PRECISION.sub(".3", default), "format_three_decimals"),
+    ]
 
 
 class Builder:
@@ -340,9 +550,11 @@ class Builder:
         fn: ast.AST | None,
         module: ast.Module | None = None,
     ):
-        self.text = TextValues([v for v in literals if isinstance(v, str)], patterns).values
-        numbers = NumberValues(literals)
+        words = [v for v in literals if isinstance(v, str)] + member_names(fn, module)
+        self.text = TextValues(words, patterns).values
+        numbers = NumberValues(literals, index_bounds(fn), table_numbers(fn, module))
         self.ints, self.floats = numbers.ints, numbers.floats
+        self.timedeltas = timedeltas(literals)
         self.fn = fn
         self.aliases = type_aliases(module) if module is not None else {}
 
@@ -357,7 +569,7 @@ class Builder:
             kinds = self.implied_types(p, caller_types)
             values = interleave([self.by_node(ast.Name(kind), 0) for kind in kinds])
         if p.has_default and p.default is not MISSING:
-            values = [Value(p.default, "default"), *values]
+            values = [Value(p.default, "default"), *format_variants(p.default), *values]
         return _dedupe(values)
 
     def by_node(self, node: ast.expr, depth: int) -> list[Value]:
@@ -371,7 +583,7 @@ class Builder:
         if isinstance(node, ast.Constant) and node.value is None:
             return [Value(None, "none")]
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            return interleave([self.by_node(node.left, depth), self.by_node(node.right, depth)])
+            return self.union([node.left, node.right], depth)
         head = node.value if isinstance(node, ast.Subscript) else node
         name = ast.unparse(head).split(".")[-1]
         if isinstance(node, ast.Subscript):
@@ -383,7 +595,7 @@ class Builder:
         if name == "Optional":
             return [*self.by_node(elts[0], depth), Value(None, "none")]
         if name == "Union":
-            return interleave([self.by_node(e, depth) for e in elts])
+            return self.union(elts, depth)
         if name == "Literal":
             return [
                 Value(e.value, f"literal_{literal_label(str(e.value))}")
@@ -403,6 +615,16 @@ class Builder:
             return mappings(self.by_node(elts[0], depth + 1), self.by_node(elts[1], depth + 1))
         return self.simple(name, depth)
 
+    def union(self, members: Sequence[ast.expr], depth: int) -> list[Value]:
+        """Each member's values in turn, so every member reaches the plan's cap; a number
+        that may come as text (``float | str``) comes as text too (``"1,234.5"``, ``"inf"``)."""
+        parts = [self.by_node(m, depth) for m in members]
+        kinds = {type(v.value) for part in parts for v in part}
+        if str in kinds and kinds & {int, float}:
+            texts = [Value(t, label) for t, label in _NUMERIC_TEXTS]
+            parts = [texts + p if any(type(v.value) is str for v in p) else p for p in parts]
+        return _dedupe(interleave(parts))
+
     def simple(self, name: str, depth: int) -> list[Value]:
         if name in ("str", "AnyStr", "LiteralString"):
             return list(self.text)
@@ -420,6 +642,8 @@ class Builder:
             return [
                 Value(dt.datetime(d.year, d.month, d.day, 9, 30), label) for d, label in _DATES[:5]
             ] + [Value(dt.datetime(2024, 5, 15, 0, 0), "midnight")]
+        if name == "timedelta":
+            return list(self.timedeltas)
         if name in _SEQUENCES:
             return self.items(list(self.text))[:32] + self.items(list(self.ints))[:8]
         if name == "pairs":  # ``for old, new in items``

@@ -1,0 +1,98 @@
+"""Numeric, time and option inputs that reach where number functions keep behaviour (#12).
+
+A small real project per test, `codemode regen` through the real worker, then the spec it
+wrote: every function here has mutants that only one kind of input kills, so a score of 1.0
+(and `check` passing on the unchanged code, the spec read back from YAML) is the proof.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from test_inputs import _cases, _project, _regen, _spec
+
+from codemode.cli.main import main
+
+NUMBERS = """
+import math
+from datetime import timedelta
+from enum import Enum
+
+POWERS = [10**x for x in (3, 6, 9)]
+NAMES = ("thousand", "million", "billion")
+
+
+def finite(x: float) -> str:
+    if not math.isfinite(x):
+        return "not finite"
+    return f"{x:.1f}"
+
+
+def grouped(value: float | str) -> str:
+    if isinstance(value, str):
+        value = float(value.replace(",", ""))
+    return f"{value:.1f}"
+
+
+def word(n: int) -> str:
+    if not 0 <= n < 8:
+        return str(n)
+    return ("zero", "one", "two", "three", "four", "five", "six", "seven")[n]
+
+
+def big(n: int) -> str:
+    for name, power in zip(NAMES, POWERS):
+        if n < power * 1000:
+            return f"{n // power} {name}" if n >= power else str(n)
+    return "huge"
+
+
+def span(d: timedelta) -> str:
+    s = d.total_seconds()
+    if s < 60:
+        return "seconds"
+    if s < 3600:
+        return "minutes"
+    if d.days < 365:
+        return "days"
+    return "years"
+
+
+class Unit(Enum):
+    SECONDS = 1
+    MINUTES = 2
+    DAYS = 3
+
+
+def scale(n: int, unit: str = "seconds") -> int:
+    found = Unit[unit.upper()]
+    if found is Unit.DAYS:
+        return n * 86400
+    if found is Unit.MINUTES:
+        return n * 60
+    return n
+
+
+def rounded(x: float, format: str = "%.1f") -> str:
+    return format % x
+"""
+
+FUNCS = ("finite", "grouped", "word", "big", "span", "scale", "rounded")
+
+
+def test_number_inputs_kill_every_mutant_and_replay_from_yaml(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"src/pkg/num.py": NUMBERS})
+    report = _regen(root, *(f"pkg.num.{f}" for f in FUNCS))
+    scores = {f["id"]: f["mutation_score"] for f in report["functions"]}  # type: ignore[attr-defined]
+    # infinities and NaN; numbers as text; each index of a literal tuple; the thresholds of a
+    # module table; timedeltas at the units' boundaries; enum member names as options; other
+    # precisions of a format option
+    assert scores == {f"pkg.num.{f}": 1.0 for f in FUNCS}, report
+    spec = _spec(root, "pkg.num")
+    finite = [c["inputs"][0] for c in _cases(spec, "pkg.num.finite")]  # type: ignore[index]
+    assert any(isinstance(x, float) and not math.isfinite(x) for x in finite)
+    grouped = [c["inputs"][0] for c in _cases(spec, "pkg.num.grouped")]  # type: ignore[index]
+    assert any(isinstance(x, str) and "," in x for x in grouped)
+    # every generated input read back from YAML gives the recorded outcome (nan == nan)
+    assert main(["check", "--root", str(root), str(root / "specs" / "pkg.num.yml")]) == 0
