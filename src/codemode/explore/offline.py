@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import itertools
 import json
+import math
 import random
 import textwrap
 import zlib
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codemode.explore import judge
 from codemode.explore.cases import auto_id, build_cases, usable
 from codemode.explore.input_sources import Candidate, docstring_calls, file_calls, patterns
 from codemode.explore.inputs import Builder, Value, _dedupe
@@ -249,6 +251,23 @@ def _run(recorder: Recorder, cands: list[Candidate]) -> dict[int, Candidate]:
     return by_n
 
 
+_NON_FINITE_TEXT = frozenset(["inf", "-inf", "+inf", "nan", "infinity", "-infinity"])
+
+
+def _non_finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    return isinstance(value, str) and value.strip().lower() in _NON_FINITE_TEXT
+
+
+def _unhandled_non_finite(rec: CallRecord) -> bool:
+    """An infinity or NaN the function does not handle (the interpreter's OverflowError from
+    ``round(inf)``) shows nothing of the function: such a call is not a case."""
+    if rec.kind != "raised" or judge.raised_by_project(rec.exc):
+        return False
+    return any(_non_finite(v) for v in (*rec.args, *rec.kwargs.values()))
+
+
 def _case_id(rec: CallRecord, cand: Candidate | None) -> str:
     label = cand.label if cand is not None else "case"
     if rec.kind == "raised":
@@ -266,7 +285,7 @@ def explore(
         return OfflineResult(needs_fixture=planned.needs_fixture)
     by_n = _run(recorder, planned.candidates)
     records = [r for r in recorder.records if r.n in by_n]
-    ok = [r for r in records if usable(r, info)]
+    ok = [r for r in records if usable(r, info) and not _unhandled_non_finite(r)]
     result = OfflineResult(needs_fixture=planned.needs_fixture)
     result.incidental = sum(
         1 for r in records if r.kind == "raised" and not usable(r, info) and r.exc
