@@ -219,3 +219,38 @@ def test_a_docstring_example_sees_the_names_earlier_examples_defined(tmp_path: P
     funcs = _regen(root, "unwrap")
     assert funcs["unwrap"]["status"] == "ok", funcs
     assert ["Short\n lines\n\nNext"] in _inputs(root, "unwrap")
+
+
+def test_a_limit_on_the_text_length_and_a_none_option_are_tried(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        """
+        def truncate(text: str, limit: int = 0, at_word: bool = False) -> str:
+            if not limit or len(text) <= limit:
+                return text
+            if not at_word:
+                return text[:limit]
+            out = ""
+            for word in text.split():
+                if len(out) + len(word) == limit:
+                    return out + word
+                if len(out) + len(word) > limit:
+                    break
+                out += word + " "
+            return out.strip()
+
+        def paragraphs(text: str, ending="\\n\\n"):
+            found = [p.strip() for p in text.split("\\n\\n")]
+            if ending is None:
+                return found
+            return ending.join(found)
+        """,
+    )
+    funcs = _regen(root, "truncate", "paragraphs")
+    assert all(f["status"] == "ok" for f in funcs.values()), funcs
+    caught = {
+        # a limit that falls on a word's end: 'Hello World' with limit=5, at_word=True
+        "a limit at a word's end": _caught(root, "return out + word", "return out"),
+        "ending=None": _caught(root, "return found\n", "return len(found)\n"),
+    }
+    assert all(caught.values()), caught

@@ -313,7 +313,7 @@ class TextValues:
 
     def __init__(self, literals: Sequence[str], patterns: Sequence[str]) -> None:
         specials: dict[str, None] = {}
-        values = list(TEXTS)
+        forms: list[list[tuple[str, str]]] = []
         for k, p in enumerate(patterns[:10]):
             for c in regex_chars(p):
                 if not c.isalnum():
@@ -321,14 +321,12 @@ class TextValues:
             example = regex_example(p)
             if example is not None:
                 tag = "pattern" if k == 0 else f"pattern_{k + 1}"
-                values += [
-                    Value(example, f"matches_{tag}"),
-                    Value(f"Ab {example} cd", f"has_{tag}"),
-                ]
+                forms.append([(example, f"matches_{tag}"), (f"Ab {example} cd", f"has_{tag}")])
         bare = {re.sub(r"^\(\?[aiLmsux]+\)", "", p) for p in patterns}
         words = [s for s in literals if _is_word(s) and s not in bare]
-        forms = [literal_forms(s, literal_label(s)) for s in words[:10]]
-        for rank in range(6):  # each literal alone and ending a word first: a cap cuts the rest
+        forms += [literal_forms(s, literal_label(s)) for s in words[:10]]
+        values = list(TEXTS)
+        for rank in range(6):  # each pattern's match and each literal alone first: a cap cuts
             values += [Value(*f[rank]) for f in forms if len(f) > rank]
         for c in list(specials)[:10]:
             name = _char_name(c)
@@ -568,6 +566,11 @@ class Builder:
         else:
             kinds = self.implied_types(p, caller_types)
             values = interleave([self.by_node(ast.Name(kind), 0) for kind in kinds])
+            usage = body_usage(self.fn, p.name) if self.fn is not None else set()
+            if "dispatch" in usage and values and "int" not in kinds:
+                values.insert(min(len(values), 3), Value(7, "other_type"))  # turned away
+            if self.fn is not None and _none_checked(self.fn, p.name):
+                values.insert(min(len(values), 2), Value(None, "none"))  # `if ending is None:`
         if p.has_default and p.default is not MISSING:
             values = [Value(p.default, "default"), *format_variants(p.default), *values]
         return _dedupe(values)
@@ -690,8 +693,6 @@ class Builder:
         kinds: list[str] = [
             k for k in ("pairs", "str", "bytes", "int", "float", "list", "dict") if k in usage
         ]
-        if "dispatch" in usage and kinds and "int" not in kinds:
-            kinds.append("int")  # what the type checks turn away: the other branch
         kinds += [k for k in caller_types if k not in kinds]  # the most used first
         if kinds:
             return kinds
@@ -872,3 +873,17 @@ def _isinstance_of(node: ast.AST, name: str) -> bool:
         and isinstance(node.args[0], ast.Name)
         and node.args[0].id == name
     )
+
+
+def _none_checked(fn: ast.AST, name: str) -> bool:
+    """Whether the body tells None apart in ``name`` (``ending is None``)."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Compare) and any(
+            isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) for op in node.ops
+        ):
+            sides = [node.left, *node.comparators]
+            if any(isinstance(x, ast.Name) and x.id == name for x in sides) and any(
+                isinstance(x, ast.Constant) and x.value is None for x in sides
+            ):
+                return True
+    return False

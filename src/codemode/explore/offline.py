@@ -221,11 +221,32 @@ def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = Non
     for name, vals in values.items():  # realistic values first: the typical call is an example
         if vals and seeded.get(name):
             values[name] = _dedupe([*seeded[name], *vals])[:MAX_VALUES]
+    if fn is not None:
+        _text_lengths(values, fn)
     missing = tuple(p.name for p in params if not p.has_default and not values[p.name])
     if missing:
         given = [c for c in found if c.exprs or len(c.args) + len(c.kwargs) >= len(params)]
         return Planned(given, missing)
     return Planned([*found, *_Plan(info, params, values).build()])
+
+
+def _text_lengths(values: dict[str, list[Value]], fn: ast.AST) -> None:
+    """Where the body measures text (``len(string) < max_length``), an int option gets the
+    typical text's length and its first word's, first among its values off the default:
+    a limit that falls exactly on the text's end, or on a word's, is where truncation and
+    padding differ between ``<`` and ``<=``, and between a word boundary and a letter."""
+    if not any(isinstance(n, ast.Call) and ast.unparse(n.func) == "len" for n in ast.walk(fn)):
+        return
+    text = next((v[0].value for v in values.values() if v and isinstance(v[0].value, str)), "")
+    words = text.split()
+    if not words:
+        return
+    lengths = [Value(len(text), "length_of_text"), Value(len(words[0]), "length_of_first_word")]
+    for name, vals in values.items():
+        plain = [v for v in vals if v.label != "default"]
+        if plain and all(type(v.value) is int for v in plain[:3]):
+            at = len(vals) - len(plain)  # after the default
+            values[name] = _dedupe([*vals[:at], *lengths, *vals[at:]])[:MAX_VALUES]
 
 
 def plan_calls(

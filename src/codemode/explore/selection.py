@@ -192,7 +192,15 @@ def shortlist(
         else:
             seen.add(key)
             out.append(r)
-    return (out + rest)[:MAX_CANDIDATES]
+    # then one call per path not yet taken: the same output by another route (truncated at
+    # a word rather than a letter) is what a mutant of that route changes
+    paths = {frozenset(r.lines) for r in out}
+    routes: list[CallRecord] = []
+    for r in rest:
+        if frozenset(r.lines) not in paths:
+            paths.add(frozenset(r.lines))
+            routes.append(r)
+    return (out + routes + [r for r in rest if r not in routes])[:MAX_CANDIDATES]
 
 
 def _outcome_value(r: CallRecord) -> str:
