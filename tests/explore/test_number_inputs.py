@@ -13,6 +13,9 @@ from pathlib import Path
 from test_inputs import _cases, _project, _regen, _spec
 
 from codemode.cli.main import main
+from codemode.config import load_config
+from codemode.explore.offline import plan
+from codemode.explore.target import load_target
 
 NUMBERS = """
 import math
@@ -78,11 +81,20 @@ def scale(n: int, unit: str = "seconds") -> int:
     return n
 
 
+def floored(value: float, floor: float | None = None) -> str:
+    '''Where the two are equal is the only place `<` and `<=` differ.
+
+    >>> floored(7.25)
+    '7.25'
+    '''
+    return f"<{floor}" if floor is not None and value < floor else str(value)
+
+
 def rounded(x: float, format: str = "%.1f") -> str:
     return format % x
 """
 
-FUNCS = ("finite", "cents", "grouped", "word", "big", "span", "scale", "rounded")
+FUNCS = ("finite", "cents", "grouped", "word", "big", "span", "scale", "floored", "rounded")
 
 
 def test_number_inputs_kill_every_mutant_and_replay_from_yaml(tmp_path: Path) -> None:
@@ -101,5 +113,26 @@ def test_number_inputs_kill_every_mutant_and_replay_from_yaml(tmp_path: Path) ->
     assert cents and all(math.isfinite(x) for x in cents)  # type: ignore[arg-type]
     grouped = [c["inputs"][0] for c in _cases(spec, "pkg.num.grouped")]  # type: ignore[index]
     assert any(isinstance(x, str) and "," in x for x in grouped)
+    # the typical value (the docstring's 7.25) is also tried as the floor: only there do
+    # `<` and `<=` differ, and no other list of the plan holds it
+    floored = plan(load_target(load_config(root), "pkg.num.floored"), root=root).candidates
+    assert any((*c.args, *c.kwargs.values()) == (7.25, 7.25) for c in floored)
     # every generated input read back from YAML gives the recorded outcome (nan == nan)
     assert main(["check", "--root", str(root), str(root / "specs" / "pkg.num.yml")]) == 0
+
+
+def test_a_generated_match_pins_the_whole_message(tmp_path: Path) -> None:
+    """A changed message that still holds the old words ("XXnegative rateXX") drifts."""
+    source = """
+        def fee(amount: float, rate: float) -> float:
+            if rate < 0:
+                raise ValueError("negative rate")
+            return amount * rate
+        """
+    root = _project(tmp_path, {"src/pkg/fees.py": source})
+    _regen(root, "pkg.fees.fee")
+    spec = str(root / "specs" / "pkg.fees.yml")
+    assert main(["check", "--root", str(root), spec]) == 0
+    path = root / "src" / "pkg" / "fees.py"
+    path.write_text(path.read_text().replace('"negative rate"', '"negative rate, got a sign"'))
+    assert main(["check", "--root", str(root), spec]) == 1

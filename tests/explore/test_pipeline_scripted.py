@@ -49,7 +49,7 @@ def test_good_plan_gives_cases_from_the_record_in_two_requests(
     by_inputs = {tuple(c["inputs"]): c for c in ex.cases}
     assert by_inputs[(100.0, 0.1)]["expected"] == 90.0
     assert by_inputs[(-1.0, 0.1)]["raises"] == "ValueError"
-    assert by_inputs[(-1.0, 0.1)]["match"] == "negative price"
+    assert by_inputs[(-1.0, 0.1)]["match"] == "^negative price$"
     assert all(c["id"].startswith("call_") for c in ex.cases)
     # the first prompt carries the source with line numbers and the Monty subset note
     first = script.prompts[0][1]

@@ -334,6 +334,10 @@ class TextValues:
         self.values = _dedupe(values)
 
 
+def _values(texts: Sequence[str]) -> list[Value]:
+    return [Value(t, "") for t in texts]
+
+
 def _dedupe(values: Iterable[Value]) -> list[Value]:
     seen: set[tuple[str, str]] = set()
     out: list[Value] = []
@@ -548,7 +552,10 @@ class Builder:
         fn: ast.AST | None,
         module: ast.Module | None = None,
     ):
-        words = [v for v in literals if isinstance(v, str)] + member_names(fn, module)
+        strings = [v for v in literals if isinstance(v, str)]
+        words = [
+            str(v.value) for v in interleave([_values(member_names(fn, module)), _values(strings)])
+        ]
         self.text = TextValues(words, patterns).values
         numbers = NumberValues(literals, index_bounds(fn), table_numbers(fn, module))
         self.ints, self.floats = numbers.ints, numbers.floats

@@ -5,7 +5,7 @@ offline explorer and the model's choices alike.
   (``2.5.lower()``) is an accident of the input, not behaviour: such a call never becomes a
   case. A ``raise`` in the project's own code (the function or an in-repo callee) is a
   deliberate error and may.
-- ``match:`` pins only a message the project's own ``raise`` wrote. The interpreter's wording
+- ``match:`` pins only a message the project's own ``raise`` wrote, whole (``^...$``). The interpreter's wording
   (``expected string or bytes-like object, got 'float'``) changes between Python versions,
   so a case on it would drift on 3.10 and pass on 3.13.
 """
@@ -40,4 +40,6 @@ def portable_match(exc: dict[str, Any] | None, limit: int = 80) -> str | None:
         return None
     import re
 
-    return re.escape(message).replace("\\ ", " ")
+    # anchored: a search for the bare words would pass a changed message that still holds
+    # them ("XXnegative rateXX", "negative rate, got -1")
+    return "^" + re.escape(message).replace("\\ ", " ") + "$"

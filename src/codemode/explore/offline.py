@@ -14,6 +14,7 @@ mutants, then covers the most lines, becomes the cases (``explore/selection.py``
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import itertools
 import json
 import math
@@ -153,6 +154,7 @@ class _Plan:
             for v in values[p.name]:
                 self.add({**base, p.name: v}, [_label(p, v, single)])
         named = [p for p in params if values[p.name]]
+        self.equal_pairs(named, base)
         pairs = list(itertools.combinations(named, 2))
         room = max(0, MAX_PLANNED - len(self.out))
         if len(pairs) > room:
@@ -163,6 +165,20 @@ class _Plan:
                 labels = [_label(x, v, False) for x, v in ((p, a), (q, b)) if base.get(x.name) != v]
                 self.add({**base, p.name: a, q.name: b}, labels)
         return self.out[:MAX_PLANNED]
+
+    def equal_pairs(self, named: list[Param], base: dict[str, Value]) -> None:
+        """Two parameters of one ordered type at the same value: ``value < floor`` is told
+        from ``value <= floor`` only there."""
+        for p, q in itertools.permutations(named, 2):
+            v = base.get(p.name) or self.values[p.name][0]
+            if type(v.value) not in _ORDERED:
+                continue
+            if any(type(w.value) is type(v.value) for w in self.values[q.name]):
+                same = Value(v.value, f"{q.name}_equal_to_{p.name}")
+                self.add({**base, p.name: v, q.name: same}, [same.label])
+
+
+_ORDERED = (int, float, dt.date, dt.datetime, dt.timedelta)
 
 
 def _combos(
