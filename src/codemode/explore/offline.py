@@ -1,14 +1,17 @@
 """The offline explorer: inputs from where behaviour lives, cases chosen by mutation.
 
 Candidates come, in this order, from the project's tests, the function's docstring, its
-callers in the project, its constants and patterns, then values directed by each
-parameter's type (``explore/inputs.py``), planned deterministically for a function id.
+callers in the project, those examples varied at their edge (``explore/variants.py``), its
+constants and patterns, then values directed by each parameter's type
+(``explore/inputs.py``, the examples' own values first), planned deterministically for a
+function id.
 Every planned value respects the annotation (or what the body implies of an unannotated
 parameter); a required parameter nothing can build is reported as needing a fixture, with
 no cases. All calls run in the worker in batches; calls whose outcome is an incidental
 wrong-type error are never cases (``explore/judge.py``). The worker then runs the usable
 calls against in-memory mutants of the function, and the smallest set that kills the most
-mutants, then covers the most lines, becomes the cases (``explore/selection.py``).
+mutants, then covers the most lines, then shows each class of input, becomes the cases
+(``explore/selection.py``).
 """
 
 from __future__ import annotations
