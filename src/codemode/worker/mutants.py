@@ -5,7 +5,8 @@ analysis; the benchmark imports it to mutate files the same way. A mutant is the
 function's own ``def`` with one small change (mutmut 3 / cosmic-ray operators):
 arithmetic, comparison and boolean operators swapped, ``not`` dropped, a number or a
 string constant changed, a call dropped (``text.lower()`` -> ``text``, ``str(x)`` -> ``x``,
-a call statement removed), a return value replaced by None. The worker compiles the
+a call statement removed), a return value replaced by None; never a translation lookup or a
+log line, whose mutants no spec can see (see ``_I18N``). The worker compiles the
 mutant with the function's own file name and lines, and switches it in by replacing the
 function's ``__code__`` (a trampoline without a file rewritten or a process restarted):
 callers, fixtures and methods reach it exactly as they reach the original.
@@ -20,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-MAX_MUTANTS = 100  # per function: the first ones in source order
+MAX_MUTANTS = 300  # per function: the first ones in source order
 
 _SWAPS: dict[type, type] = {
     ast.Add: ast.Sub,
@@ -82,6 +83,8 @@ class _Mutator(ast.NodeTransformer):
         return out if isinstance(out, ast.stmt) else ast.copy_location(ast.Pass(), stmt)
 
     def visit_Expr(self, node: ast.Expr) -> Any:
+        if isinstance(node.value, ast.Call) and _is_logging(node.value):
+            return node  # a log line: not an outcome a spec can see
         if isinstance(node.value, ast.Call) and self._site(
             f"drop call {_callee(node.value)}", node
         ):
@@ -147,6 +150,11 @@ class _Mutator(ast.NodeTransformer):
         return node
 
     def visit_Call(self, node: ast.Call) -> Any:
+        name = _callee(node)[:-2].lstrip(".")
+        if name in _I18N:  # the message ids stay mutable: without a catalog they are the output
+            skip = 1 if name in _I18N_CONTEXT_FIRST else 0
+            node.args = node.args[:skip] + [self.visit(a) for a in node.args[skip:]]
+            return node
         kept = _dropped_value(node)
         if kept is not None and self._site(f"drop call {_callee(node)}", node):
             return kept
@@ -177,6 +185,53 @@ class _Mutator(ast.NodeTransformer):
     def visit_Lambda(self, node: ast.Lambda) -> Any:
         node.body = self.visit(node.body)
         return node
+
+
+# Calls that look text up in a translation catalog (gettext and its usual aliases). Without
+# a catalog, which is how specs run, a message id comes back as it went in: dropping the call,
+# or changing a pgettext's context, is a mutant no spec can tell from the original. So is a
+# log statement's call. Such equivalent mutants would only be noise in the surviving-mutant
+# list and the score; PIT leaves calls to logging frameworks unmutated for the same reason
+# ("avoidCallsTo"). The message ids themselves are still mutated: they are the output.
+_I18N = frozenset(
+    [
+        "_",
+        "gettext",
+        "ngettext",
+        "pgettext",
+        "npgettext",
+        "dgettext",
+        "dngettext",
+        "ugettext",
+        "ungettext",
+        "gettext_lazy",
+        "ugettext_lazy",
+        "pgettext_lazy",
+        "ngettext_lazy",
+        "gettext_noop",
+        "N_",
+        "P_",
+        "NS_",
+        "_gettext",
+        "_ngettext",
+        "_pgettext",
+    ]
+)
+_I18N_CONTEXT_FIRST = frozenset(["pgettext", "npgettext", "pgettext_lazy", "P_", "_pgettext"])
+_LOG_METHODS = frozenset(
+    ["debug", "info", "warning", "warn", "error", "exception", "critical", "log"]
+)
+_LOGGERS = frozenset(["log", "logger", "logging", "_log", "_logger", "LOG", "LOGGER"])
+
+
+def _is_logging(call: ast.Call) -> bool:
+    f = call.func
+    return (
+        isinstance(f, ast.Attribute)
+        and f.attr in _LOG_METHODS
+        and isinstance(f.value, ast.Name)
+        and f.value.id in _LOGGERS
+    )
 
 
 def _swap_desc(op: ast.AST) -> str:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 MUTANT_BUDGET = 0.5  # seconds of calls per mutant; the rest of its calls are not run
 CALL_LIMIT = 0.5  # seconds for one call of a mutant: a loop made endless is a kill
 KILLERS = 2  # calls that kill a mutant, enough to choose from: the rest are not run
-TOTAL_BUDGET = 4.0  # seconds for all mutants of one function (the request may say less)
+TOTAL_BUDGET = 8.0  # seconds for all mutants of one function (the request may say less)
 
 
 def _plain(value: Any, depth: int = 0) -> bool:
