@@ -254,3 +254,32 @@ def test_a_limit_on_the_text_length_and_a_none_option_are_tried(tmp_path: Path) 
         "ending=None": _caught(root, "return found\n", "return len(found)\n"),
     }
     assert all(caught.values()), caught
+
+
+def test_records_carry_the_keys_the_body_reads_and_a_match_comes_padded(
+    tmp_path: Path,
+) -> None:
+    root = _project(
+        tmp_path,
+        r"""
+        import re
+
+        EMAIL = re.compile(r"[a-z]+@[a-z]+\.[a-z]{2,}$")
+
+        def totals(lines: list[dict]) -> dict[str, int]:
+            out: dict[str, int] = {}
+            for line in lines:
+                out[line["code"]] = out.get(line["code"], 0) + line["count"]
+            return out
+
+        def valid(address: str) -> bool:
+            return bool(EMAIL.match(address.strip()))
+        """,
+    )
+    funcs = _regen(root, "totals", "valid")
+    assert all(f["status"] == "ok" for f in funcs.values()), funcs
+    caught = {
+        "rows with the keys read": _caught(root, '+ line["count"]', "+ 1"),
+        "a padded address": _caught(root, "address.strip()", "address"),
+    }
+    assert all(caught.values()), caught

@@ -321,7 +321,13 @@ class TextValues:
             example = regex_example(p)
             if example is not None:
                 tag = "pattern" if k == 0 else f"pattern_{k + 1}"
-                forms.append([(example, f"matches_{tag}"), (f"Ab {example} cd", f"has_{tag}")])
+                forms.append(
+                    [
+                        (example, f"matches_{tag}"),
+                        (f"Ab {example} cd", f"has_{tag}"),
+                        (f" {example} ", f"padded_{tag}"),  # an anchored match after .strip()
+                    ]
+                )
         bare = {re.sub(r"^\(\?[aiLmsux]+\)", "", p) for p in patterns}
         words = [s for s in literals if _is_word(s) and s not in bare]
         forms += [literal_forms(s, literal_label(s)) for s in words[:10]]
@@ -663,7 +669,8 @@ class Builder:
                 Value([], "no_pairs"),
             ]
         if name in _MAPPINGS:
-            return mappings(self.text[:5], self.ints[:5])
+            rows = records(record_keys(self.fn)) if self.fn is not None else []
+            return rows or mappings(self.text[:5], self.ints[:5])  # rows: no junk records
         if name in self.aliases and depth < 2:  # NumberOrString: TypeAlias = "float | str"
             return self.by_node(self.aliases[name], depth + 1)
         if name in ("Any", "object"):
@@ -776,6 +783,52 @@ def sequences(elems: Sequence[Value]) -> list[Value]:
         Value(list(reversed(e[:4])), "reversed_items"),
         Value([e[0], e[0]], "duplicate_items"),
         Value(e[:8], "many_items"),
+    ]
+
+
+def record_keys(fn: ast.AST) -> list[str]:
+    """The keys the body reads from a record: ``line["sku"]``, ``row.get("qty")``."""
+    keys: dict[str, None] = {}
+    for node in ast.walk(fn):
+        key: ast.expr | None = None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            key = node.slice
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("get", "pop", "setdefault")
+            and isinstance(node.func.value, ast.Name)
+            and node.args
+        ):
+            key = node.args[0]
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value:
+            keys.setdefault(key.value, None)
+    return list(keys)[:6]
+
+
+def records(keys: Sequence[str]) -> list[Value]:
+    """Records with the keys the body reads, valued by what each key's name suggests (``qty``
+    a count, ``sku`` a code): three rows, two sharing a value and out of order, then one."""
+    if not keys:
+        return []
+
+    def row(i: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k in keys:
+            hint = next((h for h, names in _NAME_HINTS.items() if k.lower() in names), "str")
+            choices: dict[str, tuple[Any, ...]] = {
+                "int": (2, 1, 3),
+                "float": (2.5, 1.0, 4.25),
+                "bool": (True, False, True),
+                "str": ("B-2", "A-1", "B-2"),
+            }
+            out[k] = choices[hint][i]
+        return out
+
+    return [
+        Value(row(0), "record"),
+        Value(row(1), "other_record"),
+        Value(row(2), "record_sharing_a_value"),
     ]
 
 
