@@ -174,6 +174,11 @@ def test_inputs_from_what_the_body_reads_tables_delimiters_and_type_checks(
         def has_tab(text: str) -> bool:
             return "\t" in text and " " not in text
 
+        def ordinal(number: str) -> str:
+            if len(number) > 1 and number[-2] == "1":
+                return number + "th"
+            return number + {"1": "st", "2": "nd", "3": "rd"}.get(number[-1], "th")
+
         def width(value):
             if isinstance(value, str):
                 return len(value)
@@ -182,13 +187,14 @@ def test_inputs_from_what_the_body_reads_tables_delimiters_and_type_checks(
             raise ValueError("expected text, not %r" % type(value))
         """,
     )
-    funcs = _regen(root, "plural", "parse_ids", "has_tab", "width")
+    funcs = _regen(root, "plural", "parse_ids", "has_tab", "ordinal", "width")
     assert all(f["status"] == "ok" for f in funcs.values()), funcs
     caught = {
         "a key of the table": _caught(root, "if word in IRREGULAR:", "if False:"),
         "numbers joined by the default sep": _caught(root, "return sorted(", "return list("),
         "a tab without spaces": _caught(root, '"\\t" in text and', '"\\n" in text and'),
         "an int reaching the raise": _caught(root, "% type(value))", "% value)"),
+        "a digit in the tens place": _caught(root, 'number[-2] == "1"', 'number[-2] == "2"'),
     }
     assert all(caught.values()), caught
 

@@ -44,7 +44,7 @@ MAX_CASES = 12
 SOURCE_ORDER = ("tests", "docstring", "callers", "variants", "constants", "types")
 _CONSTANT_LABELS: tuple[str, ...] = ("at_", "below_", "above_", "literal_", "around_", "upper_")
 _CONSTANT_LABELS += ("with_", "ends_with_", "starts_with_", "matches_pattern", "has_pattern")
-_CONSTANT_LABELS += ("inside_", "digits_joined_by_", "padded_pattern")
+_CONSTANT_LABELS += ("inside_", "digits_joined_by_", "padded_pattern", "repeated_")
 MAX_VALUES = 48  # per parameter: the general values, then those the code's own constants imply
 _ADJECTIVES = frozenset(
     [

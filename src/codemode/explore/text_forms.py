@@ -133,6 +133,8 @@ def literal_forms(text: str, name: str) -> list[tuple[str, str]]:
         return [*out, (f"ab{text}cd", f"inside_{name}")]
     if len(text) == 1 and not text.isalnum():  # a delimiter: numbers it separates
         out.append((f"9{text}1{text}3", f"digits_joined_by_{name}"))
+    if len(text) == 1 and text.isdigit():  # a digit the code compares: in the tens place too
+        out.append((text * 2, f"repeated_{name}"))
     if text.strip() == text and len(text) <= 12:
         out += [(f"word{text}", f"ends_with_{name}"), (f"{text}word", f"starts_with_{name}")]
     out.append((f"Ab{text}cd 9", f"around_{name}"))
