@@ -36,6 +36,19 @@ def cents(x: float) -> int:
     return round(x * 100)
 
 
+def whole(x: float) -> str:
+    try:
+        return str(int(x))
+    except ValueError:  # NaN
+        return "not a number"
+
+
+def short(d: timedelta, unit: str = "seconds") -> str:
+    if unit == "milliseconds" and d.seconds == 0:
+        return f"{d.microseconds // 1000} ms"
+    return f"{int(d.total_seconds())} s"
+
+
 def grouped(value: float | str) -> str:
     if isinstance(value, str):
         value = float(value.replace(",", ""))
@@ -94,7 +107,19 @@ def rounded(x: float, format: str = "%.1f") -> str:
     return format % x
 """
 
-FUNCS = ("finite", "cents", "grouped", "word", "big", "span", "scale", "floored", "rounded")
+FUNCS = (
+    "finite",
+    "cents",
+    "whole",
+    "short",
+    "grouped",
+    "word",
+    "big",
+    "span",
+    "scale",
+    "floored",
+    "rounded",
+)
 
 
 def test_number_inputs_kill_every_mutant_and_replay_from_yaml(tmp_path: Path) -> None:

@@ -107,6 +107,7 @@ _TIMEDELTAS = (  # the boundaries of the units time code rounds to
     (dt.timedelta(seconds=90), "minute_and_a_half"),
     (dt.timedelta(seconds=3599), "under_an_hour"),
     (dt.timedelta(hours=1), "one_hour"),
+    (dt.timedelta(hours=2), "two_hours"),
     (dt.timedelta(hours=5, minutes=20), "hours"),
     (dt.timedelta(days=1), "one_day"),
     (dt.timedelta(days=2, hours=3), "days"),
@@ -407,13 +408,16 @@ class NumberValues:
 def timedeltas(literals: Sequence[Any]) -> list[Value]:
     """Spans at the units' boundaries, then each whole-number literal of the body read as
     seconds and as days (``if seconds < 60``, ``if days < 365``)."""
-    out = [Value(d, label) for d, label in _TIMEDELTAS]
+    fixed = [Value(d, label) for d, label in _TIMEDELTAS]
+    read: list[Value] = []
     for n in literals:
-        if type(n) is int and 1 < n <= 10**5:
-            out.append(Value(dt.timedelta(seconds=n), f"seconds_{n}"))
+        if type(n) is int and 1 < n <= 10**6:
+            read.append(Value(dt.timedelta(microseconds=n), f"microseconds_{n}"))
+            if n <= 10**5:
+                read.append(Value(dt.timedelta(seconds=n), f"seconds_{n}"))
             if n <= 3650:
-                out.append(Value(dt.timedelta(days=n), f"days_{n}"))
-    return _dedupe(out)
+                read.append(Value(dt.timedelta(days=n), f"days_{n}"))
+    return _dedupe([*fixed[:4], *interleave([read, fixed[4:]])])
 
 
 def index_bounds(fn: ast.AST | None) -> list[int]:
@@ -509,6 +513,37 @@ def table_numbers(fn: ast.AST | None, module: ast.Module | None) -> list[Any]:
     return out[:48]
 
 
+def _is_param(node: ast.expr, name: str) -> bool:
+    """``name`` itself, or ``name.lower()`` / ``name.upper()`` / ``name.strip()``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+        node = node.func.value if node.func.attr in ("lower", "upper", "strip") else node
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def option_texts(fn: ast.AST | None, name: str, module: ast.Module | None) -> list[Value]:
+    """The values a text option is compared with (``if gender == "male"``, ``in ("a", "b")``)
+    or looked up as (``Unit[minimum_unit.upper()]``: the class's member names): each is a
+    behaviour, so they come first, where the combinations of two options take theirs."""
+    if fn is None:
+        return []
+    found: dict[str, None] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Compare) and _is_param(node.left, name):
+            for c in node.comparators:
+                elts = c.elts if isinstance(c, (ast.Tuple, ast.List, ast.Set)) else [c]
+                for e in elts:
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                        found.setdefault(e.value, None)
+        elif (
+            isinstance(node, ast.Subscript)
+            and _is_param(node.slice, name)
+            and isinstance(node.value, ast.Name)
+        ):
+            for member in class_members(module, node.value.id):
+                found.setdefault(member, None)
+    return [Value(t, f"option_{literal_label(t)}") for t in list(found)[:12]]
+
+
 def member_names(fn: ast.AST | None, module: ast.Module | None = None) -> list[str]:
     """``Unit.MILLISECONDS`` in the body, and the other upper-case members of a module class
     it names: what a text option may be looked up as (``Unit[minimum_unit.upper()]``)."""
@@ -526,13 +561,21 @@ def member_names(fn: ast.AST | None, module: ast.Module | None = None) -> list[s
         ):
             out.setdefault(node.attr.lower(), None)
             classes.add(node.value.id)
+    for cls in sorted(classes):
+        out.update(dict.fromkeys(class_members(module, cls)))
+    return list(out)[:12]
+
+
+def class_members(module: ast.Module | None, name: str) -> list[str]:
+    """The upper-case members of the module's class ``name`` (an Enum's), lower-cased."""
+    out: list[str] = []
     for cls in module.body if module is not None else []:
-        if isinstance(cls, ast.ClassDef) and cls.name in classes:
+        if isinstance(cls, ast.ClassDef) and cls.name == name:
             for stmt in cls.body:
                 for t in stmt.targets if isinstance(stmt, ast.Assign) else []:
                     if isinstance(t, ast.Name) and t.id.isupper() and len(t.id) > 1:
-                        out.setdefault(t.id.lower(), None)
-    return list(out)[:12]
+                        out.append(t.id.lower())
+    return out
 
 
 _PRECISION = re.compile(r"\.\d+(?=[fegd%])")
@@ -568,6 +611,7 @@ class Builder:
         self.timedeltas = timedeltas(literals)
         self.fn = fn
         self.aliases = type_aliases(module) if module is not None else {}
+        self.module = module
 
     def for_param(self, p: Param, caller_types: Sequence[str] = ()) -> list[Value]:
         if p.annotation is not None:
@@ -584,6 +628,8 @@ class Builder:
                 values.insert(min(len(values), 3), Value(7, "other_type"))  # turned away
             if self.fn is not None and _none_checked(self.fn, p.name):
                 values.insert(min(len(values), 2), Value(None, "none"))  # `if ending is None:`
+        if any(type(v.value) is str for v in values):
+            values = [*option_texts(self.fn, p.name, self.module), *values]
         if p.has_default and p.default is not MISSING:
             values = [Value(p.default, "default"), *format_variants(p.default), *values]
         return _dedupe(values)

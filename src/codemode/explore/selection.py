@@ -180,10 +180,18 @@ def shortlist(
     at two killers per mutant): ``keep``, then one call per distinct outcome value (plainest,
     then smallest input first), then the rest."""
     plain = plainness or {}
+    ordered = sorted(records, key=lambda r: (plain.get(r.n, 0), _size(r), r.n))
     out = list(keep)
+    # one call per path first: a mutant changes only what runs through its line, and the
+    # same output by another route (infinity as a number, not as text) is another route
+    paths = {frozenset(r.lines) for r in out}
+    for r in ordered:
+        if r not in out and frozenset(r.lines) not in paths:
+            paths.add(frozenset(r.lines))
+            out.append(r)
     seen = {_outcome_value(r) for r in out}
     rest: list[CallRecord] = []
-    for r in sorted(records, key=lambda r: (plain.get(r.n, 0), _size(r), r.n)):
+    for r in ordered:  # then one call per distinct output, then the rest
         if r in out:
             continue
         key = _outcome_value(r)
@@ -192,15 +200,7 @@ def shortlist(
         else:
             seen.add(key)
             out.append(r)
-    # then one call per path not yet taken: the same output by another route (truncated at
-    # a word rather than a letter) is what a mutant of that route changes
-    paths = {frozenset(r.lines) for r in out}
-    routes: list[CallRecord] = []
-    for r in rest:
-        if frozenset(r.lines) not in paths:
-            paths.add(frozenset(r.lines))
-            routes.append(r)
-    return (out + routes + [r for r in rest if r not in routes])[:MAX_CANDIDATES]
+    return (out + rest)[:MAX_CANDIDATES]
 
 
 def _outcome_value(r: CallRecord) -> str:

@@ -57,9 +57,20 @@ def flow(value: object) -> str:
 def yaml_safe(value: object) -> bool:
     """Whether ``value`` survives a YAML round trip as the same data."""
     try:
-        return bool(yaml.safe_load(flow({"v": value}))["v"] == value)
+        return _same(yaml.safe_load(flow({"v": value}))["v"], value)
     except (yaml.YAMLError, TypeError, ValueError, RecursionError):
         return False
+
+
+def _same(a: object, b: object) -> bool:
+    """``a == b``, with NaN the same as NaN (``.nan`` reads back as a NaN, never equal)."""
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
 
 
 @dataclass(frozen=True)
