@@ -38,6 +38,7 @@ class CallRecord:
     round: int = 0
     typed: Any = None  # the result with its Python types, for the sandbox
     receiver: Any = None  # the instance a method was called on, when a snippet built it
+    clock: str | None = None  # the project read the clock (``date.today()``): no case
 
     @property
     def outcome_key(self) -> tuple[str, str]:
@@ -76,6 +77,7 @@ def wire_call(
         "input": dict(kwargs) if by_name else list(args),
         "types": list(types),
         "trace": trace,
+        "watch_clock": trace,  # explorer's calls only: check never pays for the profile hook
     }
     if trace:
         wire.update(typed=True, build=True, self=receiver)
@@ -162,6 +164,7 @@ class Recorder:
                         round=self.round,
                         typed=o.typed if o else None,
                         receiver=receiver,
+                        clock=o.clock if o else None,
                     )
                     self.records.append(rec)
                     self._memo[key] = rec
@@ -207,6 +210,7 @@ class Recorder:
                     message=o.message,
                     lines=tuple(o.lines or ()),
                     round=self.round,
+                    clock=o.clock,
                 )
                 self.records.append(rec)
                 self._memo[o.case] = rec

@@ -472,8 +472,14 @@ def _no_case(recorder: Any) -> str:
     class that needs an instance), that cause, so a bootstrap's summary names it."""
     why = "no call could become a case"
     errors = {r.message.split(";")[0][:200] for r in recorder.records if r.kind == "error"}
+    clock = {r.clock for r in recorder.records if r.clock and r.kind != "error"}
     if len(errors) == 1 and all(r.kind == "error" for r in recorder.records):
         why += f" ({errors.pop()})"
+    elif clock:
+        why += (
+            f" (the calls that ran read the clock, {sorted(clock)[0]}: an output of today's date "
+            "would drift as days pass; give it the time as a parameter, or write cases by hand)"
+        )
     return why + "; the spec was kept as it was"
 
 

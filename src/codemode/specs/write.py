@@ -26,6 +26,11 @@ HEADER = (
 class _FlowDumper(yaml.SafeDumper):
     """One-line flow YAML: strings that would wrap or span lines are double-quoted."""
 
+    def ignore_aliases(self, data: Any) -> bool:
+        # The same object twice (one date for two parameters) is written twice: a spec has no
+        # anchors (`&id001`/`*id001` are unreadable, and the loader refuses aliases).
+        return True
+
 
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     style = '"' if ("\n" in value or "\r" in value or not value.isprintable()) else None

@@ -105,6 +105,7 @@ class Outcome:
     # the arguments the worker built from expressions (docstring and test calls), if any
     args: list[Any] | None = None
     kwargs: dict[str, Any] | None = None
+    clock: str | None = None  # the clock read the project's code made while exploring, if any
 
 
 class WorkerDied(Exception):
@@ -619,4 +620,5 @@ def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
         typed=reply.get("typed"),
         args=reply.get("args"),
         kwargs=reply.get("kwargs"),
+        clock=reply.get("clock"),
     )

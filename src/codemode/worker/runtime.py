@@ -1164,6 +1164,10 @@ def _call(
         args = _positional_only(func, args, kwargs)
     lines: set[int] = set()
     tracing = bool(case.get("trace")) and _trace_lines(func, lines)
+    clock: list[str] = []
+    watching = bool(case.get("watch_clock"))
+    if watching:
+        sys.setprofile(_clock_watch(clock))
     old_stdout = sys.stdout  # restored, should the function replace it
     t0 = time.perf_counter()
     try:
@@ -1190,10 +1194,37 @@ def _call(
         sys.stdout = old_stdout
         if tracing:
             sys.settrace(None)
+        if watching:
+            sys.setprofile(None)
     out["duration_ms"] = elapsed * 1000.0
     if tracing:
         out["lines"] = sorted(lines)
+    if clock:
+        out["clock"] = clock[0]
     return out
+
+
+_CLOCK_READS = frozenset(["now", "utcnow", "today", "time", "time_ns"])
+
+
+def _clock_watch(seen: list[str]) -> Callable[..., Any]:
+    """A profile function that notes the first time the project's own code reads the clock
+    (``datetime.now()``, ``date.today()``, ``time.time()``): an output that may depend on the
+    day it was recorded ("2 years ago") would drift as time passes, so it is no case. Calls a
+    library makes (logging stamping a record) do not count."""
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if seen or event != "c_call" or getattr(arg, "__name__", "") not in _CLOCK_READS:
+            return
+        owner = getattr(arg, "__self__", None)
+        if isinstance(owner, type):
+            home = any(c.__module__ == "datetime" for c in owner.__mro__[:-1])
+        else:
+            home = getattr(owner, "__name__", "") == "time"
+        if home and _in_project(frame.f_code.co_filename):
+            seen.append(f"{getattr(owner, '__name__', '?')}.{arg.__name__}()")
+
+    return profile
 
 
 def typed(value: Any, depth: int = 0) -> Any:
