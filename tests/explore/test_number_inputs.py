@@ -94,6 +94,21 @@ def scale(n: int, unit: str = "seconds") -> int:
     return n
 
 
+class Part(Enum):
+    DAYS = 1
+    HOURS = 2
+
+
+def parts(d: timedelta, skip: tuple[str, ...] = ()) -> str:
+    skipped = {Part[s.upper()] for s in skip}
+    out = []
+    if Part.DAYS not in skipped:
+        out.append(f"{d.days}d")
+    if Part.HOURS not in skipped:
+        out.append(f"{d.seconds // 3600}h")
+    return " ".join(out)
+
+
 def floored(value: float, floor: float | None = None) -> str:
     '''Where the two are equal is the only place `<` and `<=` differ.
 
@@ -142,6 +157,9 @@ def test_number_inputs_kill_every_mutant_and_replay_from_yaml(tmp_path: Path) ->
     # `<` and `<=` differ, and no other list of the plan holds it
     floored = plan(load_target(load_config(root), "pkg.num.floored"), root=root).candidates
     assert any((*c.args, *c.kwargs.values()) == (7.25, 7.25) for c in floored)
+    # a list whose items the body looks up (`for s in skip: Part[s.upper()]`) holds them
+    parts = plan(load_target(load_config(root), "pkg.num.parts"), root=root).candidates
+    assert any([*c.args, *c.kwargs.values()][1:] == [["days"]] for c in parts)
     # every generated input read back from YAML gives the recorded outcome (nan == nan)
     assert main(["check", "--root", str(root), str(root / "specs" / "pkg.num.yml")]) == 0
 

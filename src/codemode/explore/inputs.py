@@ -82,13 +82,15 @@ _NON_FINITE = (
     (math.nan, "not_a_number"),
 )
 # No huge int of its own: `range(n)` or a loop counting n down would hang (a table's may).
-_FLOAT_MAGNITUDES = ((1.5e-7, "tiny"), (1.25e21, "huge"))  # where repr turns to exponents
+# where repr turns to exponents, with exponents of many digits between them
+_FLOAT_MAGNITUDES = ((1.5e-7, "tiny"), (6.5e25, "huge"), (1.6e-19, "minuscule"))
 # A parameter that takes a number or its text (``float | str``) gets numbers written as text.
 _NUMERIC_TEXTS = (
     ("1000", "text_thousand"),
     ("-3", "text_negative"),
     ("7", "text_digit"),
     ("1,234.5", "text_grouped"),
+    ("12,34,567", "text_irregular_grouping"),
     ("1234567", "text_millions"),
     ("0.25", "text_fraction"),
     ("1e3", "text_exponent"),
@@ -118,6 +120,7 @@ _TIMEDELTAS = (  # the boundaries of the units time code rounds to
     (dt.timedelta(days=800, seconds=5), "years"),
     (dt.timedelta(days=-1, seconds=3600), "negative"),
     (dt.timedelta(days=36500), "century"),
+    (dt.timedelta(days=500_000), "millennia"),
 )
 _DATES = (
     (dt.date(2024, 5, 15), "mid_month"),
@@ -544,6 +547,25 @@ def option_texts(fn: ast.AST | None, name: str, module: ast.Module | None) -> li
     return [Value(t, f"option_{literal_label(t)}") for t in list(found)[:12]]
 
 
+def option_lists(fn: ast.AST | None, name: str, module: ast.Module | None) -> list[Value]:
+    """For a list whose items the body compares or looks up (``for s in suppress``), lists
+    of the values it compares them with."""
+    items: dict[str, None] = {}
+    for node in ast.walk(fn) if fn is not None else []:
+        if (
+            isinstance(node, (ast.For, ast.comprehension))
+            and isinstance(node.iter, ast.Name)
+            and node.iter.id == name
+            and isinstance(node.target, ast.Name)
+        ):
+            items.update((v.value, None) for v in option_texts(fn, node.target.id, module))
+    options = list(items)
+    if not options:
+        return []
+    out = [Value([o], f"only_{literal_label(o)}") for o in options[:4]]
+    return [*out, Value(options[:3], "several_options")]
+
+
 def member_names(fn: ast.AST | None, module: ast.Module | None = None) -> list[str]:
     """``Unit.MILLISECONDS`` in the body, and the other upper-case members of a module class
     it names: what a text option may be looked up as (``Unit[minimum_unit.upper()]``)."""
@@ -630,6 +652,8 @@ class Builder:
                 values.insert(min(len(values), 2), Value(None, "none"))  # `if ending is None:`
         if any(type(v.value) is str for v in values):
             values = [*option_texts(self.fn, p.name, self.module), *values]
+        elif any(type(v.value) is list for v in values):  # `for s in suppress: Unit[s]`
+            values = [*option_lists(self.fn, p.name, self.module), *values]
         if p.has_default and p.default is not MISSING:
             values = [Value(p.default, "default"), *format_variants(p.default), *values]
         return _dedupe(values)
