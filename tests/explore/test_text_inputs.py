@@ -289,3 +289,24 @@ def test_records_carry_the_keys_the_body_reads_and_a_match_comes_padded(
         "a padded address": _caught(root, "address.strip()", "address"),
     }
     assert all(caught.values()), caught
+
+
+def test_a_pattern_that_backtracks_without_bound_does_not_hang_regen(tmp_path: Path) -> None:
+    # the example built for it ('a' * 50 + 'x') fails the end: an unbounded search would
+    # run for hours on the host, where regen checks the examples it builds
+    root = _project(
+        tmp_path,
+        r"""
+        import re
+
+        RUNS = re.compile(r"^((a|aa){10}){5}(?=x)$")
+
+        def runs(text: str) -> bool:
+            return RUNS.search(text[:8]) is not None
+        """,
+    )
+    argv = [str(Path(sys.executable).parent / "codemode"), "regen", "--root", str(root)]
+    argv += ["--function", "pkg.text.runs"]
+    out = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=120)
+    assert out.returncode in (0, 1), out.stderr
+    assert (root / "specs" / "pkg.text.yml").exists()

@@ -10,9 +10,10 @@ the codec and the error handler both matter.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
+
+from codemode import saferegex
 
 _PROBES = " !#-_.,;:/'\"aZ7é\t"  # what a negated class may match: the first one outside it
 _MAX_REPEAT = 3
@@ -114,16 +115,20 @@ class _Example:
 
 
 def regex_example(pattern: str) -> str | None:
-    """A short string ``pattern`` matches (checked with ``re.search``), or None."""
+    """A short string ``pattern`` matches (checked by a search with a deadline), or None."""
     parsed = _parse(pattern)
     if parsed is None:
         return None
     try:
         text = _Example().seq(getattr(parsed, "data", parsed))
-        found = re.search(pattern, text) is not None
-    except (ValueError, TypeError, re.error, RecursionError, StopIteration):
+    except (ValueError, TypeError, RecursionError, StopIteration):
         return None
-    return text if found and text and len(text) <= 60 else None
+    if not text or len(text) > 60:
+        return None
+    try:  # the project's pattern may backtrack without bound: on the host, with a deadline
+        return text if saferegex.search(pattern, text, timeout=0.2) else None
+    except saferegex.RegexError:
+        return None
 
 
 def literal_forms(text: str, name: str) -> list[tuple[str, str]]:
