@@ -26,6 +26,23 @@ POWERS = [10**x for x in (3, 6, 9)]
 NAMES = ("thousand", "million", "billion")
 
 
+SIZES = ("B", "K", "M")
+BOUNDS = [(1024**i, s) for i, s in enumerate(SIZES)]
+RANGES = list(zip(BOUNDS, BOUNDS[1:]))
+
+
+def human(n: int, digits: int = 0) -> str:
+    for (size, symbol), (top, _) in RANGES:
+        if n <= top:
+            break
+    return f"{n / size:.{digits}f}{symbol}"
+
+
+def decade(x: float) -> str:
+    exponent = int(math.floor(math.log10(abs(x)))) if x else 0
+    return "big" if exponent >= 12 else str(exponent)
+
+
 def finite(x: float) -> str:
     if not math.isfinite(x):
         return "not finite"
@@ -160,6 +177,13 @@ def test_number_inputs_kill_every_mutant_and_replay_from_yaml(tmp_path: Path) ->
     # a list whose items the body looks up (`for s in skip: Part[s.upper()]`) holds them
     parts = plan(load_target(load_config(root), "pkg.num.parts"), root=root).candidates
     assert any([*c.args, *c.kwargs.values()][1:] == [["days"]] for c in parts)
+    # a table built from another (zip, enumerate) gives its thresholds to the data only
+    human = plan(load_target(load_config(root), "pkg.num.human"), root=root).candidates
+    assert any(c.args[:1] == (1024,) for c in human)
+    assert all(abs(d) <= 1000 for c in human for d in [*c.args, *c.kwargs.values()][1:])
+    # a body on a log scale gets ten to the power of its literals (exponent >= 12)
+    decade = plan(load_target(load_config(root), "pkg.num.decade"), root=root).candidates
+    assert any(c.args == (1e12,) for c in decade)
     # every generated input read back from YAML gives the recorded outcome (nan == nan)
     assert main(["check", "--root", str(root), str(root / "specs" / "pkg.num.yml")]) == 0
 

@@ -455,10 +455,11 @@ _ARITH: dict[type, Any] = {
 
 
 def _evaluate(node: ast.expr, env: dict[str, Any], depth: int = 0) -> Any:
-    """A number or a (nested) list of numbers, from literal arithmetic only; ValueError else."""
-    if depth > 6:
+    """A number, a short text or a (nested) list of them, from literal arithmetic, the
+    module's earlier tables, ``zip``/``enumerate``/``list`` and comprehensions; ValueError else."""
+    if depth > 8:
         raise ValueError(node)
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float, str):
         return node.value
     if isinstance(node, ast.Name) and node.id in env:
         return env[node.id]
@@ -466,22 +467,60 @@ def _evaluate(node: ast.expr, env: dict[str, Any], depth: int = 0) -> Any:
         return -_evaluate(node.operand, env, depth + 1)
     if isinstance(node, ast.BinOp):
         a, b = _evaluate(node.left, env, depth + 1), _evaluate(node.right, env, depth + 1)
-        if isinstance(node.op, ast.Pow) and abs(a) <= 10**3 and 0 <= b <= 120:
+        if isinstance(node.op, ast.Pow) and abs(a) <= 10**4 and 0 <= b <= 120:
             return a**b
-        if type(node.op) in _ARITH and not isinstance(a, list) and not isinstance(b, list):
+        if type(node.op) in _ARITH and not isinstance(a, (list, str)):
             return _ARITH[type(node.op)](a, b)
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and len(node.elts) <= 64:
         return [_evaluate(e, env, depth + 1) for e in node.elts]
     if isinstance(node, ast.Dict) and len(node.values) <= 64:
         return [_evaluate(v, env, depth + 1) for v in node.values]
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        items = _evaluate(node.value, env, depth + 1)
+        bounds = [
+            _evaluate(b, env, depth + 1) if b else None
+            for b in (node.slice.lower, node.slice.upper)
+        ]
+        if isinstance(items, list) and node.slice.step is None:
+            return items[bounds[0] : bounds[1]]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        parts = [_evaluate(a, env, depth + 1) for a in node.args]
+        if all(isinstance(p, list) for p in parts) and node.func.id in _BUILDERS:
+            return _BUILDERS[node.func.id](*parts)
     if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1:
-        gen = node.generators[0]
-        if isinstance(gen.target, ast.Name) and not gen.ifs:
-            items = _evaluate(gen.iter, env, depth + 1)
-            if isinstance(items, list) and len(items) <= 64:
-                name = gen.target.id
-                return [_evaluate(node.elt, {**env, name: x}, depth + 1) for x in items]
+        return _comprehension(node, node.generators[0], env, depth)
     raise ValueError(node)
+
+
+_BUILDERS: dict[str, Any] = {
+    "zip": lambda *ls: [list(t) for t in zip(*ls)],
+    "enumerate": lambda items: [[i, x] for i, x in enumerate(items)],
+    "list": list,
+    "tuple": list,
+    "sorted": sorted,
+}
+
+
+def _comprehension(
+    node: ast.ListComp | ast.GeneratorExp, gen: ast.comprehension, env: dict[str, Any], depth: int
+) -> Any:
+    items = _evaluate(gen.iter, env, depth + 1)
+    if gen.ifs or not isinstance(items, list) or len(items) > 64:
+        raise ValueError(node)
+    out = []
+    for x in items:
+        if isinstance(gen.target, ast.Name):
+            bound = {gen.target.id: x}
+        elif (
+            isinstance(gen.target, ast.Tuple)
+            and isinstance(x, list)
+            and len(x) == len(gen.target.elts)
+        ):
+            bound = {t.id: v for t, v in zip(gen.target.elts, x) if isinstance(t, ast.Name)}
+        else:
+            raise ValueError(node)
+        out.append(_evaluate(node.elt, {**env, **bound}, depth + 1))
+    return out
 
 
 def _flat(value: Any, out: list[Any]) -> None:
@@ -498,6 +537,7 @@ def table_numbers(fn: ast.AST | None, module: ast.Module | None) -> list[Any]:
     if fn is None or module is None:
         return []
     read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    env: dict[str, Any] = {}  # the module's tables so far: one may be built from another
     out: list[Any] = []
     for node in module.body:
         target = value = None
@@ -505,15 +545,28 @@ def table_numbers(fn: ast.AST | None, module: ast.Module | None) -> list[Any]:
             target, value = node.targets[0], node.value
         elif isinstance(node, ast.AnnAssign):
             target, value = node.target, node.value
-        if not isinstance(target, ast.Name) or target.id not in read or value is None:
-            continue
-        if not isinstance(value, (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp)):
+        if not isinstance(target, ast.Name) or value is None:
             continue
         try:
-            _flat(_evaluate(value, {}), out)
-        except (ValueError, ArithmeticError, TypeError, OverflowError):
+            env[target.id] = _evaluate(value, env)
+        except (ValueError, ArithmeticError, TypeError, OverflowError, IndexError):
             continue
+        if target.id in read and isinstance(env[target.id], list):
+            _flat(env[target.id], out)
     return out[:48]
+
+
+def powers(fn: ast.AST | None, literals: Sequence[Any]) -> list[Any]:
+    """For a body on a log scale (``exponent = int(math.log10(value))``, then
+    ``if exponent >= 33``), ten to the power of each whole-number literal."""
+    calls = {
+        n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+        for n in (ast.walk(fn) if fn is not None else [])
+        if isinstance(n, ast.Call)
+    }
+    if not calls & {"log10", "log", "log2", "frexp"}:
+        return []
+    return [10.0**n for n in literals if type(n) is int and -300 <= n <= 300][:12]
 
 
 def _is_param(node: ast.expr, name: str) -> bool:
@@ -628,14 +681,20 @@ class Builder:
             str(v.value) for v in interleave([_values(member_names(fn, module)), _values(strings)])
         ]
         self.text = TextValues(words, patterns).values
-        numbers = NumberValues(literals, index_bounds(fn), table_numbers(fn, module))
-        self.ints, self.floats = numbers.ints, numbers.floats
+        indices = index_bounds(fn)
+        plain = NumberValues(literals, indices)
+        # the thresholds of a table are for the data, not the options: `ndigits=1024**3`
+        # would format a gigabyte
+        data = NumberValues(literals, indices, table_numbers(fn, module) + powers(fn, literals))
+        self.numbers = {False: (plain.ints, plain.floats), True: (data.ints, data.floats)}
+        self.ints, self.floats = plain.ints, plain.floats
         self.timedeltas = timedeltas(literals)
         self.fn = fn
         self.aliases = type_aliases(module) if module is not None else {}
         self.module = module
 
     def for_param(self, p: Param, caller_types: Sequence[str] = ()) -> list[Value]:
+        self.ints, self.floats = self.numbers[not p.has_default]
         if p.annotation is not None:
             try:
                 node = ast.parse(p.annotation, mode="eval").body
