@@ -310,3 +310,29 @@ def test_a_pattern_that_backtracks_without_bound_does_not_hang_regen(tmp_path: P
     out = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=120)
     assert out.returncode in (0, 1), out.stderr
     assert (root / "specs" / "pkg.text.yml").exists()
+
+
+def test_a_regex_match_holds_the_characters_the_body_splits_it_on(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        r"""
+        import re
+
+        URL = re.compile(r"^(?P<scheme>[a-z]+)://(?P<authority>[^/?#]*)")
+
+        def host_of(url: str) -> str:
+            m = URL.match(url)
+            if not m:
+                raise ValueError("not a url")
+            _, _, hostport = m.group("authority").rpartition("@")
+            return hostport.partition(":")[0]
+        """,
+    )
+    funcs = _regen(root, "host_of")
+    assert funcs["host_of"]["status"] == "ok", funcs
+    # 'aa://7@7:7': the authority holds the '@' and ':' the body splits on
+    caught = {
+        "@": _caught(root, 'rpartition("@")', 'rpartition("!")'),
+        ":": _caught(root, 'partition(":")', 'partition("!")'),
+    }
+    assert all(caught.values()), caught

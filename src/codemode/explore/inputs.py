@@ -318,6 +318,7 @@ class TextValues:
     def __init__(self, literals: Sequence[str], patterns: Sequence[str]) -> None:
         specials: dict[str, None] = {}
         forms: list[list[tuple[str, str]]] = []
+        alphabet = "".join(s for s in literals if len(s) == 1 and not s.isalnum())
         for k, p in enumerate(patterns[:10]):
             for c in regex_chars(p):
                 if not c.isalnum():
@@ -332,6 +333,9 @@ class TextValues:
                         (f" {example} ", f"padded_{tag}"),  # an anchored match after .strip()
                     ]
                 )
+                rich = regex_example(p, alphabet) if alphabet else None
+                if rich is not None and rich != example:  # 'a@a:a' where the body splits on @
+                    forms[-1].insert(1, (rich, f"matches_{tag}_with_specials"))
         bare = {re.sub(r"^\(\?[aiLmsux]+\)", "", p) for p in patterns}
         words = [s for s in literals if _is_word(s) and s not in bare]
         forms += [literal_forms(s, literal_label(s)) for s in words[:10]]

@@ -73,9 +73,10 @@ class _Example:
     """One string the pattern matches: each repeat twice (or its least, or once), the first
     branch, the first member of each class (a character outside a negated one)."""
 
-    def __init__(self) -> None:
+    def __init__(self, alphabet: str = "") -> None:
         self.groups: dict[int, str] = {}
         self.steps = 0
+        self.alphabet = alphabet  # characters the body treats specially, for free-text runs
 
     def seq(self, items: Any) -> str:
         return "".join(self.item(op, av) for op, av in items)
@@ -97,6 +98,10 @@ class _Example:
             return _class_member([(op, av)])
         if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
             low, high, sub = av  # twice where it may repeat: "&#x(\w+);" -> "&#xaa;"
+            if self.alphabet and high > 2 and len(sub) == 1 and sub[0][0].name == "IN":
+                text = self.run(sub[0][1])
+                if len(text) > 1:
+                    return text
             return "".join(self.seq(sub) for _ in range(max(min(2, int(high)), min(int(low), 10))))
         if name == "SUBPATTERN":
             text = self.seq(av[-1])
@@ -113,14 +118,22 @@ class _Example:
             return self.seq(av)
         return ""  # anchors, negative assertions
 
+    def run(self, items: Any) -> str:
+        """A free-text run ``[^/?#]*`` holding the body's own special characters it admits,
+        each between two ordinary members: an authority ``a@a:a`` rather than ``aa``."""
+        member = _class_member(items)
+        admitted = [c for c in self.alphabet if _in_class(c, items)][:4]
+        return member + "".join(c + member for c in admitted)
 
-def regex_example(pattern: str) -> str | None:
-    """A short string ``pattern`` matches (checked by a search with a deadline), or None."""
+
+def regex_example(pattern: str, alphabet: str = "") -> str | None:
+    """A short string ``pattern`` matches (checked by a search with a deadline), or None;
+    with ``alphabet``, its free-text runs hold those characters where they are admitted."""
     parsed = _parse(pattern)
     if parsed is None:
         return None
     try:
-        text = _Example().seq(getattr(parsed, "data", parsed))
+        text = _Example(alphabet).seq(getattr(parsed, "data", parsed))
     except (ValueError, TypeError, RecursionError, StopIteration):
         return None
     if not text or len(text) > 60:
