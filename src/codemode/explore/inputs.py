@@ -99,28 +99,28 @@ _NUMERIC_TEXTS = (
     ("nan", "text_nan"),
     (" 42 ", "text_padded"),
 )
-_TIMEDELTAS = (  # the boundaries of the units time code rounds to
+_TIMEDELTAS = (  # one of each unit first, then the boundaries of the units time code rounds to
     (dt.timedelta(minutes=30), "half_hour"),
     (dt.timedelta(0), "no_time"),
     (dt.timedelta(microseconds=500), "microseconds"),
     (dt.timedelta(milliseconds=1500), "milliseconds"),
+    (dt.timedelta(hours=5, minutes=20), "hours"),
+    (dt.timedelta(days=2, hours=3), "days"),
+    (dt.timedelta(days=75), "months"),
+    (dt.timedelta(days=400), "year_and_month"),
+    (dt.timedelta(days=800, seconds=5), "years"),
+    (dt.timedelta(days=500_000), "millennia"),
+    (dt.timedelta(days=-1, seconds=3600), "negative"),
     (dt.timedelta(seconds=1), "one_second"),
     (dt.timedelta(seconds=59), "under_a_minute"),
     (dt.timedelta(seconds=90), "minute_and_a_half"),
     (dt.timedelta(seconds=3599), "under_an_hour"),
     (dt.timedelta(hours=1), "one_hour"),
     (dt.timedelta(hours=2), "two_hours"),
-    (dt.timedelta(hours=5, minutes=20), "hours"),
     (dt.timedelta(days=1), "one_day"),
-    (dt.timedelta(days=2, hours=3), "days"),
     (dt.timedelta(days=31), "month"),
-    (dt.timedelta(days=75), "months"),
     (dt.timedelta(days=365), "one_year"),
-    (dt.timedelta(days=400), "year_and_month"),
-    (dt.timedelta(days=800, seconds=5), "years"),
-    (dt.timedelta(days=-1, seconds=3600), "negative"),
     (dt.timedelta(days=36500), "century"),
-    (dt.timedelta(days=500_000), "millennia"),
 )
 _DATES = (
     (dt.date(2024, 5, 15), "mid_month"),
@@ -424,7 +424,7 @@ def timedeltas(literals: Sequence[Any]) -> list[Value]:
                 read.append(Value(dt.timedelta(seconds=n), f"seconds_{n}"))
             if n <= 3650:
                 read.append(Value(dt.timedelta(days=n), f"days_{n}"))
-    return _dedupe([*fixed[:4], *interleave([read, fixed[4:]])])
+    return _dedupe([*fixed[:11], *interleave([read, fixed[11:]])])
 
 
 def index_bounds(fn: ast.AST | None) -> list[int]:
