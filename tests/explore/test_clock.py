@@ -1,7 +1,8 @@
 """A call whose output may depend on the day it ran is never a case (#12): `regen` today
 would write "2 years", and `check` in a year would call it a drift. The worker notes when
 the project's own code reads the clock while exploring; a library doing so (logging
-stamping its record) does not count, and a call given the time as a parameter is kept.
+stamping its record) does not count, a call given the time as a parameter is kept, and so
+is one whose outcome stays the same with the clock moved years ahead.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ AGES = """
     def age_on(born: dt.date, today: dt.date) -> str:
         return f"{(today - born).days // 365} years"
 
-    def elapsed(start: float) -> float:
-        return round(time.time() - start, 0)
+    def elapsed(start: int) -> int:
+        return int(time.time()) - start
+
+    def span(delta: dt.timedelta) -> str:
+        stamp = dt.datetime.now()  # read, and never shown
+        return f"{delta.days} days" if stamp else ""
 
     def logged(n: int) -> int:
         logging.getLogger("ages").warning("n is %s", n)
@@ -32,7 +37,8 @@ AGES = """
 
 def test_a_call_that_reads_the_clock_is_no_case_and_says_why(tmp_path: Path) -> None:
     root = project(tmp_path, {"src/pkg/ages.py": AGES})
-    report = regen(root, "pkg.ages.age", "pkg.ages.age_on", "pkg.ages.elapsed", "pkg.ages.logged")
+    ids = ("age", "age_on", "elapsed", "logged", "span")
+    report = regen(root, *(f"pkg.ages.{name}" for name in ids))
     by_id = {f["id"]: f for f in report["functions"]}  # type: ignore[attr-defined]
     for fid, read in (("pkg.ages.age", "date.today()"), ("pkg.ages.elapsed", "time.time()")):
         assert by_id[fid]["status"] != "ok", by_id[fid]
@@ -40,6 +46,7 @@ def test_a_call_that_reads_the_clock_is_no_case_and_says_why(tmp_path: Path) -> 
     written = spec(root, "pkg.ages")
     assert cases(written, "pkg.ages.age_on")  # the time given as a parameter: cases
     assert cases(written, "pkg.ages.logged")  # logging read the clock, not the project
+    assert cases(written, "pkg.ages.span")  # the same outcome with the clock years ahead
     assert "pkg.ages.age" not in written
     # one date object passed as both arguments is written twice, never as a YAML anchor
     text = (root / "specs" / "pkg.ages.yml").read_text(encoding="utf-8")

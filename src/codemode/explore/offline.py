@@ -324,6 +324,7 @@ def explore(
     if planned.needs_fixture and not planned.candidates:
         return OfflineResult(needs_fixture=planned.needs_fixture)
     by_n = _run(recorder, planned.candidates)
+    recorder.clock_free(recorder.records)  # a clock read whose value never shows is no bar
     records = [r for r in recorder.records if r.n in by_n]
     ok = [r for r in records if usable(r, info) and not _unhandled_non_finite(r)]
     result = OfflineResult(needs_fixture=planned.needs_fixture)

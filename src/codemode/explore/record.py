@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from codemode.worker import runtime
@@ -23,6 +23,14 @@ MAX_ARGUMENT_CHARS = 64_000
 # All the outputs recorded for one function (each is capped by the worker at 2 MB): past this
 # the exploration stops, the records so far stay.
 MAX_RECORDED_CHARS = 64_000_000
+
+
+# How far `clock_free` moves the clock: years, so "2 years ago" cannot stay the same.
+CLOCK_SHIFT = 3 * 365.25 * 86400.0
+
+
+def _outcome_of(r: CallRecord) -> tuple[str, Any, Any]:
+    return (r.kind, r.value, (r.exc or {}).get("type"))
 
 
 @dataclass(frozen=True)
@@ -217,6 +225,30 @@ class Recorder:
                 if ok:
                     self._memo.setdefault(self._key(rec.args, rec.kwargs), rec)
             return [self._memo["exprs:" + runtime.dumps(e)] for e in exprs]
+
+    def clock_free(self, records: Sequence[CallRecord], shift: float = CLOCK_SHIFT) -> None:
+        """Of the calls that read the clock, those whose outcome stays the same with the
+        clock moved years ahead no longer count as reading it (their records are replaced)."""
+        todo = [r for r in records if r.clock and r.kind in ("returned", "raised")]
+        if not todo:
+            return
+        with self._lock:
+            wire = []
+            for r in todo:
+                w = wire_call(f"shift:{r.n}", r.args, r.kwargs, trace=True, receiver=r.receiver)
+                wire.append({**w, "clock_shift": shift})
+            same = {
+                o.case
+                for o in self.run_wire(wire)
+                if (o.kind, o.value, (o.exc or {}).get("type"))
+                == _outcome_of(next(r for r in todo if f"shift:{r.n}" == o.case))
+            }
+            for i, r in enumerate(self.records):
+                if f"shift:{r.n}" in same:
+                    self.records[i] = replace(r, clock=None)
+            for key, r in self._memo.items():
+                if f"shift:{r.n}" in same:
+                    self._memo[key] = replace(r, clock=None)
 
     def run_wire(self, wire: list[dict[str, Any]]) -> Iterator[Outcome]:
         """Run wire cases of the target in the worker, with this function's fixtures."""

@@ -1168,10 +1168,15 @@ def _call(
     watching = bool(case.get("watch_clock"))
     if watching:
         sys.setprofile(_clock_watch(clock))
+    shifted = _ShiftedClock(float(case["clock_shift"])) if case.get("clock_shift") else None
     old_stdout = sys.stdout  # restored, should the function replace it
     t0 = time.perf_counter()
     try:
-        result = func(*args, **kwargs)
+        if shifted is not None:
+            with shifted:
+                result = func(*args, **kwargs)
+        else:
+            result = func(*args, **kwargs)
         if _is_awaitable(result):
             import asyncio
 
@@ -1205,6 +1210,73 @@ def _call(
 
 
 _CLOCK_READS = frozenset(["now", "utcnow", "today", "time", "time_ns"])
+
+
+class _ShiftedClock:
+    """The clock moved by ``seconds`` for one call, to tell a call whose output depends on
+    the day from one that reads the clock for nothing (``now = now or datetime.now()`` on
+    a path that never uses it). ``time.time`` moves, and with it ``date.today()``; the C
+    clock behind ``datetime.now()`` cannot, so the project's modules see a ``datetime``
+    whose ``now``/``utcnow`` read the moved ``time.time`` and which answers isinstance for
+    real datetimes (freezegun's way). Explorer-only; anything it upsets makes the outputs
+    differ, and the call is then no case, as without it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.undo: list[tuple[Any, str, Any]] = []
+
+    def __enter__(self) -> None:
+        import datetime as real
+
+        now_s, now_ns, shift = time.time, time.time_ns, self.seconds
+        self._set(time, "time", lambda: now_s() + shift)
+        self._set(time, "time_ns", lambda: now_ns() + int(shift * 1e9))
+        fake = _fake_datetime(real.datetime)
+        proxy = types.ModuleType("datetime")
+        proxy.__dict__.update(vars(real))
+        proxy.datetime = fake  # type: ignore[attr-defined]
+        for mod in list(sys.modules.values()):
+            if _in_project(getattr(mod, "__file__", None)):
+                for name, value in list(vars(mod).items()):
+                    if value is real:
+                        self._set(mod, name, proxy)
+                    elif value is real.datetime:
+                        self._set(mod, name, fake)
+
+    def _set(self, obj: Any, name: str, value: Any) -> None:
+        self.undo.append((obj, name, getattr(obj, name)))
+        setattr(obj, name, value)
+
+    def __exit__(self, *exc: object) -> None:
+        for obj, name, value in reversed(self.undo):
+            setattr(obj, name, value)
+        self.undo.clear()
+
+
+def _fake_datetime(real: Any) -> Any:
+    class _Meta(type):
+        def __instancecheck__(cls, obj: Any) -> bool:
+            return isinstance(obj, real)
+
+        def __subclasscheck__(cls, sub: Any) -> bool:
+            return issubclass(sub, real)
+
+    class FakeDatetime(real, metaclass=_Meta):  # type: ignore[misc, valid-type]
+        @classmethod
+        def now(cls, tz: Any = None) -> Any:
+            return real.fromtimestamp(time.time(), tz)
+
+        @classmethod
+        def utcnow(cls) -> Any:
+            return real.fromtimestamp(time.time(), _utc()).replace(tzinfo=None)
+
+    return FakeDatetime
+
+
+def _utc() -> Any:
+    import datetime as real
+
+    return real.timezone.utc
 
 
 def _clock_watch(seen: list[str]) -> Callable[..., Any]:
