@@ -336,3 +336,34 @@ def test_a_regex_match_holds_the_characters_the_body_splits_it_on(tmp_path: Path
         ":": _caught(root, 'partition(":")', 'partition("!")'),
     }
     assert all(caught.values()), caught
+
+
+def test_template_text_and_each_side_of_an_alternation_are_inputs(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        r"""
+        import re
+        from string import Formatter
+
+        FIELD = re.compile(r"({{)|(}})|({[:!.}])")
+
+        def field_names(template: str) -> list[str]:
+            return [name for _, name, _, _ in Formatter().parse(template) if name]
+
+        def number_fields(template: str) -> str:
+            out, n = "", 0
+            for m in FIELD.finditer(template):
+                if m.group() in ("{{", "}}"):
+                    continue
+                out += "{%d%s" % (n, m.group()[1:])
+                n += 1
+            return out
+        """,
+    )
+    funcs = _regen(root, "field_names", "number_fields")
+    assert all(f["status"] == "ok" for f in funcs.values()), funcs
+    caught = {
+        "a replacement field": _caught(root, "[name for", "[name.upper() for"),
+        "the last branch": _caught(root, "m.group()[1:])", "m.group()[2:])"),
+    }
+    assert all(caught.values()), caught

@@ -336,6 +336,9 @@ class TextValues:
                 rich = regex_example(p, alphabet) if alphabet else None
                 if rich is not None and rich != example:  # 'a@a:a' where the body splits on @
                     forms[-1].insert(1, (rich, f"matches_{tag}_with_specials"))
+                other = regex_example(p, last=True)
+                if other is not None and other != example:  # the other side of an `|`
+                    forms[-1].insert(1, (other, f"matches_{tag}_last_branch"))
         bare = {re.sub(r"^\(\?[aiLmsux]+\)", "", p) for p in patterns}
         words = [s for s in literals if _is_word(s) and s not in bare]
         forms += [literal_forms(s, literal_label(s)) for s in words[:10]]
@@ -776,6 +779,8 @@ class Builder:
 
     def simple(self, name: str, depth: int) -> list[Value]:
         if name in ("str", "AnyStr", "LiteralString"):
+            if self.fn is not None and _reads_templates(self.fn):  # fields where they matter
+                return [*self.text[:4], *_TEMPLATES, *self.text[4:]]
             return list(self.text)
         if name == "int":
             return list(self.ints)
@@ -1079,4 +1084,28 @@ def _none_checked(fn: ast.AST, name: str) -> bool:
                 isinstance(x, ast.Constant) and x.value is None for x in sides
             ):
                 return True
+    return False
+
+
+_TEMPLATES = (
+    Value("{noun} is {1:d} years old{punct}", "format_fields"),
+    Value("{0.name} {items[0]!r:>10} {}", "format_compound_fields"),
+    Value("{{not a field}} {x}", "format_escaped_braces"),
+)
+
+
+def _reads_templates(fn: ast.AST) -> bool:
+    """Whether the body reads format templates (``string.Formatter().parse``,
+    ``.format_map``, ``.format(`` on a parameter): then text holds replacement fields."""
+    params = {a.arg for a in ast.walk(fn) if isinstance(a, ast.arg)}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id == "Formatter":
+            return True
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in ("format", "format_map", "vformat")
+            and isinstance(node.value, ast.Name)
+            and node.value.id in params
+        ):
+            return True
     return False

@@ -73,10 +73,11 @@ class _Example:
     """One string the pattern matches: each repeat twice (or its least, or once), the first
     branch, the first member of each class (a character outside a negated one)."""
 
-    def __init__(self, alphabet: str = "") -> None:
+    def __init__(self, alphabet: str = "", last: bool = False) -> None:
         self.groups: dict[int, str] = {}
         self.steps = 0
         self.alphabet = alphabet  # characters the body treats specially, for free-text runs
+        self.last = last  # each alternation's last branch rather than its first
 
     def seq(self, items: Any) -> str:
         return "".join(self.item(op, av) for op, av in items)
@@ -109,7 +110,7 @@ class _Example:
                 self.groups[av[0]] = text
             return text
         if name == "BRANCH":
-            return self.seq(av[1][0])
+            return self.seq(av[1][-1 if self.last else 0])
         if name == "ASSERT":
             return self.seq(av[1])  # (?<=\d),(?=\d): the digits around the comma
         if name == "GROUPREF":
@@ -126,14 +127,15 @@ class _Example:
         return member + "".join(c + member for c in admitted)
 
 
-def regex_example(pattern: str, alphabet: str = "") -> str | None:
+def regex_example(pattern: str, alphabet: str = "", last: bool = False) -> str | None:
     """A short string ``pattern`` matches (checked by a search with a deadline), or None;
-    with ``alphabet``, its free-text runs hold those characters where they are admitted."""
+    with ``alphabet``, its free-text runs hold those characters where they are admitted;
+    with ``last``, each alternation takes its last branch (``({{)|(}})|({[:!.}])``)."""
     parsed = _parse(pattern)
     if parsed is None:
         return None
     try:
-        text = _Example(alphabet).seq(getattr(parsed, "data", parsed))
+        text = _Example(alphabet, last).seq(getattr(parsed, "data", parsed))
     except (ValueError, TypeError, RecursionError, StopIteration):
         return None
     if not text or len(text) > 60:
