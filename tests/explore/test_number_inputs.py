@@ -43,6 +43,13 @@ def decade(x: float) -> str:
     return "big" if exponent >= 12 else str(exponent)
 
 
+def first_marker(ns: list[int]) -> int:
+    for n in ns:
+        if n == "end":  # compared with text, but the list holds ints
+            return -1
+    return len(ns)
+
+
 def finite(x: float) -> str:
     if not math.isfinite(x):
         return "not finite"
@@ -184,6 +191,9 @@ def test_number_inputs_kill_every_mutant_and_replay_from_yaml(tmp_path: Path) ->
     # a body on a log scale gets ten to the power of its literals (exponent >= 12)
     decade = plan(load_target(load_config(root), "pkg.num.decade"), root=root).candidates
     assert any(c.args == (1e12,) for c in decade)
+    # items compared with text never put text in a list[int]: inputs respect the annotation
+    marker = plan(load_target(load_config(root), "pkg.num.first_marker"), root=root).candidates
+    assert marker and all(type(n) is int for c in marker for n in c.args[0])
     # every generated input read back from YAML gives the recorded outcome (nan == nan)
     assert main(["check", "--root", str(root), str(root / "specs" / "pkg.num.yml")]) == 0
 
