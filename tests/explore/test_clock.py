@@ -51,3 +51,46 @@ def test_a_call_that_reads_the_clock_is_no_case_and_says_why(tmp_path: Path) -> 
     # one date object passed as both arguments is written twice, never as a YAML anchor
     text = (root / "specs" / "pkg.ages.yml").read_text(encoding="utf-8")
     assert "&id" not in text and "*id" not in text
+
+
+def test_the_models_calls_follow_the_same_rule(tmp_path: Path) -> None:
+    # The model's snippets call both: the clock-free span becomes cases, age does not.
+    import asyncio
+
+    from scripted import Scripted, choose_all
+
+    from codemode.check.run import make_worker
+    from codemode.config import load_config
+    from codemode.explore.budget import Budget
+    from codemode.explore.pipeline import explore_with_model
+    from codemode.explore.record import Recorder
+    from codemode.explore.snippets import SnippetRunner
+    from codemode.explore.target import load_target
+
+    root = project(tmp_path, {"src/pkg/ages.py": AGES})
+    config = load_config(root)
+    snippets = {
+        "pkg.ages.age": "import datetime\nage(datetime.date(2020, 1, 1))",
+        "pkg.ages.span": "import datetime\nspan(datetime.timedelta(days=2))",
+    }
+    got = {}
+    for fid, code in snippets.items():
+        worker = make_worker(config)
+        try:
+            recorder = Recorder(worker, fid)
+            script = Scripted([[code]], choose=choose_all())
+
+            async def go(
+                fid: str = fid, recorder: Recorder = recorder, script: Scripted = script
+            ) -> list[object]:
+                with SnippetRunner(feed_seconds=0.5) as runner:
+                    info = load_target(config, fid)
+                    ex = await explore_with_model(
+                        info, recorder, runner, script.model(), Budget("scripted")
+                    )
+                    return list(ex.cases)
+
+            got[fid] = asyncio.run(go())
+        finally:
+            worker.close()
+    assert got["pkg.ages.span"] and not got["pkg.ages.age"], got

@@ -225,6 +225,8 @@ async def explore_with_model(
         ex.visible_bytes = len((prompts.INSTRUCTIONS + prompt).encode())
         choice = await _converse(session, prompt, model, budget, retry_delay)
     ex.answers = {"snippets": session.batches}
+    # a clock read whose value never shows is no bar to a case (as offline)
+    await asyncio.to_thread(session.recorder.clock_free, list(session.recorder.records))
     _choose(ex, session, choice, set(taken_ids or ()))
     if choice is not None:  # cached even when nothing could be written: a re-run costs nothing
         ex.answers["choice"] = choice.model_dump()
