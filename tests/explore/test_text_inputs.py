@@ -367,3 +367,26 @@ def test_template_text_and_each_side_of_an_alternation_are_inputs(tmp_path: Path
         "the last branch": _caught(root, "m.group()[1:])", "m.group()[2:])"),
     }
     assert all(caught.values()), caught
+
+
+def test_an_untyped_parameter_whose_items_are_compared_with_words_gets_lists(
+    tmp_path: Path,
+) -> None:
+    root = _project(
+        tmp_path,
+        """
+        def resolve(parts):
+            out = []
+            for part in parts:
+                if part == "..":
+                    if out:
+                        out.pop()
+                elif part != ".":
+                    out.append(part)
+            return out
+        """,
+    )
+    funcs = _regen(root, "resolve")
+    assert funcs["resolve"]["status"] == "ok", funcs
+    # no character of a text equals '..': only a list of segments reaches the pop
+    assert _caught(root, "out.pop()", "out.append(part)")

@@ -991,10 +991,7 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
         n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     for node in ast.walk(fn):
-        if _checks_bytes(node, name):
-            out.add("bytes")
-        if _isinstance_of(node, name):
-            out.add("dispatch")
+        out |= _shape_hints(fn, node, name)
         if (
             isinstance(node, (ast.For, ast.comprehension))
             and isinstance(node.iter, ast.Name)
@@ -1109,4 +1106,39 @@ def _reads_templates(fn: ast.AST) -> bool:
             and node.value.id in params
         ):
             return True
+    return False
+
+
+def _shape_hints(fn: ast.AST, node: ast.AST, name: str) -> set[str]:
+    """``bytes`` where ``node`` tells bytes from text in ``name``, ``dispatch`` where it
+    checks its type, ``list`` where it loops over words (``for part in parts: part == '..'``)."""
+    hints = {
+        "bytes": _checks_bytes(node, name),
+        "dispatch": _isinstance_of(node, name),
+        "list": _items_compared_with_words(fn, node, name),
+    }
+    return {k for k, v in hints.items() if v}
+
+
+def _items_compared_with_words(fn: ast.AST, node: ast.AST, name: str) -> bool:
+    """Whether ``node`` loops over ``name`` and the body compares each item with a string of
+    two characters or more: no character of a text is one, so ``name`` holds words."""
+    if not (
+        isinstance(node, (ast.For, ast.comprehension))
+        and isinstance(node.iter, ast.Name)
+        and node.iter.id == name
+        and isinstance(node.target, ast.Name)
+    ):
+        return False
+    item = node.target.id
+    for cmp in ast.walk(fn):
+        if isinstance(cmp, ast.Compare) and any(
+            isinstance(op, (ast.Eq, ast.NotEq)) for op in cmp.ops
+        ):
+            sides = [cmp.left, *cmp.comparators]
+            if any(isinstance(x, ast.Name) and x.id == item for x in sides) and any(
+                isinstance(x, ast.Constant) and isinstance(x.value, str) and len(x.value) > 1
+                for x in sides
+            ):
+                return True
     return False
