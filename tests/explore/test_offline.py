@@ -41,7 +41,7 @@ def test_keeps_calls_reaching_new_lines_and_outcomes(shop_config: Config, worker
     cases = explore_offline(info, recorder)
     outputs = {c.get("expected") for c in cases} | {c.get("raises") for c in cases}
     assert {"S", "M", "L", "ValueError"} <= outputs
-    assert len(cases) <= 12
+    assert len(cases) <= shop_config.max_cases  # the explorer's default is the config's
     assert recorder.lines() >= info.body_lines()  # every body line reached
     # the case is what the worker observed
     by_input = {c["inputs"][0]: c for c in cases}

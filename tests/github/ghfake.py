@@ -416,14 +416,20 @@ def make_project(root: Path) -> tuple[str, str]:
     (root / "src" / "calc" / "ops.py").write_text(BASE_SRC)
     (root / "specs").mkdir()
     (root / "specs" / "ops.yml").write_text(SPEC)
+    return base_and_feature(root, root / "src" / "calc" / "ops.py", HEAD_SRC, "head")
+
+
+def base_and_feature(root: Path, changed: Path, text: str, message: str) -> tuple[str, str]:
+    """Commit the project as it is on `main`, then `changed` rewritten to ``text`` on a
+    `feature` branch: the (base, head) shas of a pull request."""
     (root / ".gitignore").write_text("codemode-report.json\n__pycache__/\n")
     git(root, "init", "-q", "-b", "main")
     git(root, "add", ".")
     git(root, "commit", "-qm", "base")
     base = git(root, "rev-parse", "HEAD")
     git(root, "checkout", "-qb", "feature")
-    (root / "src" / "calc" / "ops.py").write_text(HEAD_SRC)
-    git(root, "commit", "-qam", "head")
+    changed.write_text(text)
+    git(root, "commit", "-qam", message)
     return base, git(root, "rev-parse", "HEAD")
 
 

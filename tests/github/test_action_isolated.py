@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from composite import run_composite
-from ghfake import GIT_ENV, FakeGitHub, actions_env, git, payload
+from ghfake import GIT_ENV, FakeGitHub, actions_env, base_and_feature, payload
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,15 +86,7 @@ def _project(root: Path) -> tuple[str, str]:
     (root / "src" / "legacy" / "items.py").write_text(ITEMS.replace("qty: int = 1", "qty: int"))
     (root / "specs").mkdir()
     (root / "specs" / "items.yml").write_text(SPEC)
-    (root / ".gitignore").write_text("codemode-report.json\n__pycache__/\n")
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "commit", "-qm", "base")
-    base = git(root, "rev-parse", "HEAD")
-    git(root, "checkout", "-qb", "feature")
-    (root / "src" / "legacy" / "items.py").write_text(ITEMS)
-    git(root, "commit", "-qam", "qty defaults to 1")
-    return base, git(root, "rev-parse", "HEAD")
+    return base_and_feature(root, root / "src" / "legacy" / "items.py", ITEMS, "qty defaults to 1")
 
 
 @pytest.mark.slow

@@ -348,14 +348,14 @@ class TextValues:
         for c in list(specials)[:10]:
             name = _char_name(c)
             values.append(Value(f"Ab{c}cd{c}{c}9 {c}", f"with_{name}"))
-        self.values = _dedupe(values)
+        self.values = dedupe(values)
 
 
 def _values(texts: Sequence[str]) -> list[Value]:
     return [Value(t, "") for t in texts]
 
 
-def _dedupe(values: Iterable[Value]) -> list[Value]:
+def dedupe(values: Iterable[Value]) -> list[Value]:
     seen: set[tuple[str, str]] = set()
     out: list[Value] = []
     for v in values:
@@ -410,9 +410,9 @@ class NumberValues:
             past = Value(max(table) * 1000, "past_table")
             ints += [past] if isinstance(past.value, int) else []
             floats.append(past)
-        self.ints = _dedupe([*ints, *(Value(v, label) for v, label in _INTS_MORE)])
+        self.ints = dedupe([*ints, *(Value(v, label) for v, label in _INTS_MORE)])
         rest = [Value(v, label) for v, label in (*_FLOATS[5:], *_FLOAT_MAGNITUDES)]
-        self.floats = _dedupe([*floats, *rest])
+        self.floats = dedupe([*floats, *rest])
 
 
 def timedeltas(literals: Sequence[Any]) -> list[Value]:
@@ -427,7 +427,7 @@ def timedeltas(literals: Sequence[Any]) -> list[Value]:
                 read.append(Value(dt.timedelta(seconds=n), f"seconds_{n}"))
             if n <= 3650:
                 read.append(Value(dt.timedelta(days=n), f"days_{n}"))
-    return _dedupe([*fixed[:11], *interleave([read, fixed[11:]])])
+    return dedupe([*fixed[:11], *interleave([read, fixed[11:]])])
 
 
 def index_bounds(fn: ast.AST | None) -> list[int]:
@@ -723,7 +723,7 @@ class Builder:
             values = [*option_lists(self.fn, p.name, self.module), *values]
         if p.has_default and p.default is not MISSING:
             values = [Value(p.default, "default"), *format_variants(p.default), *values]
-        return _dedupe(values)
+        return dedupe(values)
 
     def by_node(self, node: ast.expr, depth: int) -> list[Value]:
         if depth > 2:
@@ -776,7 +776,7 @@ class Builder:
         if str in kinds and kinds & {int, float}:
             texts = [Value(t, label) for t, label in _NUMERIC_TEXTS]
             parts = [texts + p if any(type(v.value) is str for v in p) else p for p in parts]
-        return _dedupe(interleave(parts))
+        return dedupe(interleave(parts))
 
     def simple(self, name: str, depth: int) -> list[Value]:
         if name in ("str", "AnyStr", "LiteralString"):

@@ -30,17 +30,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codemode.config import Config
 from codemode.explore import judge
 from codemode.explore.cases import auto_id, build_cases, usable
 from codemode.explore.input_sources import Candidate, docstring_calls, file_calls, patterns
-from codemode.explore.inputs import Builder, Value, _dedupe
+from codemode.explore.inputs import Builder, Value, dedupe
 from codemode.explore.record import CallRecord, Recorder
 from codemode.explore.selection import Mutation, choose, run_mutants, shortlist
 from codemode.explore.target import AST_LOCK, Param, TargetInfo
 from codemode.explore.variants import example_values, variants
 
 MAX_PLANNED = 400
-MAX_CASES = 12
+MAX_CASES: int = Config._field_defaults[
+    "max_cases"
+]  # the default of `[tool.codemode] max_cases`, one number
 SOURCE_ORDER = ("tests", "docstring", "callers", "variants", "constants", "types")
 _CONSTANT_LABELS: tuple[str, ...] = ("at_", "below_", "above_", "literal_", "around_", "upper_")
 _CONSTANT_LABELS += ("with_", "ends_with_", "starts_with_", "matches_pattern", "has_pattern")
@@ -79,7 +82,6 @@ class OfflineResult:
     mutants: int = 0
     killed: int = 0
     needs_fixture: tuple[str, ...] = ()
-    incidental: int = 0  # calls dropped as wrong-type accidents
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -239,7 +241,7 @@ def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = Non
     seeded = example_values([p.name for p in params], positional, [*doc, *tests])
     for name, vals in values.items():  # realistic values first: the typical call is an example
         if vals and seeded.get(name):
-            values[name] = _dedupe([*seeded[name], *vals])[:MAX_VALUES]
+            values[name] = dedupe([*seeded[name], *vals])[:MAX_VALUES]
     if fn is not None:
         _text_lengths(values, fn)
     missing = tuple(p.name for p in params if not p.has_default and not values[p.name])
@@ -265,7 +267,7 @@ def _text_lengths(values: dict[str, list[Value]], fn: ast.AST) -> None:
         plain = [v for v in vals if v.label != "default"]
         if plain and all(type(v.value) is int for v in plain[:3]):
             at = len(vals) - len(plain)  # after the default
-            values[name] = _dedupe([*vals[:at], *lengths, *vals[at:]])[:MAX_VALUES]
+            values[name] = dedupe([*vals[:at], *lengths, *vals[at:]])[:MAX_VALUES]
 
 
 def plan_calls(
@@ -328,9 +330,6 @@ def explore(
     records = [r for r in recorder.records if r.n in by_n]
     ok = [r for r in records if usable(r, info) and not _unhandled_non_finite(r)]
     result = OfflineResult(needs_fixture=planned.needs_fixture)
-    result.incidental = sum(
-        1 for r in records if r.kind == "raised" and not usable(r, info) and r.exc
-    )
     if not ok:
         return result
     examples = [r for r in ok if by_n[r.n].source in ("docstring", "tests")][: max_cases // 3]

@@ -232,22 +232,26 @@ class Recorder:
         todo = [r for r in records if r.clock and r.kind in ("returned", "raised")]
         if not todo:
             return
+        by_case = {f"shift:{r.n}": r for r in todo}
         with self._lock:
-            wire = []
-            for r in todo:
-                w = wire_call(f"shift:{r.n}", r.args, r.kwargs, trace=True, receiver=r.receiver)
-                wire.append({**w, "clock_shift": shift})
+            wire = [
+                {
+                    **wire_call(c, r.args, r.kwargs, trace=True, receiver=r.receiver),
+                    "clock_shift": shift,
+                }
+                for c, r in by_case.items()
+            ]
             same = {
-                o.case
+                by_case[o.case].n
                 for o in self.run_wire(wire)
-                if (o.kind, o.value, (o.exc or {}).get("type"))
-                == _outcome_of(next(r for r in todo if f"shift:{r.n}" == o.case))
+                if o.case in by_case
+                and (o.kind, o.value, (o.exc or {}).get("type")) == _outcome_of(by_case[o.case])
             }
             for i, r in enumerate(self.records):
-                if f"shift:{r.n}" in same:
+                if r.n in same:
                     self.records[i] = replace(r, clock=None)
             for key, r in self._memo.items():
-                if f"shift:{r.n}" in same:
+                if r.n in same:
                     self._memo[key] = replace(r, clock=None)
 
     def run_wire(self, wire: list[dict[str, Any]]) -> Iterator[Outcome]:

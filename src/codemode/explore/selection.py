@@ -91,8 +91,8 @@ def _size(r: CallRecord) -> int:
 def choose(
     records: Sequence[CallRecord],
     mutation: Mutation,
-    first: Sequence[CallRecord] = (),
-    max_cases: int = 12,
+    first: Sequence[CallRecord],
+    max_cases: int,
     plainness: dict[int, int] | None = None,
     family: dict[int, str] | None = None,
 ) -> list[CallRecord]:
@@ -105,7 +105,8 @@ def choose(
     killed = set(mutation.killed_by(picked))
     lines = {ln for r in picked for ln in r.lines}
     outcomes = {r.outcome_key for r in picked}
-    pool = [r for r in records if r not in picked]
+    chosen = {r.n for r in picked}
+    pool = [r for r in records if r.n not in chosen]
 
     def gain(r: CallRecord) -> tuple[int, int, int, int, int, int]:
         new_kills = len(mutation.kills.get(r.n, frozenset()) - killed)
@@ -142,6 +143,7 @@ def _fill(
     classes come in priority order), the plainest call first."""
     outs = {_outcome_value(r) for r in picked}
     fams = {family.get(r.n, "") for r in picked}
+    taken = {r.n for r in picked}
     turn = _turns(family)
     ordered = sorted(pool, key=lambda r: (turn.get(family.get(r.n, ""), 0), plain.get(r.n, 0), r.n))
     for need_family, need_outcome in ((True, True), (True, False), (False, True)):
@@ -151,8 +153,9 @@ def _fill(
             new_family = family.get(r.n, "") not in fams
             new_outcome = _outcome_value(r) not in outs
             wanted = (new_family or not need_family) and (new_outcome or not need_outcome)
-            if wanted and r not in picked:
+            if wanted and r.n not in taken:
                 picked.append(r)
+                taken.add(r.n)
                 outs.add(_outcome_value(r))
                 fams.add(family.get(r.n, ""))
     return picked

@@ -1226,6 +1226,13 @@ class _ShiftedClock:
         self.undo: list[tuple[Any, str, Any]] = []
 
     def __enter__(self) -> None:
+        try:
+            self._move()
+        except BaseException:
+            self.__exit__()  # never leave the worker's clock moved
+            raise
+
+    def _move(self) -> None:
         import datetime as real
 
         now_s, now_ns, shift = time.time, time.time_ns, self.seconds
@@ -1235,13 +1242,12 @@ class _ShiftedClock:
         proxy = types.ModuleType("datetime")
         proxy.__dict__.update(vars(real))
         proxy.datetime = fake  # type: ignore[attr-defined]
-        for mod in list(sys.modules.values()):
-            if _in_project(getattr(mod, "__file__", None)):
-                for name, value in list(vars(mod).items()):
-                    if value is real:
-                        self._set(mod, name, proxy)
-                    elif value is real.datetime:
-                        self._set(mod, name, fake)
+        for mod in _project_modules():
+            for name, value in list(vars(mod).items()):
+                if value is real:
+                    self._set(mod, name, proxy)
+                elif value is real.datetime:
+                    self._set(mod, name, fake)
 
     def _set(self, obj: Any, name: str, value: Any) -> None:
         self.undo.append((obj, name, getattr(obj, name)))
@@ -1251,6 +1257,20 @@ class _ShiftedClock:
         for obj, name, value in reversed(self.undo):
             setattr(obj, name, value)
         self.undo.clear()
+
+
+_PROJECT_MODULES: tuple[int, list[Any]] = (-1, [])
+
+
+def _project_modules() -> list[Any]:
+    """The imported modules of the project, found again only when a module was imported
+    since (each clock-moved call would otherwise resolve every module's path)."""
+    global _PROJECT_MODULES
+    mods = list(sys.modules.values())
+    if _PROJECT_MODULES[0] != len(mods):
+        found = [m for m in mods if _in_project(getattr(m, "__file__", None))]
+        _PROJECT_MODULES = (len(mods), found)
+    return _PROJECT_MODULES[1]
 
 
 def _fake_datetime(real: Any) -> Any:
