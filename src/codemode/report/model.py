@@ -231,11 +231,11 @@ def merge_reports(reports: list[Report]) -> Report:
         )
     return Report(
         functions=tuple(sorted(seen.values(), key=lambda f: f.id)),
-        problems=dedupe(p for r in reports for p in r.problems),
-        edits=dedupe(e for r in reports for e in r.edits),
-        reviews=dedupe(v for r in reports for v in r.reviews),
+        problems=_dedupe(p for r in reports for p in r.problems),
+        edits=_dedupe(e for r in reports for e in r.edits),
+        reviews=_dedupe(v for r in reports for v in r.reviews),
         cost=cost,
-        notes=dedupe(n for r in reports for n in r.notes),
+        notes=_dedupe(n for r in reports for n in r.notes),
         mode=reports[0].mode,
         scope=reports[0].scope,
     )
@@ -252,7 +252,7 @@ def _case_dict(c: CaseResult) -> dict[str, Any]:
     return d
 
 
-def dedupe(items: Any) -> tuple[Any, ...]:
+def _dedupe(items: Any) -> tuple[Any, ...]:
     return tuple(dict.fromkeys(items))
 
 
