@@ -70,13 +70,14 @@ def must(cmd: Sequence[str], cwd: Path, env: dict[str, str]) -> str:
     return proc.stdout
 
 
-def make_hook_repo(dest: Path, env: dict[str, str]) -> str:
-    """A committed copy of this checkout's packaging files and src/: what pre-commit installs."""
+def make_hook_repo(dest: Path, env: dict[str, str], source: Path = REPO_ROOT) -> str:
+    """A committed copy of a checkout's packaging files and src/ (this one unless ``source``
+    names another, as benchmarks/guard.py does for each side): what pre-commit installs."""
     for name in ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"):
-        if (REPO_ROOT / name).exists():
-            shutil.copy2(REPO_ROOT / name, dest / name)
+        if (source / name).exists():
+            shutil.copy2(source / name, dest / name)
     shutil.copytree(
-        REPO_ROOT / "src", dest / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+        source / "src", dest / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
     )
     must(["git", "init", "-q"], dest, env)
     must(["git", "add", "."], dest, env)
