@@ -1,6 +1,6 @@
 """Compare canonical values: float tolerance, NaN equal to NaN, bools never equal to ints.
 
-Both sides are canonical data (``worker.runtime.canonical``): the expected value from
+Both sides are canonical data (``worker.canonical.canonical``): the expected value from
 YAML and the observed value from the worker went through the same function, so tuples
 already are lists, sets sorted lists, dataclasses dicts, dates ISO strings.
 """
@@ -12,12 +12,9 @@ import json
 import math
 from typing import Any
 
-# The canonical form's tags, as worker/runtime.py writes them (it is stdlib-only and runs
-# as a script, so it cannot import them from here; tests/core/test_light_imports.py checks
-# that the two agree). Not imported from there: runtime pulls in decimal, fractions, uuid
-# and inspect, which the terminal report does not need.
-BYTES_TAG = "$bytes"
-UNREPRESENTABLE_TAG = "$unrepresentable"
+# The canonical form's tags, from the worker's one module of constants (it imports nothing,
+# so the terminal report does not pay for the worker's canonical code).
+from codemode.worker.tags import BYTES_TAG, UNREPRESENTABLE_TAG
 
 
 def values_equal(

@@ -1,6 +1,6 @@
 """The worker's canonical form, its JSON-lines transport and its type checks, in-process.
 
-runtime.py is stdlib-only and importable: the parent uses the very same canonical().
+The worker's modules are stdlib-only and importable: the parent uses the very same canonical().
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from codemode.worker.runtime import canonical, check_type, dumps, has_faithful_form, loads
+from codemode.worker.canonical import canonical, dumps, has_faithful_form, loads
+from codemode.worker.typeexpr import check_type
 
 
 class Colour(enum.Enum):

@@ -29,8 +29,8 @@ from codemode.report.model import (
     Verdict,
 )
 from codemode.specs.types import CaseSpec, EvaluatorSpec
+from codemode.worker.canonical import canonical, has_faithful_form
 from codemode.worker.pool import Outcome
-from codemode.worker.runtime import canonical, has_faithful_form
 
 INVALID_REGEX = "invalid regex"
 # A failed check by one of these names means the function's behaviour moved (drifted), not

@@ -25,8 +25,9 @@ from codemode.config import Config
 from codemode.report.model import CASE_DRIFTED, CASE_ERROR, CaseResult, FunctionResult, Problem
 from codemode.shard import in_shard
 from codemode.specs.types import CaseSpec, EvaluatorSpec, FunctionSpec, SpecFile
+from codemode.worker.canonical import canonical
 from codemode.worker.pool import Outcome, Worker
-from codemode.worker.runtime import BYTES_TAG, canonical
+from codemode.worker.tags import BYTES_TAG
 
 
 @dataclass

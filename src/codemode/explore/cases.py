@@ -15,7 +15,7 @@ from codemode.explore.judge import portable_match
 from codemode.explore.record import CallRecord
 from codemode.explore.target import TargetInfo, bind_keywords
 from codemode.specs.write import yaml_safe
-from codemode.worker.runtime import has_faithful_form
+from codemode.worker.canonical import has_faithful_form
 
 _ID_BAD = re.compile(r"[^a-z0-9_]+")
 

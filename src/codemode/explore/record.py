@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from codemode.worker import runtime
+from codemode.worker import canonical
 from codemode.worker.pool import Outcome, Worker
 
 MAX_CALLS = 5000  # per function: a runaway snippet stops here, the records so far stay
@@ -114,7 +114,7 @@ class Recorder:
 
     @staticmethod
     def _key(args: Sequence[Any], kwargs: dict[str, Any], receiver: Any = None) -> str:
-        return runtime.dumps([list(args), kwargs, receiver])
+        return canonical.dumps([list(args), kwargs, receiver])
 
     def call(self, args: Sequence[Any], kwargs: dict[str, Any], receiver: Any = None) -> CallRecord:
         return self.call_many([(tuple(args), dict(kwargs))], receiver)[0]
@@ -177,7 +177,7 @@ class Recorder:
                     self.records.append(rec)
                     self._memo[key] = rec
                     if rec.kind == "returned":
-                        self.recorded_chars += len(runtime.dumps(rec.value))
+                        self.recorded_chars += len(canonical.dumps(rec.value))
             return [self._memo[key] for key in keys]
 
     def _refuse(self, key: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -201,7 +201,7 @@ class Recorder:
         with self._lock:
             fresh = {}
             for e in exprs:
-                key = "exprs:" + runtime.dumps(e)
+                key = "exprs:" + canonical.dumps(e)
                 if key not in self._memo:
                     fresh[key] = e
             wire = [wire_call(key, (), {}, trace=True, exprs=e) for key, e in fresh.items()]
@@ -224,7 +224,7 @@ class Recorder:
                 self._memo[o.case] = rec
                 if ok:
                     self._memo.setdefault(self._key(rec.args, rec.kwargs), rec)
-            return [self._memo["exprs:" + runtime.dumps(e)] for e in exprs]
+            return [self._memo["exprs:" + canonical.dumps(e)] for e in exprs]
 
     def clock_free(self, records: Sequence[CallRecord], shift: float = CLOCK_SHIFT) -> None:
         """Of the calls that read the clock, those whose outcome stays the same with the

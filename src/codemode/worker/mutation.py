@@ -1,4 +1,4 @@
-"""The worker's side of exploration beyond plain calls (stdlib only, loaded by ``runtime.py``).
+"""The worker's side of exploration beyond plain calls (stdlib only, loaded by ``runner.py``).
 
 - ``eval_exprs``: the arguments of a docstring example or a test call that are not literals
   (``date(2024, 1, 31)``), evaluated with the target module's globals.
@@ -9,10 +9,11 @@
 from __future__ import annotations
 
 import copy
-import os
 import signal
 import sys
 import time
+
+from .policy import TargetError, import_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -148,18 +149,8 @@ class _Calls:
 def _sites(func: Any) -> tuple[Any, Any, list[str], list[tuple[str, int]]]:
     import ast
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    mut = sys.modules.get("_codemode_worker_mutants")
-    if mut is None:
-        import importlib.util
+    from . import mutants as mut
 
-        spec = importlib.util.spec_from_file_location(
-            "_codemode_worker_mutants", os.path.join(here, "mutants.py")
-        )
-        assert spec is not None and spec.loader is not None
-        mut = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = mut
-        spec.loader.exec_module(mut)
     code = func.__code__
     with open(code.co_filename, encoding="utf-8") as fh:
         tree = ast.parse(fh.read())
@@ -171,10 +162,9 @@ def _sites(func: Any) -> tuple[Any, Any, list[str], list[tuple[str, int]]]:
 
 
 def run_mutants(runner: Any, req: dict[str, Any]) -> None:
-    rt = sys.modules[type(runner).__module__]
     try:
-        target = rt.import_path(req["target"])
-    except rt.TargetError as exc:
+        target = import_path(req["target"])
+    except TargetError as exc:
         runner.send({"fatal": exc.kind, "message": str(exc)})
         return
     func = _code_holder(target[0])

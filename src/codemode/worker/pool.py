@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from codemode.errors import FatalError
-from codemode.worker import runtime
+from codemode.worker import canonical, runner
 
-RUNTIME_SCRIPT = Path(runtime.__file__).resolve()
+# The worker's entry script, run by path in the project's interpreter (not imported here).
+RUNTIME_SCRIPT = Path(__file__).resolve().with_name("runtime.py")
 
 # The worker runs code from the change under review, so its environment is an allowlist, as
 # tox's pass_env: what a Python program needs to run (locale, paths, the virtualenv), plus the
@@ -113,8 +114,8 @@ class WorkerDied(Exception):
 
 
 # A reply line longer than this is not read into memory: the worker caps one case's reply at
-# runtime.MAX_REPLY_CHARS, so only code that writes to the protocol itself gets here (#11).
-MAX_REPLY_BYTES = 8 * runtime.MAX_REPLY_CHARS
+# runner.MAX_REPLY_CHARS, so only code that writes to the protocol itself gets here (#11).
+MAX_REPLY_BYTES = 8 * runner.MAX_REPLY_CHARS
 
 
 # Replies over _LARGE_REPLY bytes count against MAX_LARGE_TOTAL for the worker's lifetime.
@@ -420,7 +421,7 @@ class Worker:
     def _send(self, msg: dict[str, Any]) -> None:
         assert self.proc is not None and self.proc.stdin is not None
         try:
-            self.proc.stdin.write((runtime.dumps(msg) + "\n").encode("utf-8"))
+            self.proc.stdin.write((canonical.dumps(msg) + "\n").encode("utf-8"))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as exc:
             raise WorkerDied() from exc
@@ -431,7 +432,7 @@ class Worker:
         if line is None:
             return None
         try:
-            reply = runtime.loads(line.decode("utf-8", "replace"))
+            reply = canonical.loads(line.decode("utf-8", "replace"))
         except (ValueError, TypeError, RecursionError) as exc:  # not the worker's own writing
             return {"outcome": "error", "message": f"unreadable reply from the worker: {exc}"}
         if not isinstance(reply, dict):

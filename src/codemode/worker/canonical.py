@@ -1,0 +1,340 @@
+"""Canonical data: YAML-safe values that compare by meaning, never by memory address.
+
+Stdlib only (runs in the user's interpreter, Python 3.10+, inside the worker); the parent
+imports it too, so expected values from YAML and observed values from the worker go
+through one canonical form. Also the transport: JSON lines that keep non-string dict keys
+and NaN (``dumps``/``loads``).
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import json
+import re
+import sys
+import types
+from collections.abc import Callable
+
+from .tags import BYTES_TAG, OBJECT_TAG, REPR_TAG, UNREPRESENTABLE_TAG
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~4 ms of every start
+if TYPE_CHECKING:
+    from typing import Any
+
+# Startup is on the pre-commit hook's path (the parent waits for the worker's hello), so
+# only what every run needs is imported here. Value types (datetime, Decimal, UUID, paths,
+# dataclasses...) are looked up in sys.modules: a value of such a type can only exist once
+# its module has been imported, by the user's code or by YAML, so an absent module means
+# "not this type" and importing it just to say so would cost ~30 ms of every start.
+
+
+def _loaded(module: str, *names: str) -> tuple[type[Any], ...]:
+    """The classes ``names`` of ``module`` if it is imported, else () (isinstance: False)."""
+    mod = sys.modules.get(module)
+    # A module another thread is still importing may lack a class yet; no value of a class
+    # that does not exist yet can be passed here, so a missing name is "not this type".
+    found = (getattr(mod, n, None) for n in names) if mod is not None else ()
+    return tuple(c for c in found if c is not None)
+
+
+def _b64encode(data: bytes) -> str:
+    import base64
+
+    return base64.b64encode(data).decode("ascii")
+
+
+def _b64decode(text: str) -> bytes:
+    import base64
+
+    return base64.b64decode(text)
+
+
+_MAP_TAG = "\u0000map"  # transport only: a dict whose keys are not all strings
+_ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
+_MAX_DEPTH = 60
+
+
+_MAX_INT_BITS = 13_000  # about 3,900 decimal digits, under the 4,300 that str(int) allows
+
+
+def canonical(value: object, _depth: int = 0, _path: set[int] | None = None) -> Any:
+    """The canonical data form of ``value`` (docs/architecture.md, "canonical data")."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        if isinstance(value, enum.Enum):
+            return canonical(value.value, _depth + 1, _path)
+        if value.bit_length() > _MAX_INT_BITS:  # past Python's int/str limit: no JSON for it
+            return {UNREPRESENTABLE_TAG: f"an int of {value.bit_length():,} bits"}
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if _depth > _MAX_DEPTH:
+        return {UNREPRESENTABLE_TAG: "nested too deep"}
+    if _path is None:
+        _path = set()
+    vid = id(value)
+    if vid in _path:
+        return {UNREPRESENTABLE_TAG: "cycle"}
+    if isinstance(value, enum.Enum):
+        return canonical(value.value, _depth + 1, _path)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {BYTES_TAG: _b64encode(bytes(value))}
+    if isinstance(value, _loaded("datetime", "datetime", "date", "time")):
+        return value.isoformat()
+    if isinstance(value, _loaded("datetime", "timedelta")):
+        return value.total_seconds()
+    if isinstance(
+        value,
+        (
+            *_loaded("decimal", "Decimal"),
+            *_loaded("fractions", "Fraction"),
+            *_loaded("uuid", "UUID"),
+        ),
+    ):
+        return str(value)
+    if isinstance(value, _loaded("pathlib", "PurePath")):
+        return value.as_posix()
+    if isinstance(value, complex):
+        return {REPR_TAG: repr(value)}
+    _path.add(vid)
+    try:
+        return _canonical_container(value, _depth, _path)
+    finally:
+        _path.discard(vid)
+
+
+def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
+    d = depth + 1
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # NamedTuple: its data
+        return {k: canonical(v, d, path) for k, v in zip(value._fields, value)}
+    if isinstance(value, (list, tuple, range)):
+        return [canonical(v, d, path) for v in value]
+    if isinstance(value, (set, frozenset)):
+        items = [canonical(v, d, path) for v in value]
+        return sorted(items, key=_sort_key)
+    if isinstance(value, dict):
+        return _canonical_dict(value, d, path)
+    if hasattr(type(value), "__dataclass_fields__") and not isinstance(value, type):
+        import dataclasses  # imported already: the value's class was made by it
+
+        return {
+            f.name: canonical(getattr(value, f.name), d, path) for f in dataclasses.fields(value)
+        }
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and hasattr(type(value), "model_fields"):  # pydantic v2 model
+        return canonical(dump(), d, path)
+    cls = type(value)
+    if (
+        hasattr(value, "__dict__")
+        and not isinstance(value, type)
+        and not callable(value)
+        and not isinstance(value, types.ModuleType)
+        and cls.__repr__ is object.__repr__  # type: ignore[comparison-overlap]
+    ):
+        out: dict[str, Any] = {OBJECT_TAG: _qualname(cls)}
+        for k, v in vars(value).items():
+            if not k.startswith("_"):
+                out[k] = canonical(v, d, path)
+        return out
+    text = _safe_repr(value)
+    if (
+        text is not None
+        and not _ADDRESS.search(text)
+        and not isinstance(value, types.GeneratorType)
+    ):
+        return {REPR_TAG: text}
+    return {UNREPRESENTABLE_TAG: _qualname(cls)}
+
+
+def _canonical_dict(value: dict[Any, Any], d: int, path: set[int]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    for k, v in value.items():
+        if isinstance(k, enum.Enum):
+            k = k.value
+        if not (k is None or isinstance(k, (str, int, float, bool))):
+            ck = canonical(k, d, path)
+            k = json.dumps(ck, sort_keys=True, default=str) if not isinstance(ck, str) else ck
+        out[k] = canonical(v, d, path)
+    return out
+
+
+def _safe_repr(value: Any) -> str | None:
+    try:
+        text = repr(value)
+    except Exception:
+        return None
+    return text if len(text) <= 2000 else None
+
+
+def _qualname(cls: type) -> str:
+    mod = getattr(cls, "__module__", "") or ""
+    name = getattr(cls, "__qualname__", cls.__name__)
+    return name if mod == "builtins" else f"{mod}.{name}"
+
+
+def _sort_key(v: Any) -> tuple[str, str]:
+    return (type(v).__name__, json.dumps(v, sort_keys=True, default=str))
+
+
+def has_faithful_form(value: object) -> bool:
+    """False when a canonical value holds something that cannot be compared faithfully."""
+    if isinstance(value, dict):
+        if UNREPRESENTABLE_TAG in value:
+            return False
+        return all(has_faithful_form(v) for v in value.values())
+    if isinstance(value, list):
+        return all(has_faithful_form(v) for v in value)
+    return True
+
+
+# --- transport: JSON that keeps non-string dict keys and NaN ------------------------------
+
+
+_TYPE_TAG = "\u0000t"  # transport only: YAML-native values JSON has no type for
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _encode(value: Any) -> Any:
+    # Exact-type fast paths first: a 2,000-case request is mostly plain scalars and lists.
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is list:
+        return [v if type(v) in _PLAIN else _encode(v) for v in value]
+    if t is dict and all(type(k) is str and k[:1] != "\u0000" for k in value):
+        return {k: v if type(v) in _PLAIN else _encode(v) for k, v in value.items()}
+    if isinstance(value, _loaded("datetime", "datetime", "date", "time")):
+        return {_TYPE_TAG: type(value).__name__, "v": value.isoformat()}
+    if isinstance(value, (bytes, bytearray)):
+        return {_TYPE_TAG: "bytes", "v": _b64encode(bytes(value))}
+    if isinstance(value, (set, frozenset)):
+        kind = "frozenset" if isinstance(value, frozenset) else "set"
+        return {_TYPE_TAG: kind, "v": [_encode(v) for v in value]}
+    if isinstance(value, tuple):
+        return {_TYPE_TAG: "tuple", "v": [_encode(v) for v in value]}
+    if isinstance(value, _loaded("decimal", "Decimal")):
+        return {_TYPE_TAG: "decimal", "v": str(value)}
+    if isinstance(value, _loaded("datetime", "timedelta")):
+        return {_TYPE_TAG: "timedelta", "v": [value.days, value.seconds, value.microseconds]}
+    wire = getattr(value, "__codemode_wire__", None)  # an explorer's recipe for a project object
+    if callable(wire):
+        kind, data = wire()
+        return {_TYPE_TAG: kind, "v": _encode(data)}
+    if isinstance(value, dict):
+        # A key that starts with NUL could read as one of the transport's own tags (a
+        # function may return {"\u0000t": "bytes", ...}); such a dict travels as pairs (#11).
+        if all(isinstance(k, str) and k[:1] != "\u0000" for k in value):
+            return {k: _encode(v) for k, v in value.items()}
+        return {_MAP_TAG: [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _from_iso(kind: str) -> Callable[[str], Any]:
+    def decode(text: str) -> Any:
+        import datetime
+
+        return getattr(datetime, kind).fromisoformat(text)
+
+    return decode
+
+
+_DECODERS: dict[str, Callable[[Any], Any]] = {
+    "datetime": _from_iso("datetime"),
+    "date": _from_iso("date"),
+    "time": _from_iso("time"),
+    "bytes": _b64decode,
+    "set": set,
+    "frozenset": frozenset,
+    "tuple": tuple,
+    "decimal": lambda v: importlib.import_module("decimal").Decimal(v),
+    "timedelta": lambda v: importlib.import_module("datetime").timedelta(*v),
+    "new": lambda v: _New(v),
+    "member": lambda v: _Member(v),
+}
+
+
+class _New:
+    """An explorer's recipe for a project object: ``cls(*args, **kwargs)``, then ``calls``."""
+
+    def __init__(self, v: dict[str, Any]) -> None:
+        self.cls = str(v["cls"])
+        self.args = list(v.get("args", []))
+        self.kwargs = dict(v.get("kwargs", {}))
+        self.calls = [tuple(c) for c in v.get("calls", [])]
+
+
+class _Member:
+    """An Enum member (or any class attribute) named by an explorer: ``cls.name``."""
+
+    def __init__(self, v: list[str]) -> None:
+        self.cls, self.name = str(v[0]), str(v[1])
+
+
+def realize(value: Any, depth: int = 0) -> Any:
+    """Recipes in ``value`` built into the project's real objects (only explorer calls hold them)."""
+    from .policy import import_object  # only explorer calls: the parent never realizes
+
+    if depth > 30:
+        return value
+    if isinstance(value, _New):
+        obj = import_object(value.cls)(
+            *realize(value.args, depth + 1), **realize(value.kwargs, depth + 1)
+        )
+        for name, args, kwargs in value.calls:
+            getattr(obj, name)(*realize(args, depth + 1), **realize(kwargs, depth + 1))
+        return obj
+    if isinstance(value, _Member):
+        return getattr(import_object(value.cls), value.name)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return type(value)(realize(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return {k: realize(v, depth + 1) for k, v in value.items()}
+    return value
+
+
+def _decode_hook(obj: dict[str, Any]) -> Any:
+    if _TYPE_TAG in obj and len(obj) == 2 and obj[_TYPE_TAG] in _DECODERS:
+        return _DECODERS[obj[_TYPE_TAG]](obj["v"])
+    if _MAP_TAG in obj and len(obj) == 1:
+        return {(k if not isinstance(k, list) else tuple(k)): v for k, v in obj[_MAP_TAG]}
+    return obj
+
+
+def dumps(msg: Any) -> str:
+    return json.dumps(_encode(msg), separators=(",", ":"), default=str)
+
+
+def loads(line: str) -> Any:
+    return json.loads(line, object_hook=_decode_hook)
+
+
+def typed(value: Any, depth: int = 0) -> Any:
+    """``value`` with the Python types the explorer's sandbox has (Decimal, date, tuple, bytes...);
+    anything else (a custom object, an Enum member) in its canonical data form."""
+    if isinstance(value, enum.Enum) or depth > 30:
+        return canonical(value)
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return value
+    if isinstance(
+        value,
+        (*_loaded("datetime", "date", "time", "timedelta"), *_loaded("decimal", "Decimal")),
+    ):
+        return value
+    t = type(value)
+    if t in (tuple, list, set, frozenset):
+        return t(typed(v, depth + 1) for v in value)
+    if t is dict and all(isinstance(k, (str, int)) for k in value):
+        return {k: typed(v, depth + 1) for k, v in value.items()}
+    data = canonical(value)
+    if isinstance(data, dict) and not isinstance(value, dict):  # an object: its fields, typed
+        return {
+            k: typed(getattr(value, k), depth + 1) if hasattr(value, str(k)) else v
+            for k, v in data.items()
+        }
+    return data

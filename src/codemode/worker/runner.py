@@ -1,0 +1,448 @@
+"""Running cases: one function block per request, in a forked child, each call's outcome
+in canonical data. Stdlib only; runs inside the worker."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import time
+import types
+from collections.abc import Awaitable, Callable
+
+from .canonical import _qualname, canonical, dumps, realize, typed
+from .clock import _clock_watch, _ShiftedClock
+from .fixtures import Fixtures, apply_serializer
+from .policy import TargetError, _exc_line, import_path
+from .typeexpr import type_answer
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~4 ms of every start
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _last_frame(exc: BaseException) -> types.TracebackType | None:
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb
+
+
+# --------------------------------------------------------------------------------------
+# Running cases.
+# --------------------------------------------------------------------------------------
+
+
+class Discard(io.TextIOBase):
+    """``sys.stdout`` in the worker: what the function prints goes nowhere."""
+
+    def write(self, s: str) -> int:
+        return len(s)
+
+
+def _line_tracer(code_filter: Callable[[Any], bool], lines: set[int]) -> Callable[..., Any]:
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            lines.add(frame.f_lineno)
+        return local
+
+    def global_(frame: Any, event: str, arg: Any) -> Any:
+        if event == "call" and code_filter(frame.f_code):
+            lines.add(frame.f_lineno)
+            return local
+        return None
+
+    return global_
+
+
+# One case's reply: an output far past what a spec could hold is the case's error, not a
+# 40 MB line for the parent to decode and the report to carry (#11). The parent drops a
+# longer line unread (pool.MAX_REPLY_BYTES).
+MAX_REPLY_CHARS = 2_000_000
+
+
+def _too_big(msg: dict[str, Any], size: int) -> dict[str, Any]:
+    what = "output" if msg.get("outcome") == "returned" else "reply"
+    return {
+        "case": msg["case"],
+        "outcome": "error",
+        "message": f"the {what} is {size / 1e6:.1f} MB as data, over the "
+        f"{MAX_REPLY_CHARS / 1e6:g} MB one case may return; check a summary of it (its "
+        "length, a few items) with an assertion, or return less",
+        "duration_ms": msg.get("duration_ms"),
+    }
+
+
+_CHILD_OK = 117  # a forked child that sent all its replies; os._exit(0) in user code is not it
+
+
+def _shares_file_state(req: dict[str, Any]) -> bool:
+    """A block with a ``scope: file`` fixture shares that value with the file's other blocks
+    on purpose (vowel's semantics): it runs in the worker itself, where the value lives."""
+    scopes = {f.get("name"): f.get("scope") for f in req.get("fixtures", [])}
+    return any(scopes.get(n) == "file" for n in req.get("fixture_names", []))
+
+
+class Runner:
+    def __init__(self, proto: Any, fork: bool = False) -> None:
+        self.proto = proto
+        self.fixtures = Fixtures()
+        self.fork = fork  # a forked child per function block (see run)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        line = dumps(msg)
+        if len(line) > MAX_REPLY_CHARS and "case" in msg:
+            line = dumps(_too_big(msg, len(line)))
+        self.proto.write(line + "\n")
+        self.proto.flush()
+
+    def handle(self, req: dict[str, Any]) -> None:
+        op = req.get("op")
+        if op == "hello":
+            self.send({"ok": True, "fork": self.fork})
+        elif op == "run":
+            self.run(req)
+        elif op == "end_file":
+            self.send({"ok": True, "errors": self.fixtures.end_file(req.get("key", ""))})
+        elif op == "mutate":
+            from . import mutation  # only when exploring
+
+            mutation.run_mutants(self, req)
+        else:
+            self.send({"fatal": "protocol", "message": f"unknown op {op!r}"})
+
+    def run(self, req: dict[str, Any]) -> None:
+        target = req["target"]
+        try:
+            obj, owner, module = import_path(target)
+        except TargetError as exc:
+            self.send({"fatal": exc.kind, "message": str(exc)})
+            return
+        # A `main()` under test parses the argv of `python -m its.module`, not the worker's.
+        sys.argv = [getattr(module, "__file__", None) or target]
+        if not self.fork or not req.get("isolate", True) or _shares_file_state(req):
+            self.run_cases(obj, owner, module, req)
+            return
+        # One child per function block: module state its cases change dies with the child, so
+        # no verdict depends on which other functions ran before in this worker (#12).
+        import warnings
+
+        with warnings.catch_warnings():
+            # 3.12+ warns of fork with threads (the module may start some at import); the
+            # child only runs the block and leaves by os._exit.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:
+            code = _CHILD_OK
+            try:
+                self.run_cases(obj, owner, module, req)
+            except MemoryError:
+                self.send({"fatal": "memory", "message": "the worker ran out of memory"})
+            except BaseException:
+                code = 3
+            finally:
+                try:
+                    self.proto.flush()
+                finally:
+                    os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):  # die the same death: the parent reports it and respawns
+            os.kill(os.getpid(), os.WTERMSIG(status))
+        elif os.waitstatus_to_exitcode(status) != _CHILD_OK:
+            os._exit(os.waitstatus_to_exitcode(status))
+
+    def run_cases(self, obj: Any, owner: Any, module: Any, req: dict[str, Any]) -> None:
+        file_key = req.get("file_key", "")
+        fixture_specs = {f["name"]: f for f in req.get("fixtures", [])}
+        eval_values: dict[str, Any] = {}
+        eval_teardowns: list[Callable[[], None]] = []
+        try:
+            for case in req["cases"]:
+                self.send(
+                    self.run_case(
+                        obj,
+                        owner,
+                        module,
+                        case,
+                        req,
+                        fixture_specs,
+                        eval_values,
+                        eval_teardowns,
+                        file_key,
+                    )
+                )
+        finally:
+            for td in reversed(eval_teardowns):
+                try:
+                    td()
+                except Exception:
+                    pass
+        self.send({"done": True})
+
+    def _fixture_values(
+        self,
+        names: list[str],
+        specs: dict[str, dict[str, Any]],
+        eval_values: dict[str, Any],
+        eval_teardowns: list[Callable[[], None]],
+        case_teardowns: list[Callable[[], None]],
+        file_key: str,
+    ) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for name in names:
+            spec = specs[name]
+            scope = spec.get("scope", "case")
+            if scope == "file" and (file_key, name) in self.fixtures.file_values:
+                values[name] = self.fixtures.file_values[(file_key, name)]
+                continue
+            if scope == "eval" and name in eval_values:
+                values[name] = eval_values[name]
+                continue
+            value, td = self.fixtures.setup(spec)
+            values[name] = value
+            if scope == "file":
+                self.fixtures.file_values[(file_key, name)] = value
+                if td:
+                    self.fixtures.file_teardowns.setdefault(file_key, []).append(td)
+            elif scope == "eval":
+                eval_values[name] = value
+                if td:
+                    eval_teardowns.append(td)
+            elif td:
+                case_teardowns.append(td)
+        return values
+
+    def run_case(
+        self,
+        obj: Any,
+        owner: Any,
+        module: Any,
+        case: dict[str, Any],
+        req: dict[str, Any],
+        fixture_specs: dict[str, dict[str, Any]],
+        eval_values: dict[str, Any],
+        eval_teardowns: list[Callable[[], None]],
+        file_key: str,
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {"case": case.get("id")}
+        case_teardowns: list[Callable[[], None]] = []
+        try:
+            try:
+                fx = self._fixture_values(
+                    list(req.get("fixture_names", [])),
+                    fixture_specs,
+                    eval_values,
+                    eval_teardowns,
+                    case_teardowns,
+                    file_key,
+                )
+                if case.get("build"):  # an explorer's call: recipes become real objects
+                    case = {
+                        **case,
+                        "args": realize(case.get("args", [])),
+                        "kwargs": realize(case.get("kwargs", {})),
+                    }
+                    if case.get("self") is not None:
+                        fx = {"\u0000self": realize(case["self"]), **fx}
+                func, fx = _bind(obj, owner, fx)
+                args, kwargs = apply_serializer(case, req.get("serializer"))
+                if case.get("exprs"):  # docstring and test calls, built with the module's globals
+                    from . import mutation
+
+                    args, kwargs = mutation.eval_exprs(case["exprs"], module, out)
+            except TargetError as exc:
+                out.update(outcome="error", message=str(exc))
+                return out
+            except BaseException as exc:
+                if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                    raise
+                out.update(
+                    outcome="error", message="fixture or serializer failed: " + _exc_line(exc)
+                )
+                return out
+            kwargs.update(fx)
+            return _call(func, args, kwargs, module, case, out)
+        finally:
+            for td in reversed(case_teardowns):
+                try:
+                    td()
+                except Exception:
+                    pass
+
+
+def _positional_only(func: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+    """Keyword inputs naming positional-only parameters, moved to their place in ``args``
+    (taken out of ``kwargs``): ``inputs: {value: x, strict: true}`` is the spec's one form
+    for ``f(value, /, *, strict=False)`` called with an option. Read from the code object,
+    through decorators' ``__wrapped__``, without importing inspect."""
+    target = func
+    for _ in range(10):
+        if not hasattr(target, "__wrapped__"):
+            break
+        target = target.__wrapped__
+    skip = 1 if getattr(target, "__self__", None) is not None else 0
+    code = getattr(getattr(target, "__func__", target), "__code__", None)
+    if code is None or not getattr(code, "co_posonlyargcount", 0):
+        return args
+    out = list(args)
+    for name in code.co_varnames[skip : code.co_posonlyargcount][len(args) :]:
+        if name not in kwargs:
+            break
+        out.append(kwargs.pop(name))
+    return out
+
+
+def _trace_lines(func: Any, lines: set[int]) -> bool:
+    """Record the lines of ``func`` (and of code defined inside it) that run; False if it has none."""
+    code = getattr(getattr(func, "__func__", func), "__code__", None)
+    if code is None:
+        return False
+    fname = code.co_filename
+    first = code.co_firstlineno
+    last = (
+        max((ln for _, _, ln in code.co_lines() if ln), default=first)
+        if hasattr(code, "co_lines")
+        else first
+    )
+    sys.settrace(
+        _line_tracer(lambda c: c.co_filename == fname and first <= c.co_firstlineno <= last, lines)
+    )
+    return True
+
+
+def _call(
+    func: Any,
+    args: list[Any],
+    kwargs: dict[str, Any],
+    module: Any,
+    case: dict[str, Any],
+    out: dict[str, Any],
+) -> dict[str, Any]:
+    """Call the target once: what it returned (canonical, with its type answers) or raised."""
+    if kwargs:
+        args = _positional_only(func, args, kwargs)
+    lines: set[int] = set()
+    tracing = bool(case.get("trace")) and _trace_lines(func, lines)
+    clock: list[str] = []
+    watching = bool(case.get("watch_clock"))
+    if watching:
+        sys.setprofile(_clock_watch(clock))
+    shifted = _ShiftedClock(float(case["clock_shift"])) if case.get("clock_shift") else None
+    old_stdout = sys.stdout  # restored, should the function replace it
+    t0 = time.perf_counter()
+    try:
+        if shifted is not None:
+            with shifted:
+                result = func(*args, **kwargs)
+        else:
+            result = func(*args, **kwargs)
+        if _is_awaitable(result):
+            import asyncio
+
+            result = asyncio.run(_await(result))
+        elapsed = time.perf_counter() - t0
+        out["outcome"] = "returned"
+        out["value"] = canonical(result)
+        if case.get("typed"):
+            out["typed"] = typed(result)
+        types = case.get("types") or []
+        if types:
+            ns = vars(module) if module is not None else {}
+            out["types"] = [
+                type_answer(result, t["expr"], bool(t.get("strict")), ns) for t in types
+            ]
+    except (SystemExit, Exception) as exc:
+        elapsed = time.perf_counter() - t0
+        out.update(outcome="raised", exc=_exc_info(exc))
+    finally:
+        sys.stdout = old_stdout
+        if tracing:
+            sys.settrace(None)
+        if watching:
+            sys.setprofile(None)
+    out["duration_ms"] = elapsed * 1000.0
+    if tracing:
+        out["lines"] = sorted(lines)
+    if clock:
+        out["clock"] = clock[0]
+    return out
+
+
+async def _await(aw: Any) -> Any:
+    return await aw
+
+
+def _bind(obj: Any, owner: Any, fx: dict[str, Any]) -> tuple[Callable[..., Any], dict[str, Any]]:
+    """A method id (``mod.Class.method``) runs on an instance: a fixture's, or ``Class()``."""
+    if isinstance(owner, type):
+        if isinstance(obj, staticmethod):
+            return obj.__func__, fx
+        if isinstance(obj, classmethod):
+            return obj.__get__(None, owner), fx
+        if isinstance(obj, (types.FunctionType, property)):
+            instance = None
+            rest = dict(fx)
+            for name, value in fx.items():
+                if isinstance(value, owner):
+                    instance = value
+                    del rest[name]
+                    break
+            if instance is None:
+                try:
+                    instance = owner()
+                except Exception as exc:
+                    raise TargetError(
+                        "error",
+                        f"{owner.__qualname__} needs an instance: add a fixture with "
+                        f"`cls: {owner.__module__}.{owner.__qualname__}` (and its args) and list it "
+                        f"under `fixture:` ({_exc_line(exc)})",
+                    ) from exc
+            if isinstance(obj, property):
+                fget = obj.fget
+                return (lambda: fget(instance)), rest  # type: ignore[misc]
+            return obj.__get__(instance, owner), rest
+    if not callable(obj):
+        raise TargetError("error", f"{obj!r} is not callable")
+    return obj, fx
+
+
+def _exc_info(exc: BaseException) -> dict[str, Any]:
+    cls = type(exc)
+    mro = [c for c in cls.__mro__ if c not in (object,)]
+    message = str(exc)
+    tb = _last_frame(exc)
+    where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else ""
+    return {
+        "type": cls.__name__,
+        "qualname": _qualname(cls),
+        "mro": [c.__name__ for c in mro] + [_qualname(c) for c in mro],
+        "message": message[:2000],
+        "where": where,
+        "origin": _raise_origin(tb),
+    }
+
+
+def _raise_origin(tb: types.TracebackType | None) -> str:
+    """``project``: a ``raise`` in the project's own files; ``library``: a ``raise`` elsewhere;
+    ``interpreter``: raised by the interpreter or C code on an operation (``2.5.lower()``),
+    whose wording differs between Python versions."""
+    if tb is None:
+        return "interpreter"
+    code = tb.tb_frame.f_code
+    import opcode
+
+    raise_op = opcode.opmap["RAISE_VARARGS"]
+    if tb.tb_lasti < 0 or tb.tb_lasti >= len(code.co_code) or code.co_code[tb.tb_lasti] != raise_op:
+        return "interpreter"
+    path = os.path.abspath(code.co_filename)
+    root = os.getcwd() + os.sep  # the worker runs in the project's root
+    vendored = ("site-packages", "dist-packages")
+    inside = path.startswith(root) and not any(v in path for v in vendored)
+    return "project" if inside else "library"
+
+
+def _is_awaitable(value: Any) -> bool:
+    """``inspect.isawaitable`` without importing inspect on every worker start."""
+    if isinstance(value, types.GeneratorType):
+        return bool(value.gi_code.co_flags & 0x100)  # CO_ITERABLE_COROUTINE
+    return isinstance(value, (types.CoroutineType, Awaitable))
