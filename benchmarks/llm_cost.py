@@ -45,7 +45,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from codemode.check.run import make_worker, run_check
 from codemode.check.verify import Verifier
 from codemode.config import load_config
-from codemode.explore.regen import run_regen
+from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 from codemode.specs.index import build_index
 

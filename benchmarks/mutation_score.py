@@ -38,7 +38,7 @@ from typing import NamedTuple
 from codemode.check.run import make_worker
 from codemode.check.verify import Verifier
 from codemode.config import load_config
-from codemode.explore.regen import run_regen
+from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 from codemode.specs.index import build_index
 from codemode.worker import mutants as mutation_ops

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from codemode.check.run import make_worker
 from codemode.config import load_config
+from codemode.explore.llm.snippets import SnippetRunner
 from codemode.explore.record import Recorder
-from codemode.explore.snippets import SnippetRunner
 
 SHOP = Path(__file__).resolve().parents[1] / "examples" / "shop"
 TARGET_S = 2.0

@@ -6,14 +6,8 @@ import textwrap
 
 import pytest
 
-from codemode.change.functions import (
-    Function,
-    SourceError,
-    SourceFile,
-    decode_source,
-    module_name,
-    split_chunks,
-)
+from codemode.change.chunks import Function, SourceError, decode_source, module_name, split_chunks
+from codemode.change.functions import SourceFile
 
 SOURCE = '''
 """Module docstring.

@@ -7,6 +7,7 @@ import pytest
 
 import codemode.change.diff
 import codemode.change.impact
+import codemode.change.words
 from codemode.scope import Scope
 
 
@@ -89,7 +90,7 @@ class _Select:
 @pytest.mark.parametrize("kind", ["range", "staged", "worktree"])
 def test_the_helper_answers_as_the_process_does(repo, monkeypatch, kind, answers):
     if answers == "sets":  # a request before the index is built: answered from the sets
-        monkeypatch.setattr(codemode.change.impact, "select", _Select)
+        monkeypatch.setattr(codemode.change.words, "select", _Select)
     base = _project(repo)
     if kind == "range":
         repo.commit("change")
@@ -121,7 +122,7 @@ def test_a_failing_helper_is_replaced(repo, monkeypatch):
         raise RuntimeError("the helper fails")
 
     _force(monkeypatch, True)
-    monkeypatch.setattr(codemode.change.impact, "_serve_words", broken)
+    monkeypatch.setattr(codemode.change.words, "_serve_words", broken)
     got = codemode.change.diff.analyze(repo.config(), scope, cache=False)
     assert got.functions == expected.functions and got.problems == expected.problems
 

@@ -11,7 +11,7 @@ import pytest
 
 from codemode.check.run import run_check
 from codemode.config import load_config
-from codemode.explore.accept import run_accept
+from codemode.explore.writing.accept import run_accept
 from codemode.scope import Scope
 from codemode.worker.pool import Worker
 from codemode.worker.python import find_python

@@ -158,6 +158,21 @@ def test_no_module_passes_the_line_limit() -> None:
     assert sorted(long) == []
 
 
+# Two stages' modules of one name made readers open the wrong one (explore/judge.py beside
+# check/judge.py, explore/cache.py beside change/cache.py: #23). The one name kept twice:
+# each stage's ``model`` is the data model of that stage (the report's words, the spec file's
+# on-disk form), and nothing imports both.
+SHARED_NAMES = {"model"}
+
+
+def test_no_two_modules_share_a_name() -> None:
+    by_name: dict[str, list[str]] = {}
+    for module in MODULES:
+        by_name.setdefault(module.rsplit(".", 1)[-1], []).append(module)
+    twice = {n: ms for n, ms in by_name.items() if len(ms) > 1 and n not in SHARED_NAMES}
+    assert twice == {}
+
+
 def test_leaves_import_nothing() -> None:
     for module in LEAVES:
         tree = ast.parse(MODULES[module].read_text())

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from codemode import config as config_mod
 from codemode.check.fastpath import spec_keys
 from codemode.cli.main import _columns
-from codemode.specs import RESERVED_KEYS, load, model
+from codemode.specs import RESERVED_KEYS, model, validate
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -63,7 +63,7 @@ def test_spec_keys_reads_a_block_spec_file() -> None:
     assert spec_keys(text) == {"shop.a.f": 4, "shop.b": 6}
 
 
-# --- specs.load._quick: case and evaluator mappings checked as specs.model would ---------
+# --- specs.validate._quick: case and evaluator mappings checked as specs.model would ---------
 
 MODELS = [
     "CaseModel",
@@ -85,7 +85,7 @@ def test_the_quick_validator_knows_every_key_of_the_model(name: str) -> None:
     take the slow path; one _quick knows and the model does not would let it through."""
     cls = getattr(model, name)
     keys = {f.alias or n for n, f in cls.model_fields.items()}
-    assert set(load._FIELDS[name]) == keys
+    assert set(validate._FIELDS[name]) == keys
 
 
 short = st.text(max_size=6)
@@ -115,7 +115,7 @@ SHAPES: dict[str, st.SearchStrategy[Any]] = {
 
 
 def _mapping(name: str) -> st.SearchStrategy[dict[str, Any]]:
-    keys = sorted(load._FIELDS[name])
+    keys = sorted(validate._FIELDS[name])
     shaped = st.fixed_dictionaries({}, optional={k: SHAPES.get(k, value) for k in keys})
     anything = st.dictionaries(st.sampled_from([*keys, "unknown_key"]), value, max_size=4)
     return st.one_of(shaped, shaped, shaped, anything)
@@ -126,7 +126,7 @@ def _mapping(name: str) -> st.SearchStrategy[dict[str, Any]]:
 @example(("RubricEval", {"include": [[]]}))  # once a TypeError in the copy: an internal error
 def test_the_quick_validator_agrees_with_the_model(case: tuple[str, dict[str, Any]]) -> None:
     name, data = case
-    quick = load._quick(name, data)
+    quick = validate._quick(name, data)
     if quick is None:  # declined: the model decides (and words the error)
         return
     parsed = getattr(model, name).model_validate(data)

@@ -117,7 +117,7 @@ def test_a_module_a_package_and_a_spec_file_as_scopes(
     assert sorted(p.name for p in (root / "specs").iterdir()) == ["pkg.num.yml"]
     assert main(["regen", "pkg", "-q"]) == 0  # the package: its other module, tests left out
     assert sorted(p.name for p in (root / "specs").iterdir()) == ["pkg.num.yml", "pkg.text.yml"]
-    from codemode.explore.regen import run_regen
+    from codemode.explore.writing.regen import run_regen
 
     report = run_regen(
         load_config(root), Scope("paths", paths=("specs/pkg.num.yml",)), dry_run=True
@@ -169,7 +169,7 @@ def test_a_function_that_cannot_be_explored_is_skipped_with_its_reason(tmp_path:
             """
         )
     )
-    from codemode.explore.regen import run_regen
+    from codemode.explore.writing.regen import run_regen
 
     report = run_regen(
         load_config(root), Scope("paths", paths=(str(root / "pkg/db.py"),)), dry_run=True

@@ -61,10 +61,10 @@ def test_the_models_calls_follow_the_same_rule(tmp_path: Path) -> None:
 
     from codemode.check.run import make_worker
     from codemode.config import load_config
-    from codemode.explore.budget import Budget
-    from codemode.explore.pipeline import explore_with_model
+    from codemode.explore.llm.budget import Budget
+    from codemode.explore.llm.pipeline import explore_with_model
+    from codemode.explore.llm.snippets import SnippetRunner
     from codemode.explore.record import Recorder
-    from codemode.explore.snippets import SnippetRunner
     from codemode.explore.target import load_target
 
     root = project(tmp_path, {"src/pkg/ages.py": AGES})

@@ -17,7 +17,7 @@ from projectkit import spec as _spec
 
 from codemode.cli.main import main
 from codemode.config import load_config
-from codemode.explore.offline import plan
+from codemode.explore.offline.explorer import plan
 from codemode.explore.target import load_target
 
 PYENV = Path.home() / ".pyenv" / "versions"

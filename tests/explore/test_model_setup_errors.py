@@ -17,7 +17,7 @@ import pytest
 
 from codemode.cli.main import main
 from codemode.config import load_config
-from codemode.explore.llm import build_model
+from codemode.explore.llm.client import build_model
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:

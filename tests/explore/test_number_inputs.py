@@ -14,7 +14,7 @@ from test_inputs import _cases, _project, _regen, _spec
 
 from codemode.cli.main import main
 from codemode.config import load_config
-from codemode.explore.offline import plan
+from codemode.explore.offline.explorer import plan
 from codemode.explore.target import load_target
 
 NUMBERS = """

@@ -6,10 +6,10 @@ import datetime as dt
 from pathlib import Path
 
 from codemode.config import Config
-from codemode.explore.offline import explore_offline, plan_calls
+from codemode.explore.offline.explorer import explore_offline, plan_calls
 from codemode.explore.record import Recorder
-from codemode.explore.regen import run_regen
 from codemode.explore.target import load_target
+from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 from codemode.worker.pool import Worker
 

@@ -8,10 +8,10 @@ from typing import Any
 from scripted import Scripted, call_numbers, choose_all
 
 from codemode.config import Config
-from codemode.explore.budget import Budget
-from codemode.explore.pipeline import Exploration, explore_with_model
+from codemode.explore.llm.budget import Budget
+from codemode.explore.llm.pipeline import Exploration, explore_with_model
+from codemode.explore.llm.snippets import SnippetRunner
 from codemode.explore.record import Recorder
-from codemode.explore.snippets import SnippetRunner
 from codemode.explore.target import load_target
 from codemode.worker.pool import Worker
 

@@ -14,7 +14,7 @@ from loopback import Reply, Seen, serve
 
 from codemode.check.run import run_check
 from codemode.config import Config
-from codemode.explore.regen import run_regen
+from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 
 FID = "shop.shipping.parcel_size"

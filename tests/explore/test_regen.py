@@ -10,7 +10,7 @@ from scripted import Scripted, choose_all
 
 from codemode.check.run import run_check
 from codemode.config import Config
-from codemode.explore.regen import run_regen
+from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 from codemode.specs.load import load_spec_file
 

@@ -10,7 +10,7 @@ from codemode.check.run import run_check
 from codemode.cli.main import main
 from codemode.config import Config
 from codemode.errors import FatalError
-from codemode.explore.accept import parse_ref, run_accept
+from codemode.explore.writing.accept import parse_ref, run_accept
 from codemode.scope import Scope
 
 

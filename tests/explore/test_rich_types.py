@@ -19,7 +19,7 @@ from scripted import Scripted, call_numbers
 
 from codemode.check.run import run_check
 from codemode.config import Config, load_config
-from codemode.explore.regen import run_regen
+from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 
 CORE = Path(__file__).parent / "billing_src" / "core.py"

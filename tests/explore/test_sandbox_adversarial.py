@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from codemode.explore.llm.snippets import SnippetRunner
 from codemode.explore.record import Recorder
-from codemode.explore.snippets import SnippetRunner
 from codemode.worker.pool import Worker
 
 CANARY = "/tmp/codemode-sandbox-canary"

@@ -5,8 +5,8 @@ Its speed (under 2 s) is measured by benchmarks/snippet_throughput.py, not asser
 
 from __future__ import annotations
 
+from codemode.explore.llm.snippets import SnippetRunner
 from codemode.explore.record import Recorder
-from codemode.explore.snippets import SnippetRunner
 from codemode.worker.pool import Worker
 
 

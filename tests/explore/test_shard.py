@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from codemode.config import Config
-from codemode.explore.regen import run_regen
+from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 from codemode.shard import in_shard
 

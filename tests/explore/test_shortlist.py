@@ -4,7 +4,7 @@ the worker runs, a call that reaches the same output by another route still gets
 from __future__ import annotations
 
 from codemode.explore.record import CallRecord
-from codemode.explore.selection import MAX_CANDIDATES, shortlist
+from codemode.explore.selection.by_mutation import MAX_CANDIDATES, shortlist
 
 
 def test_a_call_by_a_route_no_other_call_takes_is_run_against_the_mutants() -> None:

@@ -13,11 +13,11 @@ from security_kit import make_project
 
 from codemode.check.run import make_worker
 from codemode.config import load_config
-from codemode.explore import snippets
-from codemode.explore.pipeline import vacuous, validate_evaluators
-from codemode.explore.prompts import ProposedEvaluator
+from codemode.explore.llm import snippets
+from codemode.explore.llm.pipeline import vacuous, validate_evaluators
+from codemode.explore.llm.prompts import ProposedEvaluator
+from codemode.explore.llm.snippets import SnippetRunner
 from codemode.explore.record import MAX_ARGUMENT_CHARS, Recorder
-from codemode.explore.snippets import SnippetRunner
 from codemode.explore.target import load_target
 from codemode.worker.pool import Worker
 

@@ -13,7 +13,7 @@ from typing import Any, get_args
 
 import pytest
 
-from codemode.specs import load, model
+from codemode.specs import model, validate
 
 VALID: list[tuple[str, dict[str, Any]]] = [
     ("CaseModel", {"id": "a", "inputs": [1, 2], "expected": 3}),
@@ -49,11 +49,11 @@ VALID: list[tuple[str, dict[str, Any]]] = [
 
 @pytest.mark.parametrize(("name", "data"), VALID)
 def test_fast_path_equals_the_model(name: str, data: dict[str, Any]) -> None:
-    quick = load._quick(name, data)
+    quick = validate._quick(name, data)
     assert quick is not None
     cls = getattr(model, name)
     assert quick == cls.model_validate(data).model_dump(by_alias=True)
-    assert load._validate(name, data) == (quick, set(data))
+    assert validate._validate(name, data) == (quick, set(data))
 
 
 @pytest.mark.parametrize(
@@ -77,16 +77,16 @@ def test_fast_path_equals_the_model(name: str, data: dict[str, Any]) -> None:
     ],
 )
 def test_anything_unsure_goes_to_the_model(name: str, data: dict[str, Any]) -> None:
-    assert load._quick(name, data) is None
+    assert validate._quick(name, data) is None
 
 
 def test_constants_match_the_models() -> None:
-    assert tuple(model.EVALUATOR_KINDS) == load.EVALUATOR_KINDS
-    assert {load._EVALUATOR_MODELS[k] for k in load.EVALUATOR_KINDS} == {
+    assert tuple(model.EVALUATOR_KINDS) == validate.EVALUATOR_KINDS
+    assert {validate._EVALUATOR_MODELS[k] for k in validate.EVALUATOR_KINDS} == {
         m.__name__ for m in model.EVALUATOR_KINDS.values()
     }
-    assert set(load._SCOPES) == set(get_args(model.FixtureScope))
-    for name, fields in load._FIELDS.items():
+    assert set(validate._SCOPES) == set(get_args(model.FixtureScope))
+    for name, fields in validate._FIELDS.items():
         cls = getattr(model, name)
         assert set(fields) == {f.alias or n for n, f in cls.model_fields.items()}, name
 

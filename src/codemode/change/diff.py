@@ -33,7 +33,8 @@ from codemode.scope import Scope
 if TYPE_CHECKING:  # imported where used: a cached answer needs none (a hook's startup)
     from codemode.change import git
     from codemode.change.cache import CachedAnalysis as _Cached
-    from codemode.change.functions import Function, SourceFile
+    from codemode.change.chunks import Function
+    from codemode.change.functions import SourceFile
     from codemode.change.impact import Project
 
     _Loaded = tuple[SourceFile | str | None, SourceFile | str | None]  # str: a problem
@@ -118,7 +119,8 @@ class _Job(NamedTuple):
 def _load(
     path: str, module: str, data: bytes | None, lines: set[int] | None
 ) -> SourceFile | str | None:
-    from codemode.change.functions import SourceError, SourceFile
+    from codemode.change.chunks import SourceError
+    from codemode.change.functions import SourceFile
 
     if data is None:
         return None  # e.g. deleted from the work tree
@@ -233,7 +235,7 @@ def _project(
     repo: Path, sides: git.Sides, roots: tuple[str, ...], cache: AnalysisCache | None = None
 ) -> Project:
     from codemode.change import git
-    from codemode.change.functions import module_name
+    from codemode.change.chunks import module_name
     from codemode.change.impact import ModuleFile, Project
 
     modules: dict[str, ModuleFile] = {}
@@ -261,7 +263,7 @@ class _Analysis:
         self.notes: set[str] = set()
 
     def module(self, path: str) -> str | None:
-        from codemode.change.functions import module_name
+        from codemode.change.chunks import module_name
 
         module = module_name(path, self.roots)
         if module is None and path not in self.notes:
@@ -437,7 +439,7 @@ class _Analysis:
     def _statements_alike(self, old: _Side, new: _Side) -> bool:
         """A hunk in the imports and constants on one side: parse them on both, so that
         constants (and defs under an ``if``) compare like with like."""
-        from codemode.change.functions import SourceError
+        from codemode.change.chunks import SourceError
 
         if any(c.info is not None and not c.is_def for s in (old, new) for c in s.src.chunks):
             for side in (old, new):
@@ -462,7 +464,7 @@ class _Analysis:
     ) -> None:
         """A function parsed on one side only: parse its chunk on the other side too, if it
         is there (the hunks of the two sides can cut chunks differently)."""
-        from codemode.change.functions import SourceError
+        from codemode.change.chunks import SourceError
 
         by_module = {s.src.module: s for s in sides}
         for fid in wanted:
@@ -560,7 +562,7 @@ class _Analysis:
         return fn, mf.path if mf else ""
 
     def _add_unchanged(self, project: Project, results: dict[str, ChangedFunction]) -> None:
-        from codemode.change.functions import SourceError
+        from codemode.change.chunks import SourceError
 
         for module, mf in sorted(project.modules.items()):
             src = project.source(module)

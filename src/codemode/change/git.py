@@ -492,7 +492,8 @@ def materialize_staged(root: Path) -> Path | None:
 
 def fingerprint_functions_at(config: Config, ref: str | None) -> dict[str, str]:
     """Function id -> fingerprint for every function at ``ref`` (None: the work tree)."""
-    from codemode.change.functions import SourceError, extract_all, module_name
+    from codemode.change.chunks import SourceError, module_name
+    from codemode.change.functions import extract_all
 
     root = repo_root(config.root)
     if ref is None:

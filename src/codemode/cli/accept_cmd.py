@@ -31,7 +31,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.explore.accept import run_accept
+    from codemode.explore.writing.accept import run_accept
 
     config = config_from_args(args)
     report = run_accept(config, args.refs, dry_run=args.dry_run)

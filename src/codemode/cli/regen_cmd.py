@@ -57,7 +57,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.explore.regen import run_regen
+    from codemode.explore.writing.regen import run_regen
 
     scope = scope_from_args(args)
     config = config_from_args(

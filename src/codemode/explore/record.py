@@ -263,7 +263,7 @@ class Recorder:
             fixture_names=self.fixture_names,
             serializer=self.serializer,
             file_key=self.file_key,
-            isolate=False,  # a worker of its own per explored function (explore/regen.py)
+            isolate=False,  # a worker of its own per explored function (explore/writing/regen.py)
         )
 
     def lines(self) -> set[int]:

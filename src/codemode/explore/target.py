@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codemode.change.functions import SourceError, SourceFile
+from codemode.change.chunks import SourceError
+from codemode.change.functions import SourceFile
 from codemode.config import Config
 from codemode.errors import FatalError
 

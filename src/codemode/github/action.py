@@ -119,7 +119,7 @@ def deliver(inputs: Inputs, event: Event, cwd: Path, token: str, env: Mapping[st
 def _run(inputs: Inputs, config: Config, p: Plan, dry_run: bool) -> Report:
     shard = parse_shard(inputs.shard)
     if inputs.mode == "regen":
-        from codemode.explore.regen import run_regen
+        from codemode.explore.writing.regen import run_regen
 
         report: Report = run_regen(config, p.scope, dry_run=dry_run, shard=shard)
         return report

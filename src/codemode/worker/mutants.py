@@ -1,6 +1,6 @@
 """First-order mutants of one function, made in memory from its source (stdlib only).
 
-The worker (``mutation.py``) loads this module when exploration asks for mutation
+The worker (``exploring.py``) loads this module when exploration asks for mutation
 analysis; the benchmark imports it to mutate files the same way. A mutant is the
 function's own ``def`` with one small change (mutmut 3 / cosmic-ray operators):
 arithmetic, comparison and boolean operators swapped, ``not`` dropped, a number or a

@@ -23,64 +23,10 @@ from typing import Any, NamedTuple
 
 from codemode.errors import FatalError
 from codemode.worker import canonical, runner
+from codemode.worker.environment import scrub_env
 
 # The worker's entry script, run by path in the project's interpreter (not imported here).
 RUNTIME_SCRIPT = Path(__file__).resolve().with_name("runtime.py")
-
-# The worker runs code from the change under review, so its environment is an allowlist, as
-# tox's pass_env: what a Python program needs to run (locale, paths, the virtualenv), plus the
-# names and globs a project lists under [tool.codemode] pass_env. A denylist of name patterns
-# missed OPENAI_KEY, MY_PAT, CI_JOB_JWT, DATABASE_URL, SLACK_WEBHOOK_URL... (#11). What the
-# process can still read as the same user (e.g. /proc/<parent>/environ) is in docs/security.md.
-BASE_ENV = (
-    "PATH",
-    "HOME",
-    "USER",
-    "LOGNAME",
-    "SHELL",
-    "LANG",
-    "LANGUAGE",
-    "LC_*",
-    "TZ",
-    "TERM",
-    "NO_COLOR",
-    "TMPDIR",
-    "TEMP",
-    "TMP",
-    "VIRTUAL_ENV",
-    "CONDA_PREFIX",
-    "PYTHONPATH",
-    "PYTHONHOME",
-    "PYTHONHASHSEED",
-    "PYTHONUTF8",
-    "PYTHONWARNINGS",
-    "PYTHONFAULTHANDLER",
-    "PYTHONDEVMODE",
-    "PYTHONSAFEPATH",
-    "SOURCE_DATE_EPOCH",
-    "CODEMODE_WORKER_*",
-    # Windows: a Python process cannot start without these
-    "SYSTEMROOT",
-    "SYSTEMDRIVE",
-    "COMSPEC",
-    "PATHEXT",
-    "WINDIR",
-)
-
-
-def _allowed(name: str, patterns: tuple[str, ...]) -> bool:
-    import fnmatch
-
-    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
-
-
-def scrub_env(env: Mapping[str, str], pass_env: tuple[str, ...] = ()) -> dict[str, str]:
-    """The worker's environment: ``env`` filtered to BASE_ENV and ``pass_env`` (names, globs)."""
-    patterns = BASE_ENV + tuple(pass_env)
-    out = {k: v for k, v in env.items() if _allowed(k, patterns)}
-    out["PYTHONIOENCODING"] = "utf-8"
-    out["PYTHONDONTWRITEBYTECODE"] = "1"  # never leave __pycache__ in a staged tree copy
-    return out
 
 
 class TypeMismatch(NamedTuple):

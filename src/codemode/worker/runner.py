@@ -105,9 +105,9 @@ class Runner:
         elif op == "end_file":
             self.send({"ok": True, "errors": self.fixtures.end_file(req.get("key", ""))})
         elif op == "mutate":
-            from . import mutation  # only when exploring
+            from . import exploring  # only when exploring
 
-            mutation.run_mutants(self, req)
+            exploring.run_mutants(self, req)
         else:
             self.send({"fatal": "protocol", "message": f"unknown op {op!r}"})
 
@@ -247,9 +247,9 @@ class Runner:
                 func, fx = _bind(obj, owner, fx)
                 args, kwargs = apply_serializer(case, req.get("serializer"))
                 if case.get("exprs"):  # docstring and test calls, built with the module's globals
-                    from . import mutation
+                    from . import exploring
 
-                    args, kwargs = mutation.eval_exprs(case["exprs"], module, out)
+                    args, kwargs = exploring.eval_exprs(case["exprs"], module, out)
             except TargetError as exc:
                 out.update(outcome="error", message=str(exc))
                 return out

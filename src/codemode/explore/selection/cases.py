@@ -10,9 +10,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from codemode.explore import judge
-from codemode.explore.judge import portable_match
 from codemode.explore.record import CallRecord
+from codemode.explore.selection import admit
+from codemode.explore.selection.admit import portable_match
 from codemode.explore.target import TargetInfo, bind_keywords
 from codemode.specs.write import yaml_safe
 from codemode.worker.canonical import has_faithful_form
@@ -58,7 +58,7 @@ def _spec_value(value: Any) -> tuple[Any, str | None] | None:
     import datetime as dt
     import decimal
 
-    from codemode.explore.project import MemberRef, Recipe
+    from codemode.explore.llm.project_types import MemberRef, Recipe
 
     if isinstance(value, decimal.Decimal):
         return str(value), "decimal.Decimal"
@@ -118,9 +118,9 @@ def incidental(rec: CallRecord, info: TargetInfo | None) -> bool:
     ``line_total({"sku": "A-1"})`` raising AttributeError says nothing about ``line_total``;
     a TypeError the function raises itself (``raise TypeError(...)`` in its body) is behaviour.
     """
-    # judged by where the worker saw it raised (explore/judge.py): a `raise` in the project's
+    # judged by where the worker saw it raised (explore/selection/admit.py): a `raise` in the project's
     # own code (the function or an in-repo callee) is deliberate, anything else an accident
-    return judge.incidental(rec.kind, rec.exc)
+    return admit.incidental(rec.kind, rec.exc)
 
 
 def case_from_record(rec: CallRecord, case_id: str, info: TargetInfo | None) -> dict[str, Any]:

@@ -1,17 +1,17 @@
 """The offline explorer: inputs from where behaviour lives, cases chosen by mutation.
 
 Candidates come, in this order, from the project's tests, the function's docstring, its
-callers in the project, those examples varied at their edge (``explore/variants.py``), its
+callers in the project, those examples varied at their edge (``explore/offline/variants.py``), its
 constants and patterns, then values directed by each parameter's type
-(``explore/inputs.py``, the examples' own values first), planned deterministically for a
+(``explore/offline/values.py``, the examples' own values first), planned deterministically for a
 function id.
 Every planned value respects the annotation (or what the body implies of an unannotated
 parameter); a required parameter nothing can build is reported as needing a fixture, with
 no cases. All calls run in the worker in batches; calls whose outcome is an incidental
-wrong-type error are never cases (``explore/judge.py``). The worker then runs the usable
+wrong-type error are never cases (``explore/selection/admit.py``). The worker then runs the usable
 calls against in-memory mutants of the function, and the smallest set that kills the most
 mutants, then covers the most lines, then shows each class of input, becomes the cases
-(``explore/selection.py``).
+(``explore/selection/by_mutation.py``).
 """
 
 from __future__ import annotations
@@ -31,14 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from codemode.config import Config
-from codemode.explore import judge
-from codemode.explore.cases import auto_id, build_cases, usable
-from codemode.explore.input_sources import Candidate, docstring_calls, file_calls, patterns
-from codemode.explore.inputs import Builder, Value, dedupe
+from codemode.explore.offline.builder import Builder
+from codemode.explore.offline.harvest import Candidate, docstring_calls, file_calls, patterns
+from codemode.explore.offline.values import Value, dedupe
+from codemode.explore.offline.variants import example_values, variants
 from codemode.explore.record import CallRecord, Recorder
-from codemode.explore.selection import Mutation, choose, run_mutants, shortlist
+from codemode.explore.selection import admit
+from codemode.explore.selection.by_mutation import Mutation, choose, run_mutants, shortlist
+from codemode.explore.selection.cases import auto_id, build_cases, usable
 from codemode.explore.target import AST_LOCK, Param, TargetInfo
-from codemode.explore.variants import example_values, variants
 
 MAX_PLANNED = 400
 MAX_CASES: int = Config._field_defaults[
@@ -305,7 +306,7 @@ def _non_finite(value: Any) -> bool:
 def _unhandled_non_finite(rec: CallRecord) -> bool:
     """An infinity or NaN the function does not handle (the interpreter's OverflowError from
     ``round(inf)``) shows nothing of the function: such a call is not a case."""
-    if rec.kind != "raised" or judge.raised_by_project(rec.exc):
+    if rec.kind != "raised" or admit.raised_by_project(rec.exc):
         return False
     return any(_non_finite(v) for v in (*rec.args, *rec.kwargs.values()))
 

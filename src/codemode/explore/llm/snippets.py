@@ -5,7 +5,7 @@ A snippet gets no files, environment, network, imports of host modules or real s
 replayed snippet makes the same calls). Every call of the target is a host function that
 asks the worker, records the call, and hands back the result with its Python types where
 Monty has them (Decimal, date, tuple, bytes...); a custom object arrives as its data. The
-target's own module imports as in the project (``explore/project.py``): its classes,
+target's own module imports as in the project (``explore/llm/project_types.py``): its classes,
 Enum members and exception classes. Errors become one line for the model, with the line;
 a crashed or timed-out sandbox is replaced and the next snippet runs.
 
@@ -24,7 +24,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from codemode.explore.project import MemberRef, ProjectModule, Recipe, read_classes, rewrite_imports
+from codemode.explore.llm.project_types import (
+    MemberRef,
+    ProjectModule,
+    Recipe,
+    read_classes,
+    rewrite_imports,
+)
 from codemode.explore.record import Recorder, TooManyCalls
 from codemode.explore.target import TargetInfo
 

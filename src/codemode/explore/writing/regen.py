@@ -15,7 +15,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,145 +23,27 @@ from codemode.atomic import write_atomic
 from codemode.check.run import make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
-from codemode.explore.sources import Scan, scan_sources, spec_rel_for
+from codemode.explore.writing.plan import (
+    _Done,
+    _new_spec_rel,
+    _skip,
+    _spec_for,
+    _summary,
+    _Target,
+    _targets,
+)
+from codemode.explore.writing.scan import Scan
 from codemode.lock import locked
-from codemode.report.model import Cost, FunctionResult, Report, SpecEdit, Verdict
+from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
 from codemode.scope import Scope
 from codemode.shard import in_shard
-from codemode.specs.discover import find_spec_files
-from codemode.specs.index import SpecIndex, build_index
+from codemode.specs.index import build_index
 from codemode.specs.load import parse_spec_text
 from codemode.specs.types import FunctionSpec, SpecFile
 from codemode.specs.write import FunctionUpdate, apply_updates, unified_diff
 
 Progress = Callable[[str], None]
 EXPLORE_TIMEOUT = 5.0  # seconds per exploratory call: planned inputs may be slow, never hang
-
-
-@dataclass
-class _Target:
-    id: str
-    changed_lines: tuple[int, ...] = ()
-    explicit: bool = False
-    changed: bool = False  # named by the diff analyzer
-    new: bool = False  # no spec yet: found by a bootstrap (--all, a module or a package)
-
-
-@dataclass
-class _Done:
-    id: str
-    status: Verdict
-    message: str
-    spec_rel: str | None = None
-    update: FunctionUpdate | None = None
-    requests: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    notes: list[str] = field(default_factory=list)
-    visible_bytes: int = 0  # what the model was shown of this function (prompt + tool output)
-    mutation_score: float | None = None
-    quality: tuple[tuple[str, ...], int, float | None] = ((), 0, None)
-    quality_text: str = ""
-
-
-def _targets(
-    config: Config, scope: Scope, function_ids: Sequence[str], index: SpecIndex
-) -> tuple[list[_Target], Scan | None]:
-    """The functions to explore, and (for --all and paths) what the bootstrap searched."""
-    if function_ids:
-        return [_Target(fid, explicit=True) for fid in dict.fromkeys(function_ids)], None
-    if scope.is_change:
-        from codemode.change import diff
-
-        analysis = diff.analyze(config, scope)
-        return [
-            _Target(f.id, f.changed_lines, changed=True)
-            for f in analysis.functions
-            if f.status in ("added", "modified", "renamed")
-        ], None
-    if scope.kind == "paths":
-        spec_paths, source_paths = _split_paths(config, scope.paths)
-        wanted = {p.resolve() for p in spec_paths}
-        ids = [f.id for s in index.files if s.path.resolve() in wanted for f in s.functions]
-        scan = scan_sources(config, source_paths) if source_paths else None
-    else:
-        ids = sorted(index.function_ids())
-        scan = scan_sources(config)
-    known = index.function_ids()
-    ids += [f.id for f in scan.functions] if scan else []
-    return [_Target(fid, new=fid not in known) for fid in dict.fromkeys(ids)], scan
-
-
-def _split_paths(config: Config, paths: Sequence[str]) -> tuple[list[Path], list[Path]]:
-    """Spec files (and folders of them), and modules or packages, named on the command line."""
-    specs: list[Path] = []
-    sources: list[Path] = []
-    for p in paths:
-        path = Path(p) if Path(p).is_absolute() else Path.cwd() / p
-        if path.is_dir():
-            specs += find_spec_files(config, (str(path),))
-            sources.append(path)
-        elif path.is_file() and path.suffix == ".py":
-            sources.append(path)
-        elif path.is_file():
-            specs.append(path)
-        else:
-            raise FatalError(
-                f"{p}: no such file or directory; name spec files, modules or packages that exist"
-            )
-    return specs, sources
-
-
-def _spec_for(index: SpecIndex, fid: str) -> tuple[SpecFile, FunctionSpec] | None:
-    for spec in index.files:
-        f = spec.function(fid)
-        if f is not None:
-            return spec, f
-    return None
-
-
-def _new_spec_rel(config: Config, index: SpecIndex, module: str) -> str:
-    for spec in index.files:  # next to the module's other functions, when it has some
-        if any(f.id.startswith(module + ".") for f in spec.functions):
-            return spec.rel
-    return spec_rel_for(config, module)
-
-
-def _summary(func: FunctionSpec | None) -> str:
-    if func is None:
-        return ""
-    from codemode.specs.write import flow
-
-    lines = []
-    for c in func.cases[:10]:
-        inputs = c.input_value if c.input_form != "none" else None
-        want = (
-            f"raises {c.raises}"
-            if c.raises
-            else (flow(c.expected) if c.has_expected else "(no expectation)")
-        )
-        lines.append(f"- {c.id}: {flow(inputs)} -> {want}"[:200])
-    return "\n".join(lines)
-
-
-def _skip(
-    target: _Target, fingerprint: str | None, spec: SpecFile | None, func: FunctionSpec | None
-) -> _Done | None:
-    """Nothing to explore: the function did not change since its cases were generated, or its
-    spec is hand-written and nothing asks for more."""
-    meta = func.meta if func else None
-    rel = spec.rel if spec else None
-    if meta and meta.fingerprint == fingerprint and meta.explored_by and not target.explicit:
-        return _Done(target.id, "ok", "up to date (fingerprint unchanged)", rel)
-    if meta and not meta.fingerprint and not (target.explicit or target.changed):
-        # --all over a hand-written spec: nothing says it is stale; adding cases is a choice.
-        return _Done(
-            target.id,
-            "ok",
-            "hand-written spec; name it with --function to add generated cases",
-            rel,
-        )
-    return None
 
 
 class _Workers:
@@ -303,7 +185,7 @@ class _Run:
     ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
         """Explore offline or with the model: the candidate cases and global evaluators."""
         if self.model is None:
-            from codemode.explore.cases import unique_id
+            from codemode.explore.selection.cases import unique_id
 
             offline = await asyncio.to_thread(self._offline, info, recorder, done)
             if offline.needs_fixture and not offline.cases:
@@ -332,7 +214,7 @@ class _Run:
         self, update: FunctionUpdate, spec: SpecFile | None, func: FunctionSpec | None, done: _Done
     ) -> _Done:
         """Re-run the candidates twice in fresh workers; only what holds both times is kept."""
-        from codemode.explore.gate import run_gate
+        from codemode.explore.writing.gate import run_gate
 
         rel = done.spec_rel or ""
         path = self.config.root / rel
@@ -368,7 +250,7 @@ class _Run:
         return done
 
     def _offline(self, info: Any, recorder: Any, done: _Done) -> Any:
-        from codemode.explore.offline import explore
+        from codemode.explore.offline.explorer import explore
 
         res = explore(info, recorder, max_cases=self.config.max_cases, root=self.config.root)
         done.notes += [f"{info.id}: {n}" for n in res.notes]
@@ -386,10 +268,10 @@ class _Run:
     async def _explore_model(
         self, target: _Target, info: Any, recorder: Any, func: FunctionSpec | None, taken: set[str]
     ) -> Any:
-        from codemode.explore.budget import BudgetExceeded
-        from codemode.explore.cache import cache_key
-        from codemode.explore.llm import ModelFailed
-        from codemode.explore.pipeline import explore_with_model
+        from codemode.explore.llm.answers import cache_key
+        from codemode.explore.llm.budget import BudgetExceeded
+        from codemode.explore.llm.client import ModelFailed
+        from codemode.explore.llm.pipeline import explore_with_model
 
         key = cache_key(target.id, info.fingerprint, self.label, self.config.coverage_rounds)
         cached = self.cache.get(key) if info.fingerprint else None
@@ -423,7 +305,7 @@ def _serializer(
     A function block that already names a serializer keeps it, and one with hand-written
     cases gets none: cases that would need one are left out (noted).
     """
-    from codemode.explore.cases import SCHEMA_KEY, safe_id
+    from codemode.explore.selection.cases import SCHEMA_KEY, safe_id
 
     schema: dict[str, str] = {}
     kept: list[dict[str, Any]] = []
@@ -484,8 +366,8 @@ def _no_case(recorder: Any) -> str:
 
 
 def _offline_evaluators(recorder: Any, info: Any) -> dict[str, dict[str, Any]]:
-    from codemode.explore.pipeline import validate_evaluators
-    from codemode.explore.prompts import ProposedEvaluator
+    from codemode.explore.llm.pipeline import validate_evaluators
+    from codemode.explore.llm.prompts import ProposedEvaluator
 
     kinds = {type(r.value).__name__ for r in recorder.records if r.kind == "returned"}
     if len(kinds) != 1:
@@ -522,9 +404,9 @@ def run_regen(
     if not targets:
         return Report(notes=(_empty_scope(config, scope, scan),), mode="regen", scope=scope)
     if chosen is not None:
-        from codemode.explore.budget import Budget, price_for
-        from codemode.explore.cache import AnswerCache, cache_dir
-        from codemode.explore.llm import build_model, model_label
+        from codemode.explore.llm.answers import AnswerCache, cache_dir
+        from codemode.explore.llm.budget import Budget, price_for
+        from codemode.explore.llm.client import build_model, model_label
 
         run.model = build_model(chosen, config.base_url, base_url_origin=config.base_url_origin)
         run.label = model_label(chosen)
@@ -606,7 +488,7 @@ def _bootstrap_summary(done: list[_Done], report: Report, scan: Scan | None) -> 
 async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
     sem = asyncio.Semaphore(max(1, run.config.concurrency))
     if run.model is not None:
-        from codemode.explore.snippets import SnippetRunner
+        from codemode.explore.llm.snippets import SnippetRunner
 
         with SnippetRunner(processes=max(1, run.config.concurrency)) as runner:
             run.runner = runner
@@ -616,7 +498,7 @@ async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
 
 async def _all_or_stop(run: _Run, targets: list[_Target], sem: asyncio.Semaphore) -> list[_Done]:
     """Every function, unless the model's server is unreachable: then the run stops (exit 2)."""
-    from codemode.explore.llm import Unreachable
+    from codemode.explore.llm.client import Unreachable
 
     tasks = [asyncio.ensure_future(run.one(t, sem)) for t in targets]
     try:

@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from codemode.change.functions import SourceError, SourceFile, decode_source, module_name
+from codemode.change.chunks import SourceError, decode_source, module_name
+from codemode.change.functions import SourceFile
 from codemode.config import Config
 from codemode.specs.discover import _skip_dir, glob_regex
 

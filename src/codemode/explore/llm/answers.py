@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from codemode.errors import FatalError
-from codemode.explore.prompts import PROMPT_VERSION
+from codemode.explore.llm.prompts import PROMPT_VERSION
 
 
 def cache_dir(root: Path) -> Path:

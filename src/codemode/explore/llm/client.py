@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codemode.errors import FatalError
-from codemode.explore.budget import Budget
+from codemode.explore.llm.budget import Budget
 
 RETRY_ATTEMPTS = 4
 RETRY_BASE_DELAY = 1.0  # seconds; doubled each attempt

@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from codemode.explore import prompts
-from codemode.explore.budget import Budget, BudgetExceeded
-from codemode.explore.cases import build_cases, describe_call, inputs_of, safe_id, usable
+from codemode.explore.llm import prompts
+from codemode.explore.llm.budget import Budget, BudgetExceeded
+from codemode.explore.llm.snippets import SnippetResult, SnippetRunner
 from codemode.explore.record import CallRecord, Recorder, wire_call
-from codemode.explore.snippets import SnippetResult, SnippetRunner
+from codemode.explore.selection.cases import build_cases, describe_call, inputs_of, safe_id, usable
 from codemode.explore.target import TargetInfo
 
 MAX_VISIBLE = 24_000  # bytes of tool output one function's conversation may carry
@@ -143,7 +143,7 @@ def _agent(session: _Session, model: Any, budget: Budget, retry_delay: float | N
     from pydantic_ai import Agent, RunContext, Tool
     from pydantic_ai.tools import ToolDefinition
 
-    from codemode.explore.llm import retrying
+    from codemode.explore.llm.client import retrying
 
     async def run_snippets(snippets: list[str]) -> str:
         """Run Python snippets in the sandbox; every call of the function is recorded.
@@ -173,7 +173,7 @@ async def _converse(
     from pydantic_ai import UsageLimits
     from pydantic_ai.exceptions import UnexpectedModelBehavior, UsageLimitExceeded
 
-    from codemode.explore.llm import ModelFailed, Tally, current_tally
+    from codemode.explore.llm.client import ModelFailed, Tally, current_tally
 
     tally = Tally()
     token = current_tally.set(tally)
@@ -238,7 +238,7 @@ async def explore_with_model(
 
 
 def _choose(ex: Exploration, session: _Session, choice: Any, taken: set[str]) -> None:
-    from codemode.explore.offline import select
+    from codemode.explore.offline.explorer import select
 
     info, records = session.info, session.recorder.records
     unreached = info.body_lines() - session.recorder.lines()

@@ -21,8 +21,8 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from codemode.explore.input_sources import Candidate
-from codemode.explore.inputs import Value
+from codemode.explore.offline.harvest import Candidate
+from codemode.explore.offline.values import Value
 
 MAX_SEEDS = 12  # examples varied, the first distinct ones
 MAX_TEXT = 200  # longer text is data, not an example to vary

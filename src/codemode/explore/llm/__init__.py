@@ -1,0 +1,1 @@
+"""Explore, the model loop: the model writes snippets that run in Monty, then chooses cases."""

@@ -1,0 +1,1 @@
+"""Explore, the offline explorer: its inputs, from where behaviour lives and from types."""

@@ -1,0 +1,1 @@
+"""Explore, which recorded calls become cases, and the cases they become."""

@@ -1,0 +1,98 @@
+"""YAML below the document: node lines, duplicate keys (which PyYAML keeps silently), and the
+constructor that builds plain documents fast and declines the rest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+
+import yaml
+
+from codemode.specs.types import (
+    SpecProblem,
+)
+
+
+def _line(node: yaml.Node | None) -> int | None:
+    return node.start_mark.line + 1 if node is not None else None
+
+
+def _pairs(node: yaml.MappingNode) -> list[tuple[yaml.Node, yaml.Node]]:
+    return list(node.value)
+
+
+def _key_str(key: yaml.Node) -> str | None:
+    return str(key.value) if isinstance(key, yaml.ScalarNode) else None
+
+
+def _duplicate_keys(node: yaml.Node, problems: list[SpecProblem]) -> None:
+    """PyYAML keeps the last of two equal keys silently; we report every duplicate."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, yaml.MappingNode):
+            seen: dict[str, int | None] = {}
+            for k, v in n.value:
+                ks = _key_str(k)
+                if ks is not None:
+                    if ks in seen and ks != "<<":
+                        problems.append(
+                            SpecProblem(
+                                _line(k),
+                                f"duplicate key {ks!r} (first at line {seen[ks]}); "
+                                "YAML keeps only the last one, so remove or rename one",
+                            )
+                        )
+                    seen.setdefault(ks, _line(k))
+                stack.append(v)
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(n.value)
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+
+
+_MAP_TAG = "tag:yaml.org,2002:map"
+
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _Slow(Exception):
+    """This node needs PyYAML's own constructor (a merge key, a set, an unknown tag...)."""
+
+
+def _construct(loader: Any, node: yaml.Node) -> Any:
+    # PyYAML's generic constructor costs about 100 us per case (most of loading a big
+    # spec); plain maps, lists and resolved scalars are built directly, same values.
+    try:
+        return _fast_construct(loader, node)
+    except (_Slow, RecursionError):
+        return loader.construct_object(node, deep=True)
+
+
+def _fast_construct(loader: Any, node: yaml.Node) -> Any:
+    tag = node.tag
+    if isinstance(node, yaml.ScalarNode):
+        if tag == _STR_TAG:
+            return node.value
+        scalar = loader.yaml_constructors.get(tag)
+        if scalar is None:
+            raise _Slow
+        return scalar(loader, node)
+    if isinstance(node, yaml.SequenceNode) and tag == _SEQ_TAG:
+        return [_fast_construct(loader, item) for item in node.value]
+    if isinstance(node, yaml.MappingNode) and tag == _MAP_TAG:
+        out = {}
+        for k, v in node.value:
+            if k.tag == _MERGE_TAG or not isinstance(k, yaml.ScalarNode):
+                raise _Slow
+            out[_fast_construct(loader, k)] = _fast_construct(loader, v)
+        return out
+    raise _Slow
