@@ -14,7 +14,8 @@ from typing import Any
 
 # The canonical form's tags, from the worker's one module of constants (it imports nothing,
 # so the terminal report does not pay for the worker's canonical code).
-from codemode.worker.tags import BYTES_TAG, UNREPRESENTABLE_TAG
+from codemode.worker.tags import BYTES_TAG as BYTES_TAG
+from codemode.worker.tags import UNREPRESENTABLE_TAG as UNREPRESENTABLE_TAG
 
 
 def values_equal(

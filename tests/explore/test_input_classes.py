@@ -48,7 +48,7 @@ def test_an_example_varied_at_its_edge_becomes_a_case(tmp_path: Path) -> None:
     written = spec(root, "pkg.codes")
     assert "variants" in meta(written, "pkg.codes.is_code")["sources"]  # type: ignore[operator]
     ids = [c["id"] for c in cases(written, "pkg.codes.is_code")]
-    assert "docstring_example_trailing_punctuation" in ids, ids
+    assert "docstring_trailing_punctuation" in ids, ids  # ids under 32 characters (#23)
     assert _check(root, "pkg.codes") == 0
     _edit(root, "src/pkg/codes.py", "[0-9]{2}.?", "[0-9]{2}")  # the release: no trailing mark
     assert _check(root, "pkg.codes") == 1

@@ -83,16 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(report.to_json() + "\n")
     else:
-        for e in report.edits:
-            sys.stdout.write(e.diff)
-        for f in report.functions:
-            sys.stdout.write(f"{f.status:8} {f.id}: {f.message}\n")
-        if report.cost is not None:
-            c = report.cost
-            usd = f", ~{c.usd:.4f} USD" if c.usd is not None else ""
-            sys.stdout.write(
-                f"model {c.model}: {c.requests} request(s), {c.input_tokens} in / {c.output_tokens} out tokens{usd}\n"
-            )
-        for n in report.notes:
-            sys.stdout.write(f"note: {n}\n")
+        from codemode.report.terminal import render_regen
+
+        sys.stdout.write(render_regen(report))
     return report.exit_code(("error",))  # a function regen could not do fails the run

@@ -9,7 +9,7 @@ to the worker in one batch.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -268,3 +268,18 @@ class Recorder:
 
     def lines(self) -> set[int]:
         return {ln for r in self.records for ln in r.lines}
+
+
+def value_key(value: object, default: Callable[[Any], Any] = repr) -> str:
+    """A text equal values share, to tell calls or outcomes apart: JSON where JSON can say
+    it, else the value's repr. JSON cannot key a dict by a tuple (toolz's docstring
+    ``memoize(cache={(1, 2): 3})`` stopped a bootstrap, #23) nor sort keys of mixed types."""
+    import json
+
+    try:
+        return json.dumps(value, default=default, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            return repr(value)
+        except Exception:  # a repr that raises: this value equals no other
+            return f"<{type(value).__name__} at {id(value)}>"

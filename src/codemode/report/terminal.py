@@ -178,3 +178,27 @@ def accept_hint(report: Report) -> str:
     if stale and regen:  # the same change the check looked at, so the command does something
         out.append(f"To write cases for the changed functions:\n  {regen}")
     return "\n".join(out)
+
+
+def render_regen(report: Report) -> str:
+    """What ``regen`` did: the edits, one line per function, the functions that share one
+    message (a package that fails to import) on one line with a count, cost and notes."""
+    lines = [e.diff.rstrip("\n") for e in report.edits if e.diff]
+    groups: dict[tuple[str, str], list[str]] = {}
+    for f in report.sorted_functions():
+        groups.setdefault((f.status, f.message), []).append(f.id)
+    for (status, message), ids in groups.items():
+        if len(ids) == 1 or not message or status == "ok":  # a count per function is its own
+            lines += [f"{status:8} {fid}: {message}" for fid in ids]
+            continue
+        named = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+        lines.append(f"{status:8} {len(ids)} functions: {message} [{named}]")
+    if report.cost is not None:
+        c = report.cost
+        usd = f", ~{c.usd:.4f} USD" if c.usd is not None else ""
+        lines.append(
+            f"model {c.model}: {c.requests} request(s), "
+            f"{c.input_tokens} in / {c.output_tokens} out tokens{usd}"
+        )
+    lines += [f"note: {n}" for n in report.notes]
+    return log_safe("\n".join(lines) + "\n")

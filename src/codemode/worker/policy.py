@@ -163,6 +163,9 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
             if i == 1 or _module_allowed(parts[0]) is False:
                 raise _refused(path, f"module {parts[0]!r}")
             continue  # a prefix that is no module (Class.method): try a shorter one
+        failed = _failed_before(mod_name)
+        if failed is not None:
+            raise TargetError("import", failed)
         if mod_name not in sys.modules:
             # Code that reads sys.argv at import time sees what `python -m mod_name` gives,
             # never the worker's own --root/--path flags.
@@ -170,7 +173,8 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
         try:
             module = importlib.import_module(mod_name)
         except ModuleNotFoundError as exc:
-            if exc.name and (mod_name == exc.name or mod_name.startswith(exc.name + ".")):
+            # exactly "no such module": PackageNotFoundError (a subclass) names a distribution
+            if type(exc) is ModuleNotFoundError and _names_prefix(exc, mod_name):
                 last_error = exc
                 continue  # this prefix is not a module; try a shorter one
             raise TargetError("import", _import_failed(mod_name, exc)) from exc
@@ -238,16 +242,55 @@ def _getattr_static(obj: Any, attr: str) -> Any:
     return inspect.getattr_static(obj, attr)
 
 
+def _names_prefix(exc: ModuleNotFoundError, mod_name: str) -> bool:
+    return bool(exc.name) and (mod_name == exc.name or mod_name.startswith(f"{exc.name}."))
+
+
+# Modules whose import failed in this worker -> the one message every function under them
+# gets. Python keeps a package's submodules that imported before its __init__ failed in
+# sys.modules, so without this the first function of semantic_version errored and the later
+# ones passed: `check --all` and `check FILE` disagreed on unchanged code (#23).
+_FAILED: dict[str, str] = {}
+
+
+def _failed_before(mod_name: str) -> str | None:
+    parts = mod_name.split(".")
+    for k in range(1, len(parts) + 1):
+        found = _FAILED.get(".".join(parts[:k]))
+        if found is not None:
+            return found
+    return None
+
+
 def _import_failed(module: str, exc: BaseException) -> str:
+    """One message for a module that fails to import, named after the package whose import
+    failed (the outermost one Python took back out of sys.modules), remembered for the rest."""
     import traceback  # only when an import failed
 
-    tb = traceback.extract_tb(exc.__traceback__)
-    user = [f for f in tb if not f.filename.startswith("<") and f.filename != __file__]
-    where = f" at {user[-1].filename}:{user[-1].lineno}" if user else ""
-    return (
-        f"cannot import {module}: {_exc_line(exc)}{where}; the module fails when imported, "
-        "fix it (or what it needs at import time) and run again"
+    parts = module.split(".")
+    failed = next(
+        (
+            ".".join(parts[:k])
+            for k in range(1, len(parts))
+            if ".".join(parts[:k]) not in sys.modules
+        ),
+        module,
     )
+    tb = traceback.extract_tb(exc.__traceback__)
+    frames = [f for f in tb if not f.filename.startswith("<") and f.filename != __file__]
+    user = [f for f in frames if _in_project(f.filename)] or frames
+    where = f" at {os.path.relpath(user[-1].filename)}:{user[-1].lineno}" if user else ""
+    if isinstance(exc, ModuleNotFoundError):  # a dependency, or the project's own metadata
+        hint = (
+            "install the project and its dependencies into the interpreter that runs it "
+            f"({sys.executable}: `pip install -e .`), or make a `.venv/` in the repository "
+            "with them, which codemode uses"
+        )
+    else:
+        hint = "the module fails when imported: fix it (or what it needs at import time)"
+    message = f"cannot import {failed}: {_exc_line(exc)}{where}; {hint}"
+    _FAILED[failed] = message
+    return message
 
 
 def _exc_line(exc: BaseException) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import itertools
-import json
 import math
 import random
 import textwrap
@@ -35,7 +34,7 @@ from codemode.explore.offline.builder import Builder
 from codemode.explore.offline.harvest import Candidate, docstring_calls, file_calls, patterns
 from codemode.explore.offline.values import Value, dedupe
 from codemode.explore.offline.variants import example_values, variants
-from codemode.explore.record import CallRecord, Recorder
+from codemode.explore.record import CallRecord, Recorder, value_key
 from codemode.explore.selection import admit
 from codemode.explore.selection.by_mutation import Mutation, choose, run_mutants, shortlist
 from codemode.explore.selection.cases import auto_id, build_cases, usable
@@ -131,6 +130,21 @@ def _label(p: Param, v: Value, single: bool) -> str:
     return f"{v.label}_{p.name}" if v.label in _ADJECTIVES else f"{p.name}_{v.label}"
 
 
+def _value_class(v: Value) -> str:
+    """The class of input a planned value stands for. A number's is its sign and size: 1, 2
+    and 3 beside 0 are one class, and a case each added nothing a reviewer needs (#23); the
+    boundaries around the code's own literals are told apart by the mutants they kill."""
+    n = v.value
+    if isinstance(n, bool) or not isinstance(n, (int, float)):
+        return v.label
+    if n != n or n in (float("inf"), float("-inf")):
+        return v.label  # nan, infinities: each its own
+    if n == 0:
+        return "zero"
+    size = "large" if abs(n) >= 1000 else "fraction" if abs(n) < 1 else "small"
+    return f"{'negative' if n < 0 else 'positive'}_{size}"
+
+
 def _source_of(labels: Sequence[str]) -> str:
     derived = any(lb.startswith(p) or f"_{p}" in lb for lb in labels for p in _CONSTANT_LABELS)
     return "constants" if derived else "types"
@@ -147,7 +161,8 @@ class _Plan:
     def add(self, chosen: dict[str, Value], labels: list[str]) -> None:
         args, kwargs = _to_call(self.params, {k: v.value for k, v in chosen.items()})
         label = "_and_".join(labels) if labels else "typical"
-        self.out.append(Candidate(args, kwargs, label, _source_of(labels)))
+        family = "+".join(f"{k}:{_value_class(v)}" for k, v in sorted(chosen.items()))
+        self.out.append(Candidate(args, kwargs, label, _source_of(labels), family=family))
 
     def build(self) -> list[Candidate]:
         params, values = self.params, self.values
@@ -279,7 +294,7 @@ def plan_calls(
 
 
 def _key(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
-    return json.dumps([list(args), kwargs], default=str, sort_keys=True)
+    return value_key([list(args), kwargs], default=str)
 
 
 def _run(recorder: Recorder, cands: list[Candidate]) -> dict[int, Candidate]:
@@ -348,7 +363,7 @@ def explore(
     family = {
         n: c.source
         if c.source in ("tests", "docstring", "callers")
-        else f"{c.source}:{c.family or c.label}"
+        else "+".join(f"{c.source}:{part}" for part in (c.family or c.label).split("+"))
         for n, c in by_n.items()
     }
     picked = choose(pool, mutation, examples, max_cases, plainness, family)

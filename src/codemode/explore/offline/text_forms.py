@@ -31,7 +31,7 @@ def _parse(pattern: str) -> Any:
     try:
         import re._parser as sre_parse  # type: ignore[import-not-found]
     except ImportError:  # Python 3.10
-        import sre_parse  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef,unused-ignore]
     try:
         return sre_parse.parse(pattern)
     except Exception:

@@ -272,7 +272,7 @@ def regex_chars(pattern: str) -> list[str]:
     try:
         import re._parser as sre_parse  # type: ignore[import-not-found]
     except ImportError:  # Python 3.10
-        import sre_parse  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef,unused-ignore]
     try:
         parsed = sre_parse.parse(pattern)
     except Exception:

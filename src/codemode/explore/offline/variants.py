@@ -17,12 +17,12 @@ mutants, and each kind of variant is a class of input the fill may show once.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from codemode.explore.offline.harvest import Candidate
 from codemode.explore.offline.values import Value
+from codemode.explore.record import value_key
 
 MAX_SEEDS = 12  # examples varied, the first distinct ones
 MAX_TEXT = 200  # longer text is data, not an example to vary
@@ -71,7 +71,7 @@ def _varied(value: Any) -> Iterator[tuple[Any, str]]:
 
 
 def _key(c: Candidate) -> str:
-    return json.dumps([list(c.args), c.kwargs], default=repr, sort_keys=True)
+    return value_key([list(c.args), c.kwargs])
 
 
 def _seeds(examples: Sequence[Candidate]) -> list[Candidate]:
@@ -118,7 +118,7 @@ def example_values(
         bound.update({k: v for k, v in c.kwargs.items() if k in seen})
         for name, value in bound.items():
             if name in seen and len(seen[name]) < 2 and not isinstance(value, bool):
-                seen[name].setdefault(json.dumps(value, default=repr, sort_keys=True), value)
+                seen[name].setdefault(value_key(value), value)
     out: dict[str, list[Value]] = {}
     for name, found in seen.items():
         vals = list(found.values())

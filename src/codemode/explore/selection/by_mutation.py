@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from codemode.explore.record import CallRecord, Recorder, wire_call
+from codemode.explore.record import CallRecord, Recorder, value_key, wire_call
 
 MAX_CANDIDATES = 150  # calls run against every mutant (until two of them kill it)
 REPLY_TIMEOUT = 10.0  # seconds for one mutant's calls (the worker stops them at 0.5 s)
@@ -116,6 +116,8 @@ def choose(
 
     while pool and len(picked) < max_cases:
         best = max(pool, key=gain)
+        if gain(best)[:2] == (0, 0) and mutation.mutants:
+            break  # kills no further mutant, runs no new line: only _fill's classes remain
         if gain(best)[:3] == (0, 0, 0):
             break
         picked.append(best)
@@ -123,7 +125,7 @@ def choose(
         killed |= mutation.kills.get(best.n, frozenset())
         lines |= set(best.lines)
         outcomes.add(best.outcome_key)
-    return _fill(picked, pool, max_cases, plain, family or {})
+    return _fill(picked, pool, max_cases, plain, family or {}, bool(mutation.mutants))
 
 
 def _fill(
@@ -132,6 +134,7 @@ def _fill(
     limit: int,
     plain: dict[int, int],
     family: dict[int, str],
+    mutated: bool = True,
 ) -> list[CallRecord]:
     """Then, up to ``limit``, one call per class of input not yet shown (``family``: the
     type-directed class such as ``surrounding_whitespace`` or ``accented``, or the source
@@ -142,22 +145,30 @@ def _fill(
     pass the sources (``source:class``) take turns, each in the planner's order (its
     classes come in priority order), the plainest call first."""
     outs = {_outcome_value(r) for r in picked}
-    fams = {family.get(r.n, "") for r in picked}
+    # a family ``a+b`` is one class per parameter: a call whose every class is shown already
+    # (the zero amount beside the zero rate, each shown alone) is no new class (#23)
+    fams = {part for r in picked for part in family.get(r.n, "").split("+")}
     taken = {r.n for r in picked}
     turn = _turns(family)
     ordered = sorted(pool, key=lambda r: (turn.get(family.get(r.n, ""), 0), plain.get(r.n, 0), r.n))
-    for need_family, need_outcome in ((True, True), (True, False), (False, True)):
+    # A call of a class already shown that kills no further mutant adds nothing a reviewer
+    # needs: without mutants (the model's fallback) a new output is still worth a case.
+    passes = (
+        ((True, True), (True, False)) if mutated else ((True, True), (True, False), (False, True))
+    )
+    for need_family, need_outcome in passes:
         for r in ordered:
             if len(picked) >= limit:
                 return picked
-            new_family = family.get(r.n, "") not in fams
+            parts = family.get(r.n, "").split("+")
+            new_family = any(part not in fams for part in parts)
             new_outcome = _outcome_value(r) not in outs
             wanted = (new_family or not need_family) and (new_outcome or not need_outcome)
             if wanted and r.n not in taken:
                 picked.append(r)
                 taken.add(r.n)
                 outs.add(_outcome_value(r))
-                fams.add(family.get(r.n, ""))
+                fams.update(parts)
     return picked
 
 
@@ -210,4 +221,4 @@ def _outcome_value(r: CallRecord) -> str:
     if r.kind == "raised":
         exc = r.exc or {}
         return json.dumps(["raised", exc.get("type"), exc.get("message")])
-    return json.dumps(["returned", r.value], default=str, sort_keys=True)
+    return value_key(["returned", r.value], default=str)

@@ -25,10 +25,42 @@ def safe_id(text: str) -> str:
     return (out or "case")[:60]
 
 
+# A case id a reviewer reads at a glance: under 32 characters (#23 found
+# `cents_example_minus_one_and_rate_above_0_2`). Shortened in steps, each only while the id
+# is still too long: the words of our own value labels (values.py, variants.py), then the
+# joins of one parameter's label to the next, then whole words from the end.
+MAX_ID = 31
+_SHORTER = (
+    ("_example_", "_"),
+    ("example_", ""),
+    ("docstring_", "doc_"),
+    ("_and_", "_"),
+    ("surrounding_whitespace", "padded"),
+    ("compatibility", "compat"),
+    ("negative", "neg"),
+    ("minus_one", "minus1"),
+    ("plus_one", "plus1"),
+    ("times_1000", "x1000"),
+    ("separators", "seps"),
+)
+
+
+def readable_id(text: str) -> str:
+    out = _ID_BAD.sub("_", text.strip().lower()).strip("_") or "case"
+    for long, short in _SHORTER:
+        if len(out) <= MAX_ID:
+            break
+        out = out.replace(long, short).strip("_") or out
+    while len(out) > MAX_ID and "_" in out:
+        out = out.rsplit("_", 1)[0]
+    return out[:MAX_ID]
+
+
 def unique_id(base: str, taken: set[str]) -> str:
     cand, n = base, 2
     while cand in taken:
-        cand, n = f"{base}_{n}", n + 1
+        suffix = f"_{n}"
+        cand, n = f"{base[: MAX_ID - len(suffix)]}{suffix}", n + 1
     taken.add(cand)
     return cand
 
@@ -222,5 +254,5 @@ def build_cases(
         if rec.n in seen_calls or not usable(rec, info):
             continue
         seen_calls.add(rec.n)
-        out.append(case_from_record(rec, unique_id(safe_id(wanted), taken), info))
+        out.append(case_from_record(rec, unique_id(readable_id(wanted), taken), info))
     return out

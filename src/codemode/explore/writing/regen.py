@@ -1,10 +1,11 @@
 """``run_regen``: explore changed functions and write spec edits whose expectations were observed.
 
-Decide first, act last: every function is explored (concurrently, up to ``concurrency``),
-gated, and turned into a ``FunctionUpdate``; then each spec file gets all its updates at
-once, is checked to load cleanly, and is written atomically unless ``dry_run``. When a
-model fails or a budget runs out, that function's spec is kept as it was and the report
-says why; the other functions go on.
+Every function is explored (concurrently, up to ``concurrency``), gated, and turned into a
+``FunctionUpdate``, which is written as soon as that function is done (checked to load
+cleanly, atomically, under the spec file's lock) unless ``dry_run``: a run that stops later
+keeps what it finished. When a model fails, a budget runs out or exploring one function
+hits a bug of ours, that function's spec is kept as it was and the report says why (a bug's
+traceback goes to ``regen-errors.log`` under the cache); the other functions go on.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ import asyncio
 import contextlib
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,12 @@ from codemode.explore.writing.plan import (
     _Target,
     _targets,
 )
-from codemode.explore.writing.scan import Scan
+from codemode.explore.writing.summary import (
+    _bootstrap_summary,
+    _empty_scope,
+    _needs_fixture,
+    _no_case,
+)
 from codemode.lock import locked
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
 from codemode.scope import Scope
@@ -75,9 +80,16 @@ class _Workers:
 
 class _Run:
     def __init__(
-        self, config: Config, model: Any, progress: Progress | None, retry_delay: float | None
+        self,
+        config: Config,
+        model: Any,
+        progress: Progress | None,
+        retry_delay: float | None,
+        dry_run: bool = True,
     ) -> None:
         self.config = config
+        self.dry_run = dry_run
+        self.before: dict[str, str] = {}  # each written spec file's text before the run wrote
         self.model = model
         self.progress = progress
         self.retry_delay = retry_delay
@@ -89,36 +101,84 @@ class _Run:
         self.done = 0
         self.total = 0
         self.order: list[str] = []  # target ids, in the order progress is shown
-        self.finished: dict[str, str] = {}
+        self.finished: dict[str, _Done] = {}
+        self.shown: dict[str, str] = {}  # a message -> where progress first showed it
         # The gate's workers serve every function of the run: each block runs in a forked
         # child, so one worker start (and import) per process, not two per function.
         self.gate_workers = _Workers(lambda: make_worker(config))
 
-    def _say(self, fid: str, text: str) -> None:
-        """Progress in the order of the targets, whichever finishes first, so that two runs
-        print the same lines (functions explored at once finish in any order)."""
-        self.finished[fid] = text
+    def _finished(self, done: _Done) -> None:
+        """Write and show each function in the order of the targets, whichever finishes first,
+        so that two runs write the same files and print the same lines (functions explored at
+        once finish in any order)."""
+        self.finished[done.id] = done
         while self.done < len(self.order) and self.order[self.done] in self.finished:
-            fid = self.order[self.done]
+            ready = self.finished[self.order[self.done]]
             self.done += 1
+            self._write_now(ready)
             if self.progress is not None:
-                self.progress(f"[{self.done}/{self.total}] {fid}: {self.finished[fid]}")
+                head = f"[{self.done}/{self.total}] {ready.id}"
+                first = self.shown.setdefault(ready.message, head)
+                said = ready.message if first == head else f"as {first.split(' ')[0]}"
+                self.progress(f"{head}: {said}")
 
     def _worker(self) -> Any:
         return make_worker(self.config.replace(timeout=min(self.config.timeout, EXPLORE_TIMEOUT)))
 
     async def one(self, target: _Target, sem: asyncio.Semaphore) -> _Done:
+        from codemode.explore.llm.client import Unreachable
+
         async with sem:
             try:
                 done = await self._explore(target)
             except FatalError as exc:  # the line names the function already: not twice
                 done = _Done(target.id, "error", str(exc).removeprefix(f"{target.id}: "))
+            except Unreachable:
+                raise  # the model's server is down: every function would fail alike
+            except Exception as exc:
+                # A bug of ours on one function is that function's problem: the others go on
+                # and are written (toolz's memoize docstring stopped a bootstrap at 36 of 94, #23).
+                done = _Done(target.id, "error", self._internal_error(target.id, exc))
             if target.new and not target.explicit and done.status == "error":
                 # A bootstrap goes on past a function it cannot explore: it stays without a
                 # spec (missing), the reason is in the summary, and the run does not fail.
                 done.status = "missing"
-            self._say(target.id, done.message)
+            self._finished(done)
             return done
+
+    def _internal_error(self, fid: str, exc: Exception) -> str:
+        """One line for the report; the traceback goes to a log under the cache."""
+        import datetime
+        import traceback
+
+        from codemode.explore.llm.answers import cache_dir
+
+        log = cache_dir(self.config.root) / "regen-errors.log"
+        stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        text = "".join(traceback.format_exception(exc))
+        try:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            with log.open("a", encoding="utf-8") as fh:
+                fh.write(f"--- {stamp} {fid}\n{text}\n")
+            where = f"the traceback is in {log}"
+        except OSError:
+            where = "no traceback log could be written"
+        what = f"{type(exc).__name__}: {exc}"
+        what = what if len(what) <= 160 else what[:157] + "..."
+        return f"internal error while exploring ({what}); {where}; please report it"
+
+    def _write_now(self, done: _Done) -> None:
+        """Write a finished function's cases at once: a run that dies later keeps them."""
+        if self.dry_run or done.update is None or not done.spec_rel:
+            return
+        path = self.config.root / done.spec_rel
+        if done.spec_rel not in self.before:
+            self.before[done.spec_rel] = path.read_text(encoding="utf-8") if path.is_file() else ""
+        _, bad = _write_file(path, done.spec_rel, [done.update], dry_run=False)
+        if bad:
+            done.status = "error"
+            done.message = f"the edited spec would not load ({bad}); not written"
+            done.update = None
 
     async def _explore(self, target: _Target) -> _Done:
         from codemode.explore.target import load_target
@@ -332,37 +392,10 @@ def _needs(case: dict[str, Any], schema: dict[str, str]) -> bool:
     return isinstance(inputs, dict) and bool(set(inputs) & set(schema))
 
 
-def _needs_fixture(done: _Done, params: Sequence[str], rel: str) -> _Done:
-    names = ", ".join(params)
-    done.status = "error"
-    done.message = (
-        f"needs a fixture: {names} (no value of its type can be written in YAML); add a "
-        f"fixture that builds it under `fixtures:` in {rel} and list it under `fixture:`, "
-        "then run regen again"
-    )
-    return done
-
-
 class _ModelError(Exception):
     def __init__(self, message: str, requests: int) -> None:
         super().__init__(message)
         self.requests = requests
-
-
-def _no_case(recorder: Any) -> str:
-    """Why a function got no case; when every call failed the same way (an import error, a
-    class that needs an instance), that cause, so a bootstrap's summary names it."""
-    why = "no call could become a case"
-    errors = {r.message.split(";")[0][:200] for r in recorder.records if r.kind == "error"}
-    clock = {r.clock for r in recorder.records if r.clock and r.kind != "error"}
-    if len(errors) == 1 and all(r.kind == "error" for r in recorder.records):
-        why += f" ({errors.pop()})"
-    elif clock:
-        why += (
-            f" (the calls that ran read the clock, {sorted(clock)[0]}: an output of today's date "
-            "would drift as days pass; give it the time as a parameter, or write cases by hand)"
-        )
-    return why + "; the spec was kept as it was"
 
 
 def _offline_evaluators(recorder: Any, info: Any) -> dict[str, dict[str, Any]]:
@@ -396,7 +429,7 @@ def run_regen(
     """
     started = time.perf_counter()
     chosen = model if model is not None else config.model
-    run = _Run(config, None, progress, retry_delay)
+    run = _Run(config, None, progress, retry_delay, dry_run)
     targets, scan = _targets(config, scope, function_ids, run.index)
     targets = [t for t in targets if in_shard(t.id, shard)]
     run.total = len(targets)
@@ -434,55 +467,6 @@ def run_regen(
         scope=scope,
         notes=(*report.notes, *summary, f"elapsed {elapsed:.2f} s"),
     )
-
-
-def _empty_scope(config: Config, scope: Scope, scan: Scan | None) -> str:
-    """Nothing to explore: say where we looked and what to run instead."""
-    if scan is None:
-        if scope.is_change:
-            return (
-                f"no function changed in the {scope.describe()} change; "
-                "run `codemode regen --all` to write specs for every function that has none"
-            )
-        return "nothing to explore"
-    where = ", ".join(scan.searched) or "nothing (no source root exists)"
-    left = []
-    if scan.excluded_files:
-        left.append(f"{len(scan.excluded_files)} excluded file(s) (tests, setup.py, `exclude`)")
-    if scan.private:
-        left.append(f"{scan.private} private function(s) (`include_private = true` adds them)")
-    left += list(scan.problems[:3])
-    return (
-        f"nothing to explore: searched {where} ({scan.modules} module(s), no public function "
-        f"and no spec){'; left out: ' + '; '.join(left) if left else ''}. Name a module or "
-        "package (`codemode regen src/pkg`), set `source_roots` under [tool.codemode], or "
-        "explore one function with `codemode regen --function pkg.mod.func`"
-    )
-
-
-def _bootstrap_summary(done: list[_Done], report: Report, scan: Scan | None) -> list[str]:
-    """One line a bootstrap ends with: functions, spec files written, cases, skipped and why."""
-    cases = sum(len(d.update.cases) for d in done if d.update is not None)
-    written = sum(1 for e in report.edits if e.applied)
-    skipped = Counter(d.message.split(";")[0] for d in done if d.status in ("missing", "error"))
-    fresh = sum(1 for d in done if d.update is not None)
-    parts = [f"{fresh} got {cases} generated case(s) in {written} spec file(s) written"]
-    same = len(done) - fresh - sum(skipped.values())
-    if same:
-        parts.append(f"{same} up to date or hand-written")
-    if skipped:
-        why = "; ".join(f"{n} {reason}" for reason, n in skipped.most_common())
-        parts.append(f"{sum(skipped.values())} without cases ({why})")
-    line = f"{len(done)} function(s): " + ", ".join(parts)
-    out = [line]
-    if scan is not None and (scan.excluded_files or scan.private):
-        out.append(
-            f"left out: {len(scan.excluded_files)} excluded file(s), "
-            f"{scan.private} private function(s) (`exclude`, `include_private` under "
-            "[tool.codemode])"
-        )
-    out += [f"skipped {p}" for p in scan.problems] if scan else []
-    return out
 
 
 async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
@@ -545,7 +529,11 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
     notes = [n for d in done for n in d.notes]
     failed_files: dict[str, str] = {}
     for rel, updates in sorted(by_file.items()):
-        diff, bad = _write_file(config.root / rel, rel, updates, dry_run)
+        if dry_run:
+            diff, bad = _write_file(config.root / rel, rel, updates, dry_run)
+        else:  # written as each function finished (_Run._write_now): the run's whole edit
+            now = (config.root / rel).read_text(encoding="utf-8")
+            diff, bad = unified_diff(run.before.get(rel, ""), now, rel), None
         if bad:
             failed_files[rel] = bad
             continue

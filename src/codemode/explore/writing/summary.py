@@ -1,0 +1,116 @@
+"""What a regen run says when it is done or has nothing to do: the bootstrap's summary, which
+counts functions by cause, and why a function got no case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from codemode.config import Config
+from codemode.explore.writing.plan import (
+    _Done,
+)
+from codemode.explore.writing.scan import Scan
+from codemode.report.model import Report
+from codemode.scope import Scope
+
+
+def _needs_fixture(done: _Done, params: Sequence[str], rel: str) -> _Done:
+    names = ", ".join(params)
+    done.status = "error"
+    done.message = (
+        f"needs a fixture: {names} (no value of its type can be written in YAML); add a "
+        f"fixture that builds it under `fixtures:` in {rel} and list it under `fixture:`, "
+        "then run regen again"
+    )
+    return done
+
+
+def _no_case(recorder: Any) -> str:
+    """Why a function got no case; when every call failed the same way (an import error, a
+    class that needs an instance), that cause, so a bootstrap's summary names it."""
+    why = "no call could become a case"
+    errors = {r.message[:600] for r in recorder.records if r.kind == "error"}
+    clock = {r.clock for r in recorder.records if r.clock and r.kind != "error"}
+    if len(errors) == 1 and all(r.kind == "error" for r in recorder.records):
+        error = errors.pop()
+        if error.startswith("cannot import "):  # with its hint: what to install, and where
+            return f"{error}; the spec was kept as it was"
+        why += f" ({error.split(';')[0][:200]})"
+    elif clock:
+        why += (
+            f" (the calls that ran read the clock, {sorted(clock)[0]}: an output of today's date "
+            "would drift as days pass; give it the time as a parameter, or write cases by hand)"
+        )
+    return why + "; the spec was kept as it was"
+
+
+def _empty_scope(config: Config, scope: Scope, scan: Scan | None) -> str:
+    """Nothing to explore: say where we looked and what to run instead."""
+    if scan is None:
+        if scope.is_change:
+            return (
+                f"no function changed in the {scope.describe()} change; "
+                "run `codemode regen --all` to write specs for every function that has none"
+            )
+        return "nothing to explore"
+    where = ", ".join(scan.searched) or "nothing (no source root exists)"
+    left = []
+    if scan.excluded_files:
+        left.append(f"{len(scan.excluded_files)} excluded file(s) (tests, setup.py, `exclude`)")
+    if scan.private:
+        left.append(f"{scan.private} private function(s) (`include_private = true` adds them)")
+    left += list(scan.problems[:3])
+    return (
+        f"nothing to explore: searched {where} ({scan.modules} module(s), no public function "
+        f"and no spec){'; left out: ' + '; '.join(left) if left else ''}. Name a module or "
+        "package (`codemode regen src/pkg`), set `source_roots` under [tool.codemode], or "
+        "explore one function with `codemode regen --function pkg.mod.func`"
+    )
+
+
+# A summary counts functions by cause, never by a message that names each function's own
+# class or parameter (semantic_version's summary was one 2,175-character bucket per class, #23).
+_CAUSES = (
+    (re.compile(r"\bcannot import ([\w.]+): (\w+)"), r"cannot import \1 (\2)"),
+    (re.compile(r"\bneeds an instance\b"), "a method whose class needs an instance (a fixture)"),
+    (re.compile(r"^needs a fixture\b"), "needs a fixture (a value YAML cannot write)"),
+    (re.compile(r"^internal error while exploring"), "internal error (see regen-errors.log)"),
+    (re.compile(r"\bread the clock\b"), "reads the clock"),
+)
+
+
+def _cause(message: str) -> str:
+    for pattern, cause in _CAUSES:
+        found = pattern.search(message)
+        if found:
+            return found.expand(cause)
+    return message.split(";")[0].split(" (")[0]
+
+
+def _bootstrap_summary(done: list[_Done], report: Report, scan: Scan | None) -> list[str]:
+    """One line a bootstrap ends with: functions, spec files written, cases, skipped and why."""
+    cases = sum(len(d.update.cases) for d in done if d.update is not None)
+    written = sum(1 for e in report.edits if e.applied)
+    skipped = Counter(_cause(d.message) for d in done if d.status in ("missing", "error"))
+    fresh = sum(1 for d in done if d.update is not None)
+    parts = [f"{fresh} got {cases} generated case(s) in {written} spec file(s) written"]
+    same = len(done) - fresh - sum(skipped.values())
+    if same:
+        parts.append(f"{same} up to date or hand-written")
+    if skipped:
+        why = "; ".join(f"{n} {reason}" for reason, n in skipped.most_common())
+        parts.append(f"{sum(skipped.values())} without cases ({why})")
+    line = f"{len(done)} function(s): " + ", ".join(parts)
+    out = [line]
+    if scan is not None and (scan.excluded_files or scan.private):
+        out.append(
+            f"left out: {len(scan.excluded_files)} excluded file(s), "
+            f"{scan.private} private function(s) (`exclude`, `include_private` under "
+            "[tool.codemode])"
+        )
+    out += [f"skipped {p}" for p in scan.problems] if scan else []
+    return out
