@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from codemode.change.diff import ChangedFunction
-from codemode.cli.diff_cmd import _row_json, _strs, row
+from codemode.change.listing import json_strs, row, row_json
 
 
 def test_rows_equal_json_dumps() -> None:
@@ -35,8 +35,8 @@ def test_rows_equal_json_dumps() -> None:
         ),
     ]
     for f, specs in cases:
-        assert _row_json(f, specs) == json.dumps(row(f, specs))
-        assert _row_json(tuple(f), specs) == _row_json(f, specs)  # a cached row: plain fields
+        assert row_json(f, specs) == json.dumps(row(f, specs))
+        assert row_json(tuple(f), specs) == row_json(f, specs)  # a cached row: plain fields
         assert row(f, specs) == {
             **f._asdict(),
             "impacted_by": list(f.impacted_by),
@@ -44,8 +44,8 @@ def test_rows_equal_json_dumps() -> None:
             "changed_lines": list(f.changed_lines),
             "specs": specs,
         }
-    assert _strs(["a", "é\n"]) == json.dumps(["a", "é\n"])
-    assert _strs([]) == json.dumps([])
+    assert json_strs(["a", "é\n"]) == json.dumps(["a", "é\n"])
+    assert json_strs([]) == json.dumps([])
 
 
 def test_cold_and_warm_json_are_identical(repo, capsys, monkeypatch):
