@@ -130,3 +130,36 @@ def test_a_bare_word_that_is_no_builtin_is_still_a_misspelt_key(
     out = capsys.readouterr().out
     assert code == 1
     assert "unknown top-level key 'fixture' (did you mean 'fixtures'?)" in out
+
+
+# vowel's own examples/basic_usage/evals.yml (vowel 0.4.0): `greet` and `add` are functions
+# its Python API receives by name (run_evals(..., functions={"greet": greet})); its CLI says
+# "Function 'greet' not found in builtins. Use full module path" (#23).
+API_ONLY = """\
+greet:
+  dataset:
+    - case: {inputs: [World], expected: "Hello, World!"}
+add:
+  evals:
+    IsInt: {type: int}
+  dataset:
+    - case: {inputs: [1, 2], expected: 3}
+len:
+  dataset:
+    - case: {input: [1, 2], expected: 2}
+"""
+
+
+def test_an_api_only_bare_name_is_a_function_not_found(
+    vowel_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (vowel_project / "specs" / "builtins.yml").write_text(API_ONLY)
+    code = main(["check", "--root", str(vowel_project), "--all", "--color", "never"])
+    out = capsys.readouterr().out
+    assert code == 1
+    for name, line in (("greet", 1), ("add", 4)):
+        assert (
+            f"specs/builtins.yml:{line}: error: function '{name}' not found: a bare name must be "
+            f"a builtin (len, sorted); name it by its module path (pkg.module.{name})"
+        ) in out, out
+    assert "unknown top-level key" not in out

@@ -400,6 +400,27 @@ def _is_builtin(name: str) -> bool:
     return not name.startswith("_") and callable(getattr(builtins, name, None))
 
 
+def _bare_name(name: str, value: yaml.Node) -> str:
+    """A function id is an import path (module.function) or, as in vowel, a bare builtin
+    (`len:`). Another bare word is a misspelt reserved key (`fixture:` for `fixtures:`), or
+    a function that only vowel's Python API can supply (its `basic_usage/evals.yml` names
+    `greet` and `add`, passed to `run_evals(..., functions=...)`): said as vowel's CLI says it."""
+    close = _did_you_mean(name, RESERVED_KEYS)
+    keys = (
+        {_key_str(kn) for kn, _ in _pairs(value)} if isinstance(value, yaml.MappingNode) else set()
+    )
+    if close or not keys & {"dataset", "evals", "fixture", "serializer"}:
+        return (
+            f"unknown top-level key {name!r}{close}; top-level keys are codemode, fixtures, "
+            "serializers and function import paths such as pkg.module.function"
+        )
+    return (
+        f"function {name!r} not found: a bare name must be a builtin (len, sorted); name it "
+        f"by its module path (pkg.module.{name}). vowel's Python API can pass functions by "
+        "name, its CLI and codemode import them"
+    )
+
+
 def _root_node(text: str) -> yaml.MappingNode | SpecProblem:
     """The YAML document's top mapping, or why there is none (bounded before it is built)."""
     bad = bounds.size_problem(len(text)) or bounds.depth_problem(text, _Loader)
@@ -469,18 +490,7 @@ def _parse_functions(
         if name in RESERVED_KEYS:
             continue
         if "." not in name and not _is_builtin(name):
-            # A function id is an import path (module.function) or, as in vowel, a bare
-            # builtin (`len:`); any other bare word is most likely a misspelt reserved
-            # key such as `fixture:` for `fixtures:`.
-            problems.append(
-                SpecProblem(
-                    _line(k),
-                    f"unknown top-level key {name!r}"
-                    + _did_you_mean(name, RESERVED_KEYS)
-                    + "; top-level keys are codemode, fixtures, serializers and "
-                    "function import paths such as pkg.module.function",
-                )
-            )
+            problems.append(SpecProblem(_line(k), _bare_name(name, v)))
             continue
         meta = metas.get(name, FunctionMetaSpec())
         functions.append(
