@@ -39,10 +39,12 @@ class Scope(NamedTuple):  # not a dataclass: see config.Config
         return cls("paths", paths=tuple(text.split())) if text else None
 
 
-def regen_command(scope: Scope | None) -> str | None:
+def regen_command(scope: Scope | None, *, on_head: bool = False) -> str | None:
     """The `codemode regen` that writes cases for what a run of this scope found missing or
     stale: the same change, so the command does something. None for scopes that name no
-    change (then no function is missing or stale)."""
+    change (then no function is missing or stale). ``on_head``: the reader has the head
+    checked out (a PR comment, an annotation), so ``--head`` is left out. The one builder of
+    this command: the terminal, the PR comment and the annotations all say it alike."""
     if scope is None:
         return None
     if scope.kind in ("staged", "worktree"):
@@ -53,4 +55,6 @@ def regen_command(scope: Scope | None) -> str | None:
 
     cmd = f"codemode regen --base {shlex.quote(scope.base)}"
     head = scope.head
-    return cmd if head in (None, "", "HEAD") else f"{cmd} --head {shlex.quote(str(head))}"
+    if on_head or head in (None, "", "HEAD"):
+        return cmd
+    return f"{cmd} --head {shlex.quote(str(head))}"

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from security_kit import GIT_ENV, assert_contained, check, make_project, run_cli
 
@@ -122,6 +123,7 @@ with locked(spec) as target:
 """
 
 
+@pytest.mark.slow  # the other writer holds the lock for 4 s
 def test_a_writer_that_holds_the_lock_is_waited_for_and_built_upon(tmp_path: Path) -> None:
     root = make_project(tmp_path, specs={"v.yml": SPEC}, modules={"victim": VICTIM})
     spec, flag = root / "specs" / "v.yml", tmp_path / "flag"

@@ -94,7 +94,7 @@ def verify(inputs: Inputs, event: Event, config: Config, env: Mapping[str, str])
     write_report(path, report, origin)
     _log(report, env)
     publish(report, path, env)
-    return 1 if report.failing(config.fail_on) else 0
+    return report.exit_code(config.fail_on)
 
 
 def deliver(inputs: Inputs, event: Event, cwd: Path, token: str, env: Mapping[str, str]) -> None:

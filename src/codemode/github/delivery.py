@@ -201,7 +201,7 @@ def deliver(
     """Annotations, job summary, outputs and comment, then the exit code of the verdicts."""
     publish(report, report_path, env)
     post_comment(report, target, env)
-    return 1 if report.failing(fail_on) else 0
+    return report.exit_code(fail_on)
 
 
 def warn(message: str, env: Mapping[str, str]) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from codemode.logsafe import log_safe
 from codemode.report.model import FAILING_CASE_ORDER, STATUS_ORDER, Report
+from codemode.scope import regen_command
 
 MAX_PER_LEVEL = 10
 _WARNING_VERDICTS = ("orphaned", "missing", "stale")
@@ -77,7 +78,7 @@ def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annota
                 ((rank, 0), Annotation("error", text, f.spec, f.line, f"codemode: {f.id} error"))
             )
         elif f.status in _WARNING_VERDICTS:
-            text = f.message or _warning_text(f.status, f.renamed_to)
+            text = f.message or _warning_text(f.status, f.renamed_to, report)
             file, line = (f.spec, f.line) if f.spec else (f.path, None)
             title = f"codemode: {f.id} {f.status}"
             warnings.append(((rank, 0), Annotation("warning", text, file, line, title)))
@@ -96,7 +97,7 @@ def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annota
     return out
 
 
-def _warning_text(status: str, renamed_to: str | None) -> str:
+def _warning_text(status: str, renamed_to: str | None, report: Report) -> str:
     if status == "orphaned":
         return (
             f"the spec names a function that no longer exists; renamed to {renamed_to}"
@@ -104,7 +105,7 @@ def _warning_text(status: str, renamed_to: str | None) -> str:
             else "the spec names a function that no longer exists"
         )
     if status == "missing":
-        return "changed function without a spec; run `codemode regen`"
+        return f"changed function without a spec; run `{regen_command(report.scope, on_head=True) or 'codemode regen'}`"
     return "the function changed and its spec still passes, but the new behaviour is not covered"
 
 

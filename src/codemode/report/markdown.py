@@ -34,6 +34,7 @@ from codemode.report.model import (
     SpecEdit,
     SpecReview,
 )
+from codemode.scope import regen_command
 
 COMMENT_LIMIT = 65_536
 # $GITHUB_STEP_SUMMARY accepts up to 1 MiB per step, in bytes; stay clear of it (the notes
@@ -352,9 +353,8 @@ def _accept(report: Report) -> Section:
         )
         if len(drifted) > ACCEPT_LIMIT:
             lines.append(f"# … {len(drifted) - ACCEPT_LIMIT} more drifted case(s)")
-    base = report.scope.base if report.scope and report.scope.kind == "range" else None
     lines.append("# or regenerate the specs of the changed functions")
-    lines.append(f"codemode regen --base {shlex.quote(base)}" if base else "codemode regen")
+    lines.append(regen_command(report.scope, on_head=True) or "codemode regen")
     text = (
         "If the new behaviour is intended, update the specs and push:\n\n"
         + _fenced("\n".join(lines), "sh")
