@@ -33,3 +33,27 @@ def test_else_and_docstring_lines_need_nothing() -> None:
 
 def test_unparsable_source_is_not_stale() -> None:
     assert unexecuted_changes("def f(:\n", 1, [1], set()) == []
+
+
+METHOD = '''\
+import os
+
+
+class Shop:
+    @staticmethod
+    def price(x):
+        if x > 1:
+            return 2
+        return 3
+
+    def other(self):
+        return os.sep
+'''
+
+
+def test_a_method_is_parsed_alone_at_its_own_line_numbers() -> None:
+    # lines 5-9 (the decorator to the last return); line 7 changed, only line 6 ran
+    assert unexecuted_changes(METHOD, 5, [7], executed={6}, end_lineno=9) == [7]
+    assert unexecuted_changes(METHOD, 5, [7], executed={6, 7}, end_lineno=9) == []
+    # a span that does not parse alone falls back to the file
+    assert unexecuted_changes(METHOD, 5, [7], executed={6}, end_lineno=7) == [7]

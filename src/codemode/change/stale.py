@@ -52,13 +52,36 @@ def _find_function(tree: ast.AST, lineno: int) -> ast.AST | None:
     return None
 
 
+def _parse_span(source: str, first: int, last: int | None) -> ast.AST | None:
+    """The function's own lines (``first``..``last``) parsed alone, at their line numbers:
+    the diff analyzer knows its span, so a change in a large module parses one function, not
+    the file (#23); the whole file only when the span does not parse alone."""
+    if last is not None and last >= first:
+        import textwrap
+
+        chunk = "".join(source.splitlines(keepends=True)[first - 1 : last])
+        try:
+            tree = ast.parse(textwrap.dedent(chunk))
+        except SyntaxError:  # a string with less indentation than the def, say
+            pass
+        else:
+            return ast.increment_lineno(tree, first - 1)
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return None
+
+
 def unexecuted_changes(
-    source: str, func_lineno: int, changed_lines: Iterable[int], executed: set[int]
+    source: str,
+    func_lineno: int,
+    changed_lines: Iterable[int],
+    executed: set[int],
+    end_lineno: int | None = None,
 ) -> list[int]:
     """Lines of changed statements in the function at ``func_lineno`` that no case ran."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+    tree = _parse_span(source, func_lineno, end_lineno)
+    if tree is None:
         return []
     func = _find_function(tree, func_lineno)
     if func is None:

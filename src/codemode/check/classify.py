@@ -140,7 +140,7 @@ def stale_or_ok(
     text = source(cf.path)
     if text is None:
         return fr
-    missed = unexecuted_changes(text, cf.lineno, cf.changed_lines, set(ran))
+    missed = unexecuted_changes(text, cf.lineno, cf.changed_lines, set(ran), cf.end_lineno)
     if not missed:
         return fr
     lines = ", ".join(str(n) for n in missed[:8])
