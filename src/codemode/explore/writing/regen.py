@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codemode.atomic import write_atomic
 from codemode.check.run import make_worker
@@ -47,6 +47,16 @@ from codemode.specs.load import parse_spec_text
 from codemode.specs.types import FunctionSpec, SpecFile
 from codemode.specs.write import FunctionUpdate, apply_updates, unified_diff
 
+if TYPE_CHECKING:  # the explorers load lazily (the LLM stack, the sandbox): types only here
+    from codemode.explore.llm.answers import AnswerCache
+    from codemode.explore.llm.budget import Budget
+    from codemode.explore.llm.pipeline import Exploration
+    from codemode.explore.llm.snippets import SnippetRunner
+    from codemode.explore.offline.explorer import OfflineResult
+    from codemode.explore.record import Recorder
+    from codemode.explore.target import TargetInfo
+    from codemode.worker.pool import Worker
+
 Progress = Callable[[str], None]
 EXPLORE_TIMEOUT = 5.0  # seconds per exploratory call: planned inputs may be slow, never hang
 
@@ -54,14 +64,14 @@ EXPLORE_TIMEOUT = 5.0  # seconds per exploratory call: planned inputs may be slo
 class _Workers:
     """Idle workers handed out to the concurrent explorations and taken back."""
 
-    def __init__(self, make: Callable[[], Any]) -> None:
+    def __init__(self, make: Callable[[], Worker]) -> None:
         self.make = make
-        self.idle: list[Any] = []
-        self.every: list[Any] = []
+        self.idle: list[Worker] = []
+        self.every: list[Worker] = []
         self.lock = threading.Lock()
 
     @contextlib.contextmanager
-    def take(self, n: int) -> Iterator[list[Any]]:
+    def take(self, n: int) -> Iterator[list[Worker]]:
         with self.lock:
             got = [self.idle.pop() for _ in range(min(n, len(self.idle)))]
         fresh = [self.make() for _ in range(n - len(got))]
@@ -95,9 +105,9 @@ class _Run:
         self.retry_delay = retry_delay
         self.index = build_index(config)
         self.label = "offline"
-        self.budget: Any = None
-        self.runner: Any = None
-        self.cache: Any = None
+        self.budget: Budget | None = None
+        self.runner: SnippetRunner | None = None
+        self.cache: AnswerCache | None = None
         self.done = 0
         self.total = 0
         self.order: list[str] = []  # target ids, in the order progress is shown
@@ -122,7 +132,7 @@ class _Run:
                 said = ready.message if first == head else f"as {first.split(' ')[0]}"
                 self.progress(f"{head}: {said}")
 
-    def _worker(self) -> Any:
+    def _worker(self) -> Worker:
         return make_worker(self.config.replace(timeout=min(self.config.timeout, EXPLORE_TIMEOUT)))
 
     async def one(self, target: _Target, sem: asyncio.Semaphore) -> _Done:
@@ -237,8 +247,8 @@ class _Run:
     async def _gather(
         self,
         target: _Target,
-        info: Any,
-        recorder: Any,
+        info: TargetInfo,
+        recorder: Recorder,
         func: FunctionSpec | None,
         taken: set[str],
         done: _Done,
@@ -309,7 +319,7 @@ class _Run:
         done.message = f"{len(kept)} case(s) by {self.label}{extra}{seen}{done.quality_text}"
         return done
 
-    def _offline(self, info: Any, recorder: Any, done: _Done) -> Any:
+    def _offline(self, info: TargetInfo, recorder: Recorder, done: _Done) -> OfflineResult:
         from codemode.explore.offline.explorer import explore
 
         res = explore(info, recorder, max_cases=self.config.max_cases, root=self.config.root)
@@ -326,23 +336,30 @@ class _Run:
         return res
 
     async def _explore_model(
-        self, target: _Target, info: Any, recorder: Any, func: FunctionSpec | None, taken: set[str]
-    ) -> Any:
+        self,
+        target: _Target,
+        info: TargetInfo,
+        recorder: Recorder,
+        func: FunctionSpec | None,
+        taken: set[str],
+    ) -> Exploration:
         from codemode.explore.llm.answers import cache_key
         from codemode.explore.llm.budget import BudgetExceeded
         from codemode.explore.llm.client import ModelFailed
         from codemode.explore.llm.pipeline import explore_with_model
 
+        budget, cache, runner = self.budget, self.cache, self.runner
+        assert budget is not None and cache is not None and runner is not None  # with a model
         key = cache_key(target.id, info.fingerprint, self.label, self.config.coverage_rounds)
-        cached = self.cache.get(key) if info.fingerprint else None
-        before = self.budget.requests
+        cached = cache.get(key) if info.fingerprint else None
+        before = budget.requests
         try:
             ex = await explore_with_model(
                 info,
                 recorder,
-                self.runner,
+                runner,
                 self.model,
-                self.budget,
+                budget,
                 rounds=self.config.coverage_rounds,
                 spec_summary=_summary(func),
                 changed_lines=target.changed_lines,
@@ -351,9 +368,9 @@ class _Run:
                 retry_delay=self.retry_delay,
             )
         except (ModelFailed, BudgetExceeded) as exc:
-            raise _ModelError(str(exc), self.budget.requests - before) from exc
+            raise _ModelError(str(exc), budget.requests - before) from exc
         if cached is None and info.fingerprint and ex.answers.get("choice"):
-            self.cache.put(key, ex.answers)
+            cache.put(key, ex.answers)
         return ex
 
 
@@ -398,7 +415,7 @@ class _ModelError(Exception):
         self.requests = requests
 
 
-def _offline_evaluators(recorder: Any, info: Any) -> dict[str, dict[str, Any]]:
+def _offline_evaluators(recorder: Recorder, info: TargetInfo) -> dict[str, dict[str, Any]]:
     from codemode.explore.llm.pipeline import validate_evaluators
     from codemode.explore.llm.prompts import ProposedEvaluator
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from codemode.config import Config
-from codemode.explore.writing.plan import (
-    _Done,
-)
+from codemode.explore.writing.plan import _Done
 from codemode.explore.writing.scan import Scan
 from codemode.report.model import Report
 from codemode.scope import Scope
+
+if TYPE_CHECKING:
+    from codemode.explore.record import Recorder
 
 
 def _needs_fixture(done: _Done, params: Sequence[str], rel: str) -> _Done:
@@ -29,7 +30,7 @@ def _needs_fixture(done: _Done, params: Sequence[str], rel: str) -> _Done:
     return done
 
 
-def _no_case(recorder: Any) -> str:
+def _no_case(recorder: Recorder) -> str:
     """Why a function got no case; when every call failed the same way (an import error, a
     class that needs an instance), that cause, so a bootstrap's summary names it."""
     why = "no call could become a case"
