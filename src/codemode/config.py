@@ -44,6 +44,7 @@ class Config(NamedTuple):
     timeout: float = 10.0  # seconds per call
     memory_limit_mb: int = 2048
     float_tolerance: float = 1e-9  # relative
+    float_abs_tolerance: float = 0.0  # absolute, none unless asked for (#21)
     fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
     model: str | None = None
     base_url: str | None = None
@@ -78,6 +79,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "timeout": (int, float),
     "memory_limit_mb": (int,),
     "float_tolerance": (int, float),
+    "float_abs_tolerance": (int, float),
     "fail_on": (list,),
     "model": (str,),
     "base_url": (str,),
@@ -149,7 +151,7 @@ def _check_values(out: dict[str, Any], where: Path, text: str) -> dict[str, Any]
     def bad(key: str, msg: str) -> FatalError:
         return FatalError(f"{where}:{_key_line(text, key)}: [tool.codemode] {key} {msg}")
 
-    for key in ("timeout", "float_tolerance", "max_cost", "max_seconds"):
+    for key in ("timeout", "float_tolerance", "float_abs_tolerance", "max_cost", "max_seconds"):
         if key in out and out[key] < 0:
             raise bad(key, "must not be negative")
     for key in ("memory_limit_mb", "concurrency", "max_model_requests", "max_cases"):

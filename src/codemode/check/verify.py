@@ -20,7 +20,7 @@ from codemode.check.judge import (
     judge,
     type_requests,
 )
-from codemode.compare import describe
+from codemode.compare import Tolerance, describe
 from codemode.config import Config
 from codemode.report.model import CASE_DRIFTED, CASE_ERROR, CaseResult, FunctionResult, Problem
 from codemode.shard import in_shard
@@ -117,7 +117,7 @@ class Verifier:
         self.worker = worker
         self.sandbox = sandbox or AssertionSandbox()
         self._own_sandbox = sandbox is None  # then verify() stops its process when done
-        self.rel_tol = config.float_tolerance
+        self.tol = Tolerance(config.float_tolerance, config.float_abs_tolerance)
 
     # --- one function -------------------------------------------------------------------
 
@@ -157,7 +157,7 @@ class Verifier:
                 results[id(case)] = _error_result(case, outcome)
                 continue
             lines.update(outcome.lines or ())
-            evaluations = judge(case, outcome, func.evaluators, self.rel_tol)
+            evaluations = judge(case, outcome, func.evaluators, self.tol)
             slots = assertions.add(case, func, outcome)
             pending.append(_Pending(case, outcome, evaluations, slots))
         answers = assertions.answer(self.sandbox)
@@ -174,7 +174,7 @@ class Verifier:
         status, message = case_status(p.evaluations)
         diff = ""
         if status == CASE_DRIFTED and case.has_expected and outcome.kind == "returned":
-            diff = describe(canonical(case.expected), outcome.value, self.rel_tol)
+            diff = describe(canonical(case.expected), outcome.value, self.tol)
         return CaseResult(
             case.id,
             status,
