@@ -8,6 +8,7 @@ the key, because a misspelt ``timout`` silently ignored is worse than a failed r
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import sys
@@ -147,13 +148,38 @@ def _validate(table: Mapping[str, Any], where: Path, text: str) -> dict[str, Any
     return _check_values(out, where, text)
 
 
+# The largest value each number may take (#21: `timeout = 1e308` or `inf` crashed the run).
+# Not tuned limits but sanity ceilings, each far beyond any real use: a day per call, a
+# terabyte of memory, 1024 parallel explorations, a relative tolerance of 100%.
+_CEILINGS: dict[str, float] = {
+    "timeout": 86_400.0,
+    "memory_limit_mb": float(1 << 20),
+    "float_tolerance": 1.0,
+    "float_abs_tolerance": 1e300,
+    "max_model_requests": 1e6,
+    "max_cost": 1e6,
+    "max_seconds": 86_400.0 * 7,
+    "concurrency": 1024.0,
+    "coverage_rounds": 100.0,
+    "impact_depth": 1000.0,
+    "max_cases": 10_000.0,
+}
+
+
 def _check_values(out: dict[str, Any], where: Path, text: str) -> dict[str, Any]:
     def bad(key: str, msg: str) -> FatalError:
         return FatalError(f"{where}:{_key_line(text, key)}: [tool.codemode] {key} {msg}")
 
-    for key in ("timeout", "float_tolerance", "float_abs_tolerance", "max_cost", "max_seconds"):
-        if key in out and out[key] < 0:
+    for key, ceiling in _CEILINGS.items():
+        value = out.get(key)
+        if value is None:
+            continue
+        if not math.isfinite(value):
+            raise bad(key, f"must be a finite number, got {value!r}")
+        if value < 0:
             raise bad(key, "must not be negative")
+        if value > ceiling:
+            raise bad(key, f"must be at most {ceiling:g}, got {value:g}")
     for key in ("memory_limit_mb", "concurrency", "max_model_requests", "max_cases"):
         if key in out and out[key] < 1:
             raise bad(key, "must be at least 1")
@@ -161,7 +187,21 @@ def _check_values(out: dict[str, Any], where: Path, text: str) -> dict[str, Any]
         unknown = [v for v in out["fail_on"] if v not in VERDICTS]
         if unknown:
             raise bad("fail_on", f"has unknown verdicts {unknown}; choose from {list(VERDICTS)}")
+    for glob in out.get("specs", ()):
+        if _escapes(glob):
+            raise bad(
+                "specs",
+                f"glob {glob!r} reaches outside the repository; "
+                "spec globs are relative to the project root and hold no '..'",
+            )
     return out
+
+
+def _escapes(glob: str) -> bool:
+    """An absolute glob, or one with a ``..`` part: it could read (and regen write) spec
+    files in another checkout or anywhere on the host (#21)."""
+    path = glob.replace("\\", "/")
+    return path.startswith("/") or path[1:3] == ":/" or ".." in path.split("/")
 
 
 def parse_fail_on(value: str) -> tuple[str, ...]:
