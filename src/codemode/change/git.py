@@ -472,8 +472,22 @@ def materialize_staged(root: Path) -> Path | None:
     """None when the tracked files in the work tree equal the index; else a new temporary
     directory holding the index's content, for the worker to import from (the caller removes
     it). With ``--staged`` what is verified is what will be committed, not the work tree."""
+    return _materialize(root, ["diff"], None)
+
+
+def materialize_commit(root: Path, ref: str) -> Path | None:
+    """The same for a range's head: None when the tracked work tree equals commit ``ref``,
+    else a temporary directory holding that commit's files (#21: ``--base`` read the work
+    tree's specs, untracked ones too)."""
+    commit = commit_or_none(root, ref)
+    if commit is None:
+        raise FatalError(f"unknown revision {ref!r}; check the name passed to --head")
+    return _materialize(root, ["diff", commit], commit)
+
+
+def _materialize(root: Path, diff: list[str], commit: str | None) -> Path | None:
     proc = subprocess.run(
-        ["git", "diff", "--quiet", "--no-ext-diff", "--ignore-submodules=all"],
+        ["git", *diff, "--quiet", "--no-ext-diff", "--ignore-submodules=all"],
         cwd=root,
         capture_output=True,
     )
@@ -486,8 +500,30 @@ def materialize_staged(root: Path) -> Path | None:
     import tempfile  # only here: a hook's every run should not pay for it
 
     tmp = Path(tempfile.mkdtemp(prefix="codemode-staged-"))
-    run(root, "checkout-index", "--all", "--force", f"--prefix={tmp}{os.sep}")
+    prefix = f"--prefix={tmp}{os.sep}"
+    if commit is None:
+        run(root, "checkout-index", "--all", "--force", prefix)
+        return tmp
+    # The commit through an index of its own: the user's index is never touched.
+    index = tmp.with_name(tmp.name + ".index")
+    env = {"GIT_INDEX_FILE": str(index)}
+    try:
+        run(root, "read-tree", commit, env=env)
+        run(root, "checkout-index", "--all", "--force", prefix, env=env)
+    finally:
+        index.unlink(missing_ok=True)
     return tmp
+
+
+def tracked(root: Path, paths: Sequence[Path]) -> set[Path]:
+    """Those of ``paths`` (files under ``root``) that the index holds: with the work tree
+    standing in for the index, an untracked or ``git rm --cached`` file is not staged (#21)."""
+    if not paths:
+        return set()
+    rel = [p.relative_to(root).as_posix() for p in paths]
+    out = run(root, "ls-files", "-z", "--full-name", "--", *(f":(literal){r}" for r in rel))
+    names = {n for n in out.decode("utf-8", "surrogateescape").split("\0") if n}
+    return {p for p, r in zip(paths, rel) if r in names}
 
 
 def fingerprint_functions_at(config: Config, ref: str | None) -> dict[str, str]:

@@ -137,11 +137,18 @@ def _check_change(
     from codemode.check.classify import classify_change
 
     analysis = diff_mod.analyze(config, scope, staged=staged)
-    # --staged verifies the staged content even when the work tree has unstaged edits.
-    staged_root = git.materialize_staged(config.root) if scope.kind == "staged" else None
+    # --staged verifies the staged content even when the work tree has unstaged edits, and
+    # --base the head commit's: specs and code alike (#21).
+    staged_root = None
+    if scope.kind == "staged":
+        staged_root = git.materialize_staged(config.root)
+    elif scope.kind == "range":
+        staged_root = git.materialize_commit(config.root, scope.head or "HEAD")
     root = staged_root or config.root
+    # The work tree stands in for the index or the commit only for tracked files.
+    tracked_only = scope.kind != "worktree" and staged_root is None
     try:
-        index, result = _verify_change(config, root, analysis, shard, worker)
+        index, result = _verify_change(config, root, analysis, shard, worker, tracked_only)
         functions = classify_change(
             analysis,
             index,
@@ -170,6 +177,7 @@ def _verify_change(
     analysis: DiffResult,
     shard: tuple[int, int] | None,
     worker: Worker | None,
+    tracked_only: bool = False,
 ) -> tuple[SpecIndex, VerifyResult | None]:
     """Load the specs the change can affect and verify those of its functions (the worker's
     lifetime, when it is ours, is this call)."""
@@ -178,6 +186,11 @@ def _verify_change(
     own = worker is None
     try:
         paths = _affected_spec_paths(config, root, analysis)
+        if paths and tracked_only:
+            from codemode.change import git
+
+            known = git.tracked(root, paths)
+            paths = [p for p in paths if p in known]
         if paths and own:
             # The worker's interpreter starts while the YAML is imported and parsed.
             worker = make_worker(config, root)
