@@ -47,11 +47,11 @@ def _change(observed: Any, match: str | None) -> dict[str, Any]:
 
 
 def _write(
-    path: Path, file_changes: list[tuple[str, dict[str, Any]]], dry_run: bool
+    path: Path, root: Path, file_changes: list[tuple[str, dict[str, Any]]], dry_run: bool
 ) -> tuple[str, str]:
     """(old, new) text of the spec, the changes applied under its lock to the file as it is
     now: a ``regen`` that wrote meanwhile keeps its edit, and so does this accept (#11)."""
-    with locked(path) as target:
+    with locked(path, root) as target:
         old = target.read_text(encoding="utf-8")
         new = old
         for fid, changes in file_changes:
@@ -127,7 +127,7 @@ def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) ->
     finally:
         worker.close()
     for rel, (path, file_changes) in texts.items():
-        old, new = _write(path, file_changes, dry_run)
+        old, new = _write(path, config.root, file_changes, dry_run)
         edits.append(
             SpecEdit(
                 rel,

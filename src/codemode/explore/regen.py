@@ -24,7 +24,7 @@ from codemode.check.run import make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.explore.sources import Scan, scan_sources, spec_rel_for
-from codemode.lock import locked
+from codemode.lock import OutsideRepository, locked
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit, Verdict
 from codemode.scope import Scope
 from codemode.shard import in_shard
@@ -630,14 +630,23 @@ async def _all_or_stop(run: _Run, targets: list[_Target], sem: asyncio.Semaphore
 
 
 def _write_file(
-    path: Path, rel: str, updates: list[FunctionUpdate], dry_run: bool
+    path: Path, rel: str, root: Path, updates: list[FunctionUpdate], dry_run: bool
 ) -> tuple[str, str | None]:
     """(diff, None), or ("", why not) when the edited file would not load.
 
     Under the spec's lock the edit is applied to the file as it is now, not as it was when
     the run began: a concurrent ``regen`` or ``accept`` that wrote meanwhile keeps its edit.
     """
-    with locked(path) as target:
+    try:
+        return _write_locked(path, rel, root, updates, dry_run)
+    except OutsideRepository as exc:
+        return "", str(exc)
+
+
+def _write_locked(
+    path: Path, rel: str, root: Path, updates: list[FunctionUpdate], dry_run: bool
+) -> tuple[str, str | None]:
+    with locked(path, root) as target:
         old = target.read_text(encoding="utf-8") if target.is_file() else ""
         new = apply_updates(old, updates)
         loaded = parse_spec_text(new, path, rel)
@@ -663,7 +672,7 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
     notes = [n for d in done for n in d.notes]
     failed_files: dict[str, str] = {}
     for rel, updates in sorted(by_file.items()):
-        diff, bad = _write_file(config.root / rel, rel, updates, dry_run)
+        diff, bad = _write_file(config.root / rel, rel, config.root, updates, dry_run)
         if bad:
             failed_files[rel] = bad
             continue
