@@ -153,7 +153,7 @@ ANY_AT_THE_BORDER = {
     # the worker's JSON-lines protocol: cases carry the user's arguments, fixtures their kwargs
     "codemode.worker.pool.Worker.run": "cases fixtures serializer",
     # on-disk case mappings: expected values are the user's
-    "codemode.specs.write.set_expectations": "changes",
+    "codemode.specs.edit_case.set_expectations": "changes",
     # the JSON report and the editor's JSON schema are documents, read and written as such
     "codemode.report.model.Report.to_dict": "return",
     "codemode.report.model.Report.from_dict": "d",

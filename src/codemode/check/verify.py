@@ -118,6 +118,9 @@ class Verifier:
         self.sandbox = sandbox or AssertionSandbox()
         self._own_sandbox = sandbox is None  # then verify() stops its process when done
         self.tol = Tolerance(config.float_tolerance, config.float_abs_tolerance)
+        # The last function's outcomes by case id: accept writes `raises:` only for a real
+        # exception, never for a returned dict that looks like one (#21).
+        self.outcomes: dict[str, Outcome] = {}
 
     # --- one function -------------------------------------------------------------------
 
@@ -142,7 +145,7 @@ class Verifier:
     ) -> tuple[FunctionResult, set[int]]:
         if func.error:
             return FunctionResult(func.id, "error", spec.rel, func.line, message=func.error), set()
-        outcomes = self._run_cases(spec, func, trace)
+        outcomes = self.outcomes = self._run_cases(spec, func, trace)
         lines: set[int] = set()
         pending: list[_Pending] = []
         assertions = _Assertions()

@@ -28,6 +28,7 @@ from codemode.lock import OutsideRepository, locked
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit, Verdict
 from codemode.scope import Scope
 from codemode.shard import in_shard
+from codemode.specs import textfile
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import SpecIndex, build_index
 from codemode.specs.load import parse_spec_text
@@ -647,7 +648,7 @@ def _write_locked(
     path: Path, rel: str, root: Path, updates: list[FunctionUpdate], dry_run: bool
 ) -> tuple[str, str | None]:
     with locked(path, root) as target:
-        old = target.read_text(encoding="utf-8") if target.is_file() else ""
+        old, form = textfile.decode(target.read_bytes()) if target.is_file() else ("", None)
         new = apply_updates(old, updates)
         loaded = parse_spec_text(new, path, rel)
         bad = (
@@ -659,7 +660,7 @@ def _write_locked(
             return "", bad[0]
         diff = unified_diff(old, new, rel)
         if diff and not dry_run:
-            write_atomic(target, new)
+            write_atomic(target, textfile.encode(new, form or textfile.Form()))
     return diff, None
 
 

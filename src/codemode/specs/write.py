@@ -441,57 +441,6 @@ def _finish(text: str, appended: list[str]) -> str:
     return re.sub(r"\n{3,}", "\n\n", text)
 
 
-# --- accept: new expectations for named cases -------------------------------------------
-
-
-def set_expectations(text: str, function_id: str, changes: Mapping[str, Mapping[str, Any]]) -> str:
-    """Rewrite the named cases of ``function_id``: each change maps keys to set (None removes).
-
-    Only the accepted items are re-emitted (as one flow line each); their neighbours keep
-    their bytes.
-    """
-    text = block_layout(text)
-    lines = text.splitlines(keepends=True)
-    spans = _top_spans(_compose(text), lines)
-    if function_id not in spans:
-        raise KeyError(function_id)
-    span, node = spans[function_id]
-    ds = _child(node, "dataset")
-    if ds is None or not isinstance(ds[1], yaml.SequenceNode):
-        raise KeyError(function_id)
-    if ds[1].flow_style:  # items share lines: re-emit the block one item a line, then edit
-        plain = FunctionUpdate(function_id, (), None, "")
-        block = _edit_block(lines, span, node, plain, set())
-        return set_expectations(
-            "".join(_splice(lines, {span.start: (span, block)})), function_id, changes
-        )
-    items = list(ds[1].value)
-    starts = [it.start_mark.line for it in items]
-    replacements: dict[int, tuple[_Span, list[str]]] = {}
-    for i, it in enumerate(items):
-        cid = _item_id(it)
-        if cid is None or cid not in changes:
-            continue
-        end = starts[i + 1] if i + 1 < len(items) else span.end
-        item_span = _Span(starts[i], _content_end(lines, starts[i], end))
-        case = yaml.safe_load(
-            "".join(lines[item_span.start : item_span.end]).strip().removeprefix("-")
-        )["case"]
-        for key, value in changes[cid].items():
-            if value is None:
-                case.pop(key, None)
-            else:
-                case[key] = value
-        order = ["id", "input", "inputs", "expected", "raises", "match"]
-        case = {k: case[k] for k in order if k in case} | {
-            k: v for k, v in case.items() if k not in order
-        }
-        dash = lines[starts[i]]
-        indent = dash[: len(dash) - len(dash.lstrip())]
-        replacements[item_span.start] = (item_span, _case_lines([case], indent))
-    return "".join(_splice(lines, replacements))
-
-
 # --- files ------------------------------------------------------------------------------
 
 
