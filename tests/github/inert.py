@@ -2,7 +2,7 @@
 
 The document is rendered with cmarkgfm (GitHub's own fork of cmark, with its extensions: tables,
 autolinks, raw HTML let through so that we see it), then walked: any tag we do not write
-ourselves, any link or image, and any @-mention, URL or #123 reference in text outside code
+ourselves, any link or image, and any @-mention, URL or #123 / GH-123 reference in text outside code
 (GitHub links those after Markdown) is reported.
 """
 
@@ -22,6 +22,7 @@ OURS = {
 MENTION = re.compile(r"(?<![\w`/])@[A-Za-z0-9]")
 URL = re.compile(r"(?i)\b(?:[a-z][a-z0-9+.-]*://|www\.)")
 ISSUE_REF = re.compile(r"(?<![\w&])#\d")
+GH_REF = re.compile(r"(?i)(?<![\w&])gh-\d")  # GitHub links GH-123 like #123
 
 
 def gfm_html(markdown: str) -> str:
@@ -56,7 +57,7 @@ class _Walker(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.in_code:
             return
-        for pattern in (MENTION, URL, ISSUE_REF):
+        for pattern in (MENTION, URL, ISSUE_REF, GH_REF):
             self.live.extend(f"{pattern.pattern}: {data!r}" for _ in pattern.finditer(data))
 
 

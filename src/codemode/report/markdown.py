@@ -414,10 +414,11 @@ def _html(text: str) -> str:
 
 
 # GitHub links these in any text outside code, after Markdown: @mentions (and e-mail
-# addresses), bare URLs, www. hosts and #123 issue references. A zero-width space after the
-# trigger keeps them readable and dead (the way dependabot writes @-mentions it quotes).
+# addresses), bare URLs, www. hosts and #123 and GH-123 issue references (#21). A zero-width
+# space after the trigger keeps them readable and dead (the way dependabot writes @-mentions
+# it quotes).
 _ZWSP = "\u200b"
-_LIVE = re.compile(r"@|://|(?i:www)\.|#(?=\d)")
+_LIVE = re.compile(r"@|://|(?i:www)\.|#(?=\d)|(?<!\w)(?i:gh)-(?=\d)")
 # What Markdown would read as links, images, emphasis, code or cells; HTML is entities.
 _MD_ESCAPES = {c: "\\" + c for c in "\\`*_[]|~"}
 _MD_ESCAPES.update({"&": "&amp;", "<": "&lt;", ">": "&gt;"})

@@ -11,6 +11,7 @@ alias is refused: what other cases share cannot be changed for one of them.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -68,7 +69,8 @@ def _cases(root: yaml.Node, function_id: str) -> dict[str, yaml.MappingNode]:
             continue
         cid = _pair(case[1], "id")
         if cid is not None and isinstance(cid[1], yaml.ScalarNode):
-            out.setdefault(str(cid[1].value), case[1])
+            # NFC, as the loader has ids (a file may spell one decomposed)
+            out.setdefault(unicodedata.normalize("NFC", str(cid[1].value)), case[1])
     return out
 
 

@@ -48,27 +48,67 @@ def _key_str(key: yaml.Node) -> str | None:
 
 
 def _duplicate_keys(node: yaml.Node, problems: list[SpecProblem]) -> None:
-    """PyYAML keeps the last of two equal keys silently; we report every duplicate."""
+    """PyYAML keeps the last of two equal keys silently; we report every duplicate, also those
+    equal only once resolved (``1``, ``0x1`` and ``1.0`` are one key of the mapping, #21)."""
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, yaml.MappingNode):
-            seen: dict[str, int | None] = {}
+            seen: dict[object, tuple[str, int | None]] = {}
             for k, v in n.value:
                 ks = _key_str(k)
-                if ks is not None:
-                    if ks in seen and ks != "<<":
+                if ks is not None and ks != "<<":
+                    key = _resolved_key(k, ks)
+                    if key in seen:
+                        first, at = seen[key]
+                        same = "" if first == ks else f" (the same key as {first!r} once resolved)"
                         problems.append(
                             SpecProblem(
                                 _line(k),
-                                f"duplicate key {ks!r} (first at line {seen[ks]}); "
+                                f"duplicate key {ks!r}{same} (first at line {at}); "
                                 "YAML keeps only the last one, so remove or rename one",
                             )
                         )
-                    seen.setdefault(ks, _line(k))
+                    seen.setdefault(key, (ks, _line(k)))
                 stack.append(v)
         elif isinstance(n, yaml.SequenceNode):
             stack.extend(n.value)
+
+
+def _resolved_key(key: yaml.ScalarNode, text: str) -> object:
+    """The value a scalar key becomes in the mapping: its text for a string (nearly every
+    key), else the resolved value (an int, float, bool, date...), tagged as not a string."""
+    if key.tag == _STR_TAG:
+        return text
+    try:
+        value = _Loader("").construct_object(key)
+        hash(value)
+    except (yaml.YAMLError, TypeError, ValueError):
+        return text
+    return ("resolved", value)
+
+
+# Characters that reorder how a line reads (the "Trojan Source" controls) or are invisible
+# controls: an id holding one would show one thing in a report and be another (#21).
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _id_problem(case_id: str) -> str | None:
+    if any(ch in _BIDI for ch in case_id):
+        return (
+            f"case id {case_id!a} holds a bidirectional control character, which makes "
+            "it read differently from what it is; use plain text"
+        )
+    if not case_id.isprintable():
+        return f"case id {case_id!a} holds a control character; use plain text"
+    return None
+
+
+def _nfc(text: str) -> str:
+    """Ids in one Unicode form: ``café`` typed two ways is one id, not two twins."""
+    import unicodedata  # only for ids beyond ASCII
+
+    return unicodedata.normalize("NFC", text)
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -398,6 +438,11 @@ def _parse_case(
     data = _construct(loader, case_node)
     raw_id = data.get("id")
     case_id = str(raw_id) if raw_id is not None else default_id
+    if not (case_id.isascii() and case_id.isprintable()):
+        bad_id = _id_problem(case_id)
+        if bad_id:
+            return CaseSpec(id=ascii(case_id), line=key_lines.get("id", line), error=bad_id)
+        case_id = _nfc(case_id)
     try:
         c, fields = _validate("CaseModel", data)
     except _Invalid as bad:
