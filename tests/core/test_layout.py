@@ -159,6 +159,8 @@ ANY_AT_THE_BORDER = {
     "codemode.report.model.Report.from_dict": "d",
     "codemode.report.model.Report.to_json": "extra",
     "codemode.specs.model.json_schema": "return",
+    # a call's arguments, shown as Python: the user's values (a spec's inputs, a recorded call)
+    "codemode.report.call.format_call": "inputs kwargs",
 }
 
 

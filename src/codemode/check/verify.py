@@ -22,7 +22,15 @@ from codemode.check.judge import (
 )
 from codemode.compare import Tolerance, describe
 from codemode.config import Config
-from codemode.report.model import CASE_DRIFTED, CASE_ERROR, CaseResult, FunctionResult, Problem
+from codemode.report.call import format_call
+from codemode.report.model import (
+    CASE_DRIFTED,
+    CASE_ERROR,
+    FAILING_CASE_ORDER,
+    CaseResult,
+    FunctionResult,
+    Problem,
+)
 from codemode.shard import in_shard
 from codemode.specs.types import CaseSpec, EvaluatorSpec, FunctionSpec, SpecFile
 from codemode.worker.pool import Outcome, Worker
@@ -169,7 +177,7 @@ class Verifier:
                 answer = answers[slot.expr][slot.at]
                 p.evaluations.append(assertion_evaluation(slot.name, slot.expr, answer))
             results[id(p.case)] = self._case_result(p)
-        cases = tuple(results[id(c)] for c in func.cases)
+        cases = tuple(_with_call(results[id(c)], func.id, c) for c in func.cases)
         return FunctionResult(func.id, function_status(cases), spec.rel, func.line, cases), lines
 
     def _case_result(self, p: _Pending) -> CaseResult:
@@ -236,6 +244,14 @@ class Verifier:
                     result.problems.append(
                         Problem(spec.rel, None, f"fixture teardown failed: {err}")
                     )
+
+
+def _with_call(result: CaseResult, function_id: str, case: CaseSpec) -> CaseResult:
+    """A failing case names its call, so a reader sees which call without opening the spec
+    (only failing ones: formatting every passing case's arguments costs a large spec time)."""
+    if result.status not in FAILING_CASE_ORDER or case.error:
+        return result
+    return result._replace(call=format_call(function_id, list(case.args), case.kwargs))
 
 
 def _for_sandbox(value: Any) -> Any:

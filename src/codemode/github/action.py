@@ -24,6 +24,7 @@ from codemode.errors import FatalError
 from codemode.github.delivery import (
     Origin,
     Target,
+    links,
     post_comment,
     publish,
     read_report,
@@ -93,7 +94,7 @@ def verify(inputs: Inputs, event: Event, config: Config, env: Mapping[str, str])
     origin = Origin(event.repo, event.pr, event.head, inputs.comment_id, event.name)
     write_report(path, report, origin)
     _log(report, env)
-    publish(report, path, env)
+    publish(report, path, env, links(event.repo, event.head, env))
     return 1 if report.failing(config.fail_on) else 0
 
 
@@ -112,7 +113,9 @@ def deliver(inputs: Inputs, event: Event, cwd: Path, token: str, env: Mapping[st
         notes = push_specs(repo_root(cwd), report, event, p.push_branch, token, env)
         report = report._replace(notes=(*report.notes, *notes))
         write_report(path, report, origin)
-    target = Target(event.repo, event.pr, inputs.comment_id, token, None, p.skip_comment)
+    target = Target(
+        event.repo, event.pr, inputs.comment_id, token, None, p.skip_comment, event.head
+    )
     post_comment(report, target, env)
 
 

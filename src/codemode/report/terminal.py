@@ -66,6 +66,8 @@ def _states_both(c: CaseResult) -> bool:
 def _case_lines(f: FunctionResult, c: CaseResult, p: Painter) -> list[str]:
     head = f"{_loc(f.spec, c.line)}{f.id}[{c.id}]: {p.status(c.status)}"
     out = [f"{head}: {c.message}" if c.message else head]
+    if c.call:
+        out.append(f"    call: {c.call}")
     if c.status == "drifted" and c.has_expected and c.message and not _states_both(c):
         from codemode.compare import window  # json, difflib: only when a case is shown
 
@@ -128,6 +130,7 @@ def render(
                     lines.append(_shared_line(group, p))
                 continue
             lines.extend(_case_lines(f, c, p))
+    lines.extend(spec_changes(report, p))
     if not quiet:
         for note in report.notes:
             if not note.startswith("elapsed"):
@@ -138,6 +141,35 @@ def render(
         lines.append(hint)
     # A message or value with a line of its own must not become a workflow command in CI (#11).
     return log_safe("\n".join(lines) + "\n")
+
+
+def spec_changes(report: Report, p: Painter) -> list[str]:
+    """The review of the spec files the change edited: a line per file with its counts, then
+    each call-out (``!`` a reviewer must look, ``·`` all is well)."""
+    if not report.reviews:
+        return []
+    out = [p("spec changes:", "bold")]
+    for r in report.reviews:
+        counts = [
+            f"{len(ids)} {word}"
+            for ids, word in ((r.added, "added"), (r.changed, "changed"), (r.removed, "removed"))
+            if ids
+        ] + ([f"{len(r.moved)} moved"] if r.moved else [])
+        what = {"added": " (new file)", "deleted": " (deleted)"}.get(r.status, "")
+        if r.old_file:
+            what = f" (renamed from {r.old_file})"
+        out.append(f"  {r.file}{what}: {', '.join(counts) or 'no case changed'}")
+        out.extend(f"    problem: {x}" for x in r.problems)
+        cases = {(c.function, c.id): c for c in r.cases}
+        for k in r.callouts:
+            mark = p("!", "yellow") if k.level == "warning" else p("·", "dim")
+            ref = f"{k.function}[{k.case}]" if k.case else (k.function or "")
+            line = f"    {mark} {_loc(r.file, k.line)}{ref}: {k.message}"
+            change = cases.get((k.function or "", k.case or ""))
+            if change is not None and change.observed:
+                line += f": {change.call}: {change.expected} → {change.observed}"
+            out.append(line)
+    return out
 
 
 def summary(report: Report, p: Painter | None = None) -> str:

@@ -851,3 +851,13 @@ def load_spec_file(path: Path, root: Path | None = None) -> SpecFile:
         assert problem is not None
         return SpecFile(path, rel, problems=(problem,))
     return parse_spec_text(text, path, rel)
+
+
+def parse_spec_bytes(raw: bytes, path: Path, rel: str) -> SpecFile:
+    """A spec file's content read elsewhere (a git object: the old side of a change), checked
+    as ``load_spec_file`` checks what it reads."""
+    text, problem = _decode(raw)
+    if text is None:
+        assert problem is not None
+        return SpecFile(path, rel, problems=(problem,))
+    return parse_spec_text(text, path, rel)
