@@ -171,3 +171,35 @@ def test_the_example_comment_in_the_docs_comes_from_a_real_run() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.main(["--check"]) == 0, "run: python tools/example_comment.py"
+
+
+@pytest.mark.parametrize(
+    ("reviews", "where"),
+    [
+        ([{"file": 5}], "report.reviews[0].file"),
+        (
+            [{"file": "a", "cases": [{"function": "f", "id": "c", "kind": "added", "line": "3"}]}],
+            "cases[0].line",
+        ),
+        (
+            [{"file": "a", "callouts": [{"kind": "k", "level": "warning", "message": 1}]}],
+            "callouts[0].message",
+        ),
+        ([{"file": "a", "cases": "x"}], ""),
+        (["x"], ""),
+    ],
+)
+def test_a_review_with_wrong_types_is_one_clear_error(
+    reviews: list[object], where: str, tmp_path: Path
+) -> None:
+    """A fork's report.json holds the review too: a wrong type is exit 2 naming the field."""
+    import json
+
+    from codemode.errors import FatalError
+    from codemode.github.delivery import read_report
+
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps({"reviews": reviews}))
+    with pytest.raises(FatalError, match="cannot read the report") as info:
+        read_report(path)
+    assert where in str(info.value)
