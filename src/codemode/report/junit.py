@@ -60,6 +60,8 @@ def _case(suite: ET.Element, f: FunctionResult, c: CaseResult) -> None:
     kind = _FAILURE.get(c.status)
     if kind:
         message = c.message or f"{c.status}: expected {c.expected!r}, observed {c.observed!r}"
+        if c.call:  # which call failed, as in every other rendering (#19)
+            message = f"{c.call}: {message}"
         el = ET.SubElement(case, kind, message=_clean(message), type=c.status)
         el.text = _clean(c.diff or message)
     elif c.status in _SKIPPED:
