@@ -203,3 +203,25 @@ def test_a_review_with_wrong_types_is_one_clear_error(
     with pytest.raises(FatalError, match="cannot read the report") as info:
         read_report(path)
     assert where in str(info.value)
+
+
+def test_a_review_of_thousands_of_cases_stays_in_the_comments_budget() -> None:
+    from codemode.report.markdown import COMMENT_LIMIT
+
+    many = tuple(
+        CaseChange("pkg.f", f"c{i}", "removed", "passed", i, call=f"f({i})") for i in range(3000)
+    )
+    said = tuple(
+        Callout("weakened", "warning", "removed, and it still passes at head", "pkg.f", f"c{i}")
+        for i in range(3000)
+    )
+    review = SpecReview(
+        "specs/big.yml",
+        removed=tuple(f"pkg.f[c{i}]" for i in range(3000)),
+        status="deleted",
+        cases=many,
+        callouts=said,
+    )
+    text = render_markdown(Report(reviews=(review,)))
+    assert len(text) <= COMMENT_LIMIT
+    assert "… 2980 more call-out(s)" in text and "… 2985 more case(s)" in text

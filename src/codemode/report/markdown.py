@@ -334,6 +334,7 @@ _KIND_WORDS = (
     ("moved", "moved"),
 )
 REVIEW_CASES = 15  # cases listed per file before "… N more"
+REVIEW_CALLOUTS = 20  # call-outs per file (most important first) before "… N more"
 
 
 def _review_item(r: SpecReview, links: Links | None) -> str:
@@ -347,8 +348,10 @@ def _review_item(r: SpecReview, links: Links | None) -> str:
     lines = [f"**{where}**{what}: {counts or 'no case changed'}\n"]
     lines += [f"- 🛑 {escape_text(p)}\n" for p in r.problems]
     cases = {(c.function, c.id): c for c in r.cases}
-    for k in r.callouts:
+    for k in r.callouts[:REVIEW_CALLOUTS]:
         lines.append(_callout_line(r, k, cases.get((k.function or "", k.case or "")), links))
+    if len(r.callouts) > REVIEW_CALLOUTS:
+        lines.append(f"- … {len(r.callouts) - REVIEW_CALLOUTS} more call-out(s)\n")
     if not r.cases:  # a report that names the cases only (an older report.json)
         for attr, word in _KIND_WORDS:
             refs = getattr(r, attr)[:REVIEW_CASES]
