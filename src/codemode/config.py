@@ -20,7 +20,11 @@ from codemode.errors import FatalError
 
 VERDICTS = ("ok", "drifted", "stale", "missing", "orphaned", "error")
 
-DEFAULT_FAIL_ON = ("drifted", "error")
+# `changed`: the behaviour diff found a call whose outcome the change altered (#18); like a
+# drifted case, someone must look before it merges. (Apart from the list above, as in
+# report.model: other verdicts join that one.)
+VERDICTS = (*VERDICTS, "changed")  # type: ignore[assignment]
+DEFAULT_FAIL_ON = ("drifted", "error", "changed")
 
 DEFAULT_SPEC_GLOBS = (
     "specs/**/*.yml",
@@ -68,6 +72,11 @@ class Config(NamedTuple):
     # Modules a spec may name callables from, beyond the project and pure stdlib (#11).
     allow_callables: tuple[str, ...] = ()
     max_cases: int = 16  # generated cases per function
+    # The behaviour diff of a change scope (#18): on or off, and its budget per function
+    # (`diff_budget = {seconds = 2.0, calls = 300}`).
+    diff: bool = True
+    diff_seconds: float = 2.0
+    diff_calls: int = 300
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -95,6 +104,8 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "pass_env": (list,),
     "allow_callables": (list,),
     "max_cases": (int,),
+    "diff": (bool,),
+    "diff_budget": (dict,),
 }
 # TOML spells keys with dashes as often as with underscores; accept both.
 _ALIASES = {k.replace("_", "-"): k for k in _FIELD_TYPES}
@@ -138,6 +149,9 @@ def _validate(table: Mapping[str, Any], where: Path, text: str) -> dict[str, Any
             raise FatalError(
                 f"{where}:{line}: [tool.codemode] {raw_key} must be {want}, got {value!r}"
             )
+        if key == "diff_budget":
+            out.update(_diff_budget(value, where, line))  # type: ignore[arg-type]
+            continue
         if isinstance(value, list):
             if not all(isinstance(v, str) for v in value):
                 raise FatalError(
@@ -213,6 +227,31 @@ def parse_fail_on(value: str) -> tuple[str, ...]:
     if unknown:
         raise FatalError(f"--fail-on: unknown verdicts {unknown}; choose from {list(VERDICTS)}")
     return items
+
+
+def _diff_budget(value: Mapping[str, Any], where: Path, line: int) -> dict[str, Any]:
+    """``diff_budget = {seconds = 2.0, calls = 300}``: either key may be left out."""
+    out: dict[str, Any] = {}
+    for key, value_type, field in (
+        ("seconds", (int, float), "diff_seconds"),
+        ("calls", (int,), "diff_calls"),
+    ):
+        if key not in value:
+            continue
+        v = value[key]
+        if isinstance(v, bool) or not isinstance(v, value_type) or v <= 0:
+            raise FatalError(
+                f"{where}:{line}: [tool.codemode] diff_budget.{key} must be a positive number, "
+                f"got {v!r}"
+            )
+        out[field] = v
+    unknown = sorted(set(value) - {"seconds", "calls"})
+    if unknown:
+        raise FatalError(
+            f"{where}:{line}: [tool.codemode] diff_budget has unknown keys {unknown}; "
+            "known keys: seconds, calls"
+        )
+    return out
 
 
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:

@@ -14,8 +14,9 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "codemode"
 # Higher stages may import lower ones, never the reverse; the four stages on one rank are peers
 # that do not import each other. Top-level modules (config, errors, scope, ...) are the core.
 RANK = {
-    "cli": 6,
-    "github": 5,
+    "cli": 7,
+    "github": 6,
+    "behaviour": 5,
     "explore": 4,
     "check": 3,
     "report": 2,
@@ -150,6 +151,10 @@ def test_no_function_passes_the_line_limit() -> None:
 ANY_AT_THE_BORDER = {
     # the canonical form of whatever the user's function returned (JSON-like, recursive)
     "codemode.worker.runtime.canonical": "return",
+    # on-disk case mappings appended by accept: expected values are the user's (#18)
+    "codemode.specs.write.add_cases": "cases",
+    # the behaviour diff's pool starts from a spec's inputs: the user's values (#18)
+    "codemode.explore.pool.pool_for": "spec_inputs",
     # the worker's JSON-lines protocol: cases carry the user's arguments, fixtures their kwargs
     "codemode.worker.pool.Worker.run": "cases fixtures serializer",
     # on-disk case mappings: expected values are the user's

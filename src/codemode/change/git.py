@@ -627,3 +627,18 @@ def commit_and_push(
     ref = f"HEAD:refs/heads/{branch}"
     run(root, *_NO_PROGRAMS, "push", "--no-verify", "--end-of-options", "origin", ref, env=env)
     return commit_or_none(root, "HEAD") or ""
+
+
+def write_tree(root: Path, commit: str) -> Path:
+    """A new temporary directory holding ``commit``'s tree (a commit or tree id), written from
+    git's objects through a private index: the work tree, the index and HEAD are untouched.
+    The behaviour diff's old side runs from it (#18); the caller removes it."""
+    import tempfile  # only here: a hook's every run should not pay for it
+
+    tmp = Path(tempfile.mkdtemp(prefix="codemode-old-"))
+    index = tmp / ".codemode-index"
+    env = {"GIT_INDEX_FILE": str(index)}
+    run(root, "read-tree", commit, env=env)
+    run(root, "checkout-index", "--all", "--force", f"--prefix={tmp}{os.sep}", env=env)
+    index.unlink()
+    return tmp

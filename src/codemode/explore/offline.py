@@ -22,23 +22,25 @@ import itertools
 import json
 import math
 import random
+import re
 import textwrap
 import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codemode.config import Config
-from codemode.explore import judge
-from codemode.explore.cases import auto_id, build_cases, usable
 from codemode.explore.input_sources import Candidate, docstring_calls, file_calls, patterns
 from codemode.explore.inputs import Builder, Value, dedupe
-from codemode.explore.record import CallRecord, Recorder
-from codemode.explore.selection import Mutation, choose, run_mutants, shortlist
 from codemode.explore.target import AST_LOCK, Param, TargetInfo
 from codemode.explore.variants import example_values, variants
+
+# Choosing cases (records, mutants, case mappings) is imported where cases are chosen:
+# `plan` alone is what the behaviour diff of a pre-commit hook needs (#18).
+if TYPE_CHECKING:
+    from codemode.explore.record import CallRecord, Recorder
 
 MAX_PLANNED = 400
 MAX_CASES: int = Config._field_defaults[
@@ -130,8 +132,13 @@ def _label(p: Param, v: Value, single: bool) -> str:
     return f"{v.label}_{p.name}" if v.label in _ADJECTIVES else f"{p.name}_{v.label}"
 
 
+# A label that starts with, or holds after an underscore, one of _CONSTANT_LABELS: one
+# compiled search instead of a loop over the labels (this runs for every planned call).
+_DERIVED = re.compile("(?:^|_)(?:" + "|".join(map(re.escape, _CONSTANT_LABELS)) + ")")
+
+
 def _source_of(labels: Sequence[str]) -> str:
-    derived = any(lb.startswith(p) or f"_{p}" in lb for lb in labels for p in _CONSTANT_LABELS)
+    derived = any(_DERIVED.search(lb) for lb in labels)
     return "constants" if derived else "types"
 
 
@@ -305,6 +312,8 @@ def _non_finite(value: Any) -> bool:
 def _unhandled_non_finite(rec: CallRecord) -> bool:
     """An infinity or NaN the function does not handle (the interpreter's OverflowError from
     ``round(inf)``) shows nothing of the function: such a call is not a case."""
+    from codemode.explore import judge
+
     if rec.kind != "raised" or judge.raised_by_project(rec.exc):
         return False
     return any(_non_finite(v) for v in (*rec.args, *rec.kwargs.values()))
@@ -321,6 +330,9 @@ def explore(
     info: TargetInfo, recorder: Recorder, *, max_cases: int = MAX_CASES, root: Path | None = None
 ) -> OfflineResult:
     """Plan, run, mutate, choose: the cases (not yet gated) and what they are worth."""
+    from codemode.explore.cases import build_cases, usable
+    from codemode.explore.selection import choose, run_mutants, shortlist
+
     with AST_LOCK:
         planned = plan(info, recorder.fixture_names, root)
     if planned.needs_fixture and not planned.candidates:
@@ -373,6 +385,9 @@ def select(
     records: Sequence[CallRecord], info: TargetInfo, max_cases: int = MAX_CASES
 ) -> list[tuple[CallRecord, str]]:
     """Without mutants (the model's fallback): new lines, then new outcomes."""
+    from codemode.explore.cases import auto_id, usable
+    from codemode.explore.selection import Mutation, choose
+
     ok = [r for r in records if usable(r, info)]
     picked = choose(ok, Mutation(), (), max_cases)
     return [(r, auto_id(r, info)) for r in sorted(picked, key=lambda r: r.n)]

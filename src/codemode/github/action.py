@@ -126,9 +126,9 @@ def _run(inputs: Inputs, config: Config, p: Plan, dry_run: bool) -> Report:
 
         report: Report = run_regen(config, p.scope, dry_run=dry_run, shard=shard)
         return report
-    from codemode.check.run import run_check
+    from codemode.behaviour.change import check_change
 
-    return run_check(config, p.scope, shard=shard)
+    return check_change(config, p.scope, shard=shard)
 
 
 def _pull_request_target(root: Path, event: Event, env: Mapping[str, str]) -> list[str]:

@@ -53,6 +53,7 @@ ICONS = {
     "orphaned": "⚠️",
     "missing": "⚠️",
     "stale": "⚠️",
+    "changed": "🔀",
     "ok": "✅",
 }
 CASE_ICONS = {
@@ -150,6 +151,10 @@ def render_markdown(
         )
         if s.items
     ]
+    witnesses = _witnesses(report, overflow)
+    if witnesses.items:  # the behaviour diff's calls (#18), after the failing cases
+        cases_at = [i for i, s in enumerate(sections) if s.title.startswith("Drifted")]
+        sections.insert(cases_at[0] + 1 if cases_at else min(1, len(sections)), witnesses)
     # Lines of values (a diff in a fence) must not read as workflow commands anywhere they are
     # echoed; the few characters this adds are in the budget.
     head, foot = log_safe(head), log_safe(foot)
@@ -297,6 +302,29 @@ def _case_item(f: FunctionResult, c: CaseResult, links: Links | None = None) -> 
     return line + "\n"
 
 
+def _witnesses(report: Report, overflow: str) -> Section:
+    """Each behaviour-diff witness: the call, its old outcome and its new one (#18)."""
+    from codemode.report.witness import outcome_text
+
+    items: list[str] = []
+    for f in report.sorted_functions():
+        for w in f.witnesses:
+            what = " (message changed)" if w.kind == "message" else ""
+            items.append(
+                f"- {ICONS['changed']} **{_span(w.call)}** · {_span(f.id)}: "
+                f"{_span(outcome_text(w.old, VALUE_LIMIT))} → "
+                f"{_span(outcome_text(w.new, VALUE_LIMIT))}{escape_text(what)}\n"
+            )
+        if f.witnesses and f.diff_note:
+            items.append(f"  - {escape_text(f.diff_note)}\n")
+    return Section(
+        "Behaviour changes",
+        tuple(items),
+        lambda n: f"… {n} more, {overflow}",
+        head="calls whose outcome the change altered: old → new\n\n",
+    )
+
+
 def _edits(report: Report, overflow: str) -> Section:
     items = tuple(_edit_item(e) for e in report.edits)
     applied = any(e.applied for e in report.edits)
@@ -396,9 +424,15 @@ def _review_row(r: SpecReview, c: CaseChange, links: Links | None) -> str:
 def _accept(report: Report) -> Section:
     drifted = [(f, c) for f, c in _failing_cases(report) if c.status == CASE_DRIFTED]
     needs_regen = any(f.status in ("missing", "stale") for f in report.functions)
-    if not drifted and not needs_regen:
+    from codemode.report.witness import accept_function_command
+
+    changed = accept_function_command(report)
+    if not drifted and not needs_regen and not changed:
         return Section("How to accept", (), lambda n: "")
     lines = []
+    if changed:
+        lines.append("# record the behaviour changes as cases (and accept drifted cases)")
+        lines.append(changed)
     if drifted:
         lines.append("# take the observed outputs as the new expectations")
         lines.extend(
@@ -407,8 +441,9 @@ def _accept(report: Report) -> Section:
         if len(drifted) > ACCEPT_LIMIT:
             lines.append(f"# … {len(drifted) - ACCEPT_LIMIT} more drifted case(s)")
     base = report.scope.base if report.scope and report.scope.kind == "range" else None
-    lines.append("# or regenerate the specs of the changed functions")
-    lines.append(f"codemode regen --base {shlex.quote(base)}" if base else "codemode regen")
+    if drifted or needs_regen:
+        lines.append("# or regenerate the specs of the changed functions")
+        lines.append(f"codemode regen --base {shlex.quote(base)}" if base else "codemode regen")
     text = (
         "If the new behaviour is intended, update the specs and push:\n\n"
         + _fenced("\n".join(lines), "sh")

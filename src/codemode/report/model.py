@@ -40,6 +40,15 @@ STATUS_ORDER = {"error": 0, "drifted": 1, "orphaned": 2, "missing": 3, "stale": 
 # ``dataclasses`` (it pulls in ``inspect``) plus building eight classes cost ~15 ms, a third of
 # what ``check-ast`` takes in all. Update with ``_replace``; the fields are ``_fields``.
 
+# The behaviour diff's verdict (#18): the change altered the outcome of calls outside the
+# spec's cases (its witnesses). Kept apart from the lists above, which other verdicts join.
+Verdict = Literal[Verdict, "changed"]  # type: ignore[misc]
+VERDICTS = get_args(Verdict)  # type: ignore[misc]
+STATUS_ORDER = {**STATUS_ORDER, "changed": STATUS_ORDER["drifted"]}
+# What a witness's two outcomes differ in: a value (or returned vs raised), the exception's
+# type, or only the exception's message.
+WitnessKind = Literal["value", "exception", "message"]
+
 
 class Check(NamedTuple):
     """One evaluator applied to one case: ``expected``, ``raises``, ``type``, ``assertion``..."""
@@ -64,6 +73,23 @@ class CaseResult(NamedTuple):
     call: str = ""  # a failing case's call as Python (report.call.format_call): which call drifted
 
 
+class Witness(NamedTuple):
+    """One input on which the old and the new version of a function disagree (#18).
+
+    ``old`` and ``new`` are outcomes: ``{"returned": value}`` or ``{"raised": type,
+    "message": text}``, values in canonical data. ``args``/``kwargs`` are the call's inputs as
+    a case would hold them; ``receiver`` the call that built the instance of a method."""
+
+    call: str  # loyalty_tier(4999), report/call.py's form
+    old: Any
+    new: Any
+    kind: WitnessKind = "value"
+    args: tuple[Any, ...] = ()
+    kwargs: Any = None  # a mapping, or None
+    receiver: Any = None  # the worker's recipe of the instance, when the input names one
+    source: str = ""  # where the input came from: spec, tests, docstring, callers, types...
+
+
 class FunctionResult(NamedTuple):
     id: str
     status: Verdict
@@ -76,6 +102,8 @@ class FunctionResult(NamedTuple):
     path: str | None = None  # repo-relative source file of the function
     source_line: int | None = None  # the function's first line in ``path`` (at head)
     mutation_score: float | None = None  # regen: share of in-memory mutants its cases kill
+    witnesses: tuple[Witness, ...] = ()  # the behaviour diff's calls whose outcome changed
+    diff_note: str = ""  # how far the behaviour diff looked (the budget cut it, no inputs...)
 
 
 class Problem(NamedTuple):
@@ -190,7 +218,12 @@ class Report(NamedTuple):
         # Built by hand, one level at a time: a deep copy of every value costs ~0.3 s on 2,000 cases.
         d = _shallow(self)
         d["functions"] = [
-            {**_shallow(f), "cases": [_case_dict(c) for c in f.cases]} for f in self.functions
+            {
+                **_shallow(f),
+                "cases": [_case_dict(c) for c in f.cases],
+                "witnesses": [_shallow(w) for w in f.witnesses],
+            }
+            for f in self.functions
         ]
         for name in ("problems", "edits"):
             d[name] = [_shallow(x) for x in getattr(self, name)]
@@ -213,12 +246,16 @@ class Report(NamedTuple):
             checks = tuple(Check(**k) for k in c.get("checks", ()))
             return CaseResult(**{**_known(CaseResult, c), "checks": checks})
 
+        def witness(w: dict[str, Any]) -> Witness:
+            return Witness(**{**_known(Witness, w), "args": tuple(w.get("args") or ())})
+
         def func(f: dict[str, Any]) -> FunctionResult:
             return FunctionResult(
                 **{
                     **_known(FunctionResult, f),
                     "cases": tuple(case(c) for c in f.get("cases", ())),
                     "impacted_by": tuple(f.get("impacted_by", ())),
+                    "witnesses": tuple(witness(w) for w in f.get("witnesses", ())),
                 }
             )
 

@@ -20,6 +20,7 @@ _STATUS_COLOR = {
     "stale": "yellow",
     "missing": "yellow",
     "orphaned": "yellow",
+    "changed": "red",
     "passed": "green",
     "failed": "red",
     "empty": "yellow",
@@ -83,6 +84,19 @@ def _case_lines(f: FunctionResult, c: CaseResult, p: Painter) -> list[str]:
     return out
 
 
+def _witness_lines(f: FunctionResult) -> list[str]:
+    if not f.witnesses and not f.diff_note:
+        return []  # report.call (json) is imported only for a function the diff spoke of
+    from codemode.report.witness import MAX_SHOWN, witness_text
+
+    out = [f"    {witness_text(w)}" for w in f.witnesses[:MAX_SHOWN]]
+    if len(f.witnesses) > MAX_SHOWN:
+        out.append(f"    ... and {len(f.witnesses) - MAX_SHOWN} more (--format json lists them)")
+    if f.diff_note:
+        out.append(f"    ({f.diff_note})")
+    return out
+
+
 def _shared_errors(report: Report) -> dict[str, list[tuple[FunctionResult, CaseResult]]]:
     """Case errors with one cause (a module that fails to import fails every case of every
     function in it): message -> the cases, for messages that more than one case shares."""
@@ -113,12 +127,16 @@ def render(
     for f in report.sorted_functions():
         if f.status == "ok" and not verbose:
             continue
-        if f.status in ("missing", "orphaned", "stale") or (f.message and not f.cases):
-            loc = _loc(f.spec, f.line) or (f"{f.path}: " if f.path else "")
+        loc = _loc(f.spec, f.line) or (f"{f.path}: " if f.path else "")
+        if f.status in ("missing", "orphaned", "stale", "changed") or (f.message and not f.cases):
             via = f" (impacted by {', '.join(f.impacted_by)})" if f.impacted_by else ""
             lines.append(f"{loc}{f.id}: {p.status(f.status)}: {f.message}{via}")
-            if f.status != "stale":
+            lines += _witness_lines(f)
+            if f.status not in ("stale", "changed"):
                 continue
+        elif f.witnesses:  # drifted or broken too: the calls the change altered
+            lines.append(f"{loc}{f.id}: {p.status('changed')}: the outcome of these calls changed")
+            lines += _witness_lines(f)
         for c in f.cases:
             if c.status == CASE_PASSED and not verbose:
                 continue
@@ -207,6 +225,13 @@ def accept_hint(report: Report) -> str:
             "If the new behaviour is intended, take the observed outputs as expectations:\n"
             f"  codemode accept {' '.join(drifted[:3])}{more}"
         )
+    changed = ""
+    if any(f.witnesses for f in report.functions):  # report.call imports json: only then
+        from codemode.report.witness import accept_function_command
+
+        changed = accept_function_command(report)
+    if changed:
+        out.append(f"If the behaviour changes are intended, record them as cases:\n  {changed}")
     if stale and regen:  # the same change the check looked at, so the command does something
         out.append(f"To write cases for the changed functions:\n  {regen}")
     return "\n".join(out)

@@ -453,3 +453,49 @@ def unified_diff(old: str, new: str, rel: str) -> str:
             tofile=f"b/{rel}",
         )
     )
+
+
+# --- accept: new cases for a function (the behaviour diff's witnesses, #18) -------------
+
+
+def add_cases(text: str, function_id: str, cases: Sequence[Mapping[str, Any]]) -> str:
+    """``text`` with ``cases`` appended to ``function_id``'s dataset (one flow line each),
+    the block created when the file has none. Every other line keeps its bytes; the cases
+    are hand-written ones (not listed as generated), so a later ``regen`` keeps them."""
+    if not cases:
+        return text
+    if text and not text.endswith("\n"):
+        text += "\n"
+    text = block_layout(text)
+    lines = text.splitlines(keepends=True)
+    spans = _top_spans(_compose(text) if text.strip() else None, lines)
+    if function_id not in spans:
+        block = [f"{flow(function_id)}:\n", "  dataset:\n", *_case_lines(cases, "    ")]
+        if not text.strip():
+            return "".join([HEADER, "\n", *block])
+        return _finish(text, ["\n", *block])
+    span, node = spans[function_id]
+    ds = _child(node, "dataset")
+    if ds is None or not isinstance(ds[1], yaml.SequenceNode) or ds[1].flow_style:
+        # no dataset yet, or a flow list: the block re-emitted one item a line, the new last
+        body = yaml.safe_load("".join(lines[span.start : span.end])) or {}
+        fields = dict(body.get(function_id) or {})
+        dataset = [*(fields.pop("dataset", None) or []), *({"case": dict(c)} for c in cases)]
+        block = [f"{flow(function_id)}:\n"]
+        block += [f"  {flow(k)}: {flow(v)}\n" for k, v in fields.items()]
+        block += ["  dataset:\n", *(_item_line(item) for item in dataset)]
+        return "".join(_splice(lines, {span.start: (span, block)}))
+    items = list(ds[1].value)
+    if items:
+        dash = lines[items[0].start_mark.line]
+        indent = dash[: len(dash) - len(dash.lstrip())]
+    else:
+        indent = "    "
+    at = span.end  # after the block's last content line: comments that follow stay below
+    return "".join([*lines[:at], *_case_lines(cases, indent), *lines[at:]])
+
+
+def _item_line(item: Any) -> str:
+    if isinstance(item, dict) and list(item) == ["case"]:
+        return f"    - case: {flow(item['case'])}\n"
+    return f"    - {flow(item)}\n"
