@@ -144,11 +144,7 @@ def _write(
         for fid, cases in items:
             new = add_cases(new, fid, cases)
         return "", new
-    try:  # the spec lock takes the repository's root once #21's containment lands
-        lock = locked(path, root=root)  # type: ignore[call-arg]
-    except TypeError:
-        lock = locked(path)
-    with lock as target:
+    with locked(path, root) as target:
         old = target.read_text(encoding="utf-8")
         new = old
         for fid, cases in items:
