@@ -5,7 +5,7 @@ Inputs come from three places, each remembered with the input so a miss can be e
 the literal calls of both releases' test suites (pytest parametrize tables, loops over
 module-level tables and plain calls, with module constants substituted), the `>>>` examples
 in both releases' docstrings, and a fixed generic pool of plain values passed as the first
-argument. Each release runs in its own interpreter (the old one twice: a call whose outcome
+argument and in every argument position of the tests' first calls. Each release runs in its own interpreter (the old one twice: a call whose outcome
 differs between two runs of the same code is dropped as unstable). A function changed when
 some stable call has a different outcome (its value's repr, or the type of what it raised).
 """
@@ -78,7 +78,8 @@ SAFE_CALLS = {
     "dict",
 }
 MAX_ROWS = 400  # bindings per test function: parametrize tables can be large
-MAX_CALLS_PER_FUNCTION = 600
+MAX_CALLS_PER_FUNCTION = 900
+TEMPLATES = 3  # calls per function whose every argument position tries the generic pool
 
 
 @dataclass(frozen=True)
@@ -386,12 +387,52 @@ def generic_calls(functions: Iterable[str]) -> list[Call]:
     return [Call(fid, (value,), (), "generic pool") for fid in functions for value in GENERIC_POOL]
 
 
+def positional_params(src: Path) -> dict[str, int]:
+    """How many parameters each public function takes by position (``*args`` not counted)."""
+    out: dict[str, int] = {}
+    trees: dict[Path, ast.Module] = {}
+    for fid, path in public_functions(src).items():
+        tree = trees.setdefault(path, ast.parse(path.read_text(encoding="utf-8")))
+        name = fid.rsplit(".", 1)[1]
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                out[fid] = len(node.args.posonlyargs) + len(node.args.args)
+    return out
+
+
+def position_variants(calls: list[Call], arity: dict[str, int]) -> list[Call]:
+    """The generic pool in every argument position: in each position (and keyword) of the
+    first few calls the tests and docstrings make, and in the positions after their last
+    positional argument that the function takes, the others kept as the call had them."""
+    templates: dict[str, list[Call]] = {}
+    for c in calls:
+        if c.origin != "generic pool" and len(templates.setdefault(c.function, [])) < TEMPLATES:
+            templates[c.function].append(c)
+    out: list[Call] = []
+    for fid, found in templates.items():
+        for t in found:
+            positions = max(len(t.args), min(arity.get(fid, 0), len(t.args) + 1))
+            for i in range(positions):
+                head, tail = t.args[:i], t.args[i + 1 :] if i < len(t.args) else ()
+                for v in GENERIC_POOL:
+                    origin = f"generic pool as argument {i + 1} of {t.origin}"
+                    out.append(Call(fid, (*head, v, *tail), t.kwargs, origin))
+            for j, (k, _) in enumerate(t.kwargs):
+                for v in GENERIC_POOL:
+                    kw = (*t.kwargs[:j], (k, v), *t.kwargs[j + 1 :])
+                    out.append(Call(fid, t.args, kw, f"generic pool as {k}= of {t.origin}"))
+    return out
+
+
 def harvest(
     functions: Iterable[str],
     test_files: Iterable[tuple[Path, str]],
     source_files: Iterable[tuple[Path, str]],
+    arity: dict[str, int] | None = None,
 ) -> list[Call]:
-    """Every call to try, deduplicated (the first origin of an input is kept), per function capped."""
+    """Every call to try, deduplicated (the first origin of an input is kept), per function
+    capped: the tests' calls, the docstrings', the generic pool as the first argument, then
+    the generic pool in every position of the tests' calls (``position_variants``)."""
     ids = sorted(functions)
     ids_by_name: dict[str, list[str]] = {}
     for fid in ids:
@@ -402,6 +443,7 @@ def harvest(
     for path, label in source_files:
         found.extend(calls_from_docstrings(path, ids_by_name, label))
     found.extend(generic_calls(ids))
+    found.extend(position_variants(found, arity or {}))
     seen: dict[str, Call] = {}
     per_function: dict[str, int] = {}
     for c in found:
