@@ -457,7 +457,7 @@ def harvest(
 # -- running ------------------------------------------------------------------------------
 
 RUNNER = r"""
-import contextlib, datetime, decimal, fractions, importlib, io, json, os, re, signal, sys, types
+import contextlib, datetime, decimal, fractions, importlib, io, itertools, json, os, re, signal, sys, types
 sys.path.insert(0, sys.argv[1])
 NS = {"timedelta": datetime.timedelta, "date": datetime.date, "datetime": datetime.datetime,
       "time": datetime.time, "Decimal": decimal.Decimal, "Fraction": fractions.Fraction}
@@ -487,8 +487,11 @@ def outcome(fid, args, kwargs):
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             value = fn(*a, **k)
-            if isinstance(value, (types.GeneratorType, map, filter, zip)):
-                value = list(value)[:1000]
+            if isinstance(value, (types.GeneratorType, map, filter, zip)) or (
+                hasattr(value, "__next__") and hasattr(value, "__iter__")
+            ):
+                # the first items of an iterator (it may never end)
+                value = list(itertools.islice(value, 1000))
         return "value:" + ADDRESS.sub("", repr(plain(value)))[:2000]
     except TimeoutError:
         return "timeout"

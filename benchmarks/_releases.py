@@ -48,10 +48,10 @@ def _normal(name: str) -> str:
 
 def _archive(downloads: Path, dist: str, version: str) -> Path | None:
     # sdist names vary: 'Unidecode-1.3.6.tar.gz', 'more_itertools-10.1.0.tar.gz'
-    want = f"{_normal(dist)}-{version}"
     for path in sorted(downloads.iterdir()):
         for suffix in (".tar.gz", ".zip", ".tar.bz2"):
-            if path.name.endswith(suffix) and _normal(path.name[: -len(suffix)]) == want:
+            name, _, ver = path.name[: -len(suffix)].rpartition("-")
+            if path.name.endswith(suffix) and (_normal(name), ver) == (_normal(dist), version):
                 return path
     return None
 
