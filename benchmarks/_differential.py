@@ -483,7 +483,7 @@ def outcome(fid, args, kwargs):
         k = {key: eval(v, dict(NS)) for key, v in kwargs}
     except Exception as e:
         return "bad-input:" + type(e).__name__
-    signal.alarm(2)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             value = fn(*a, **k)
@@ -498,7 +498,7 @@ def outcome(fid, args, kwargs):
     except BaseException as e:
         return "raised:" + type(e).__name__
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
 def isolated(group):
     # one child per function: module state one function's calls change (a locale switched
     # on, a cache filled) never reaches another function's calls
@@ -506,7 +506,12 @@ def isolated(group):
     pid = os.fork()
     if pid == 0:
         os.close(r)
-        data = json.dumps([outcome(*c) for c in group]).encode()
+        out, slow = [], 0
+        for c in group:
+            # a function that hangs on three inputs is not waited for on the rest
+            out.append("timeout" if slow >= 3 else outcome(*c))
+            slow += out[-1] == "timeout"
+        data = json.dumps(out).encode()
         with os.fdopen(w, "wb") as f:
             f.write(data)
         os._exit(0)
