@@ -459,6 +459,7 @@ def harvest(
 RUNNER = r"""
 import contextlib, datetime, decimal, fractions, importlib, io, itertools, json, os, re, signal, sys, types
 sys.path.insert(0, sys.argv[1])
+MESSAGES = len(sys.argv) > 2 and sys.argv[2] == "messages"
 NS = {"timedelta": datetime.timedelta, "date": datetime.date, "datetime": datetime.datetime,
       "time": datetime.time, "Decimal": decimal.Decimal, "Fraction": fractions.Fraction}
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -496,6 +497,8 @@ def outcome(fid, args, kwargs):
     except TimeoutError:
         return "timeout"
     except BaseException as e:
+        if MESSAGES:
+            return "raised:" + type(e).__name__ + ": " + ADDRESS.sub("", str(e))[:300]
         return "raised:" + type(e).__name__
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -535,11 +538,14 @@ json.dump(result, sys.stdout)
 """
 
 
-def run_calls(src: Path, calls: list[Call], python: str = sys.executable) -> list[str]:
-    """The outcome of each call against the package under ``src``, in a fresh interpreter."""
+def run_calls(
+    src: Path, calls: list[Call], python: str = sys.executable, messages: bool = False
+) -> list[str]:
+    """The outcome of each call against the package under ``src``, in a fresh interpreter
+    (with ``messages``, an exception's message is part of its outcome)."""
     payload = json.dumps([[c.function, list(c.args), [list(k) for k in c.kwargs]] for c in calls])
     proc = subprocess.run(
-        [python, "-c", RUNNER, str(src)],
+        [python, "-c", RUNNER, str(src), "messages" if messages else "types"],
         input=payload,
         capture_output=True,
         text=True,

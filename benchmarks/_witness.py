@@ -97,8 +97,16 @@ def _witness_call(fid: str, w: Any, n: int) -> Witness:
     if not isinstance(w, dict):
         return Witness(fid, None, origin, str(w))
     call = None
+    if w.get("receiver"):
+        return Witness(fid, None, origin, str(w.get("call", ""))[:200])  # a method's instance
     if "inputs" in w or "input" in w:
         call = call_from_inputs(fid, w, origin)
+    elif "args" in w:  # codemode's JSON witness: args (list), kwargs (mapping or null)
+        call = call_from_inputs(fid, {"inputs": list(w.get("args") or [])}, origin)
+        kwargs = w.get("kwargs") or {}
+        if call is not None and kwargs:
+            extra = call_from_inputs(fid, {"inputs": dict(kwargs)}, origin)
+            call = None if extra is None else Call(fid, call.args, extra.kwargs, origin)
     text = str(w.get("call", ""))
     if call is None and text:
         call = call_from_text(fid, text, origin)
@@ -126,9 +134,10 @@ def witnesses(root: Path, function: dict[str, Any]) -> list[Witness]:
 def recheck(
     old_src: Path, new_src: Path, found: list[Witness], module_level: set[str]
 ) -> dict[Witness, str]:
-    """Each witness's verdict: 'real' (stable on the old release, different on the new),
-    'same' (no difference when re-run), 'unstable', or NOT_RECHECKABLE (a method, or an input
-    with no literal form; shown apart, never counted as correct)."""
+    """Each witness's verdict: 'real' (stable on the old release, a different value or
+    exception type on the new), 'real (message)' (the same exception type with another
+    message), 'same' (no difference when re-run), 'unstable', or NOT_RECHECKABLE (a method,
+    or an input with no literal form; shown apart, never counted as correct)."""
     # the runner imports everything before the last dot as a module: a method's calls
     # ('pkg.mod.Class.method') are not re-run here
     runnable = [w for w in found if w.call is not None and w.function in module_level]
@@ -136,12 +145,20 @@ def recheck(
     verdict = {w: NOT_RECHECKABLE for w in found}
     if not calls:
         return verdict
-    old1 = run_calls(old_src, calls)  # type: ignore[arg-type]
-    old2 = run_calls(old_src, calls)  # type: ignore[arg-type]
-    new = run_calls(new_src, calls)  # type: ignore[arg-type]
+    old1 = run_calls(old_src, calls, messages=True)  # type: ignore[arg-type]
+    old2 = run_calls(old_src, calls, messages=True)  # type: ignore[arg-type]
+    new = run_calls(new_src, calls, messages=True)  # type: ignore[arg-type]
     for w, a, b, n in zip(runnable, old1, old2, new):
         if a != b or "timeout" in (a, n) or a.startswith("bad-input"):
             verdict[w] = "unstable"
+        elif a == n:
+            verdict[w] = "same"
+        elif _kind(a) == _kind(n):
+            verdict[w] = "real (message)"  # the same exception type, another message
         else:
-            verdict[w] = "real" if a != n else "same"
+            verdict[w] = "real"
     return verdict
+
+
+def _kind(outcome: str) -> str:
+    return outcome.split(":", 2)[1] if outcome.startswith("raised:") else outcome

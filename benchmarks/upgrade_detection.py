@@ -110,7 +110,12 @@ class Scope:
     witnesses: dict[str, list[tuple[Witness, str]]] = field(default_factory=dict)
 
     def correct(self, fid: str) -> bool:
-        return any(v == "real" for _, v in self.witnesses.get(fid, ()))
+        """A call of the flag re-runs as a real difference (a message counts: it is one)."""
+        return any(v.startswith("real") for _, v in self.witnesses.get(fid, ()))
+
+    def message_only(self, fid: str) -> bool:
+        real = [v for _, v in self.witnesses.get(fid, ()) if v.startswith("real")]
+        return bool(real) and all(v == "real (message)" for v in real)
 
 
 @dataclass
@@ -384,13 +389,17 @@ def summary(label: str, outcomes: list[Outcome]) -> bool:
             for f in o.scopes[name].flagged
             if all(v == NOT_RECHECKABLE for _, v in o.scopes[name].witnesses.get(f, ()))
         )
+        by_message = sum(
+            1 for o in outcomes for f in o.caught(name) if o.scopes[name].message_only(f)
+        )
         share = caught / total if total else 0.0
         met = met and share >= TARGET and false == 0
         print(
             f"{label} [{name}]: {len({o.lib.dist for o in outcomes})} libraries, "
             f"{len(outcomes)} upgrades: caught with a correct witness {caught}/{total} = "
-            f"{share:.0%} (flagged {flagged}); false alarms {false}; real changes beyond the "
-            f"ground truth {beyond}; flags whose calls cannot be re-run {unrecheckable}"
+            f"{share:.0%} (flagged {flagged}; {by_message} of the caught only through an "
+            f"exception's message); false alarms {false}; real changes beyond the ground "
+            f"truth {beyond}; flags whose calls cannot be re-run {unrecheckable}"
         )
     false_drift = sum(len(o.false_drift) for o in outcomes)
     checked = sum(len(o.kinds) for o in outcomes)

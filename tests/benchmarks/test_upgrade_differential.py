@@ -226,3 +226,28 @@ def test_one_upgrade_end_to_end_from_a_cached_sdist(
         assert out.false_alarms(scope) == []
         verdicts = [v for _, v in out.scopes[scope].witnesses["toy.triple"]]
         assert "real" in verdicts
+
+
+def test_a_flags_calls_are_rerun_on_both_releases(releases: tuple[Path, Path, Path]) -> None:
+    # the witness of a flag counts only when its call really differs: codemode's JSON
+    # witness (args, kwargs) and a drifted case's inputs are rebuilt as calls and re-run
+    from _witness import recheck, witnesses
+
+    old, new, _ = releases
+    flagged = {
+        "id": "toy.pad",
+        "status": "changed",
+        "witnesses": [
+            {"call": "pad(7, 6)", "args": [7, 6], "kwargs": None, "old": "", "new": ""},
+            {"call": "pad(7, width=2)", "args": [7], "kwargs": {"width": 2}},
+            {"call": "Version('1').pad()", "args": [], "receiver": {"cls": "toy.V"}},
+        ],
+    }
+    found = witnesses(old, flagged)
+    assert [w.call.source() if w.call else None for w in found] == [
+        "pad(7, 6)",
+        "pad(7, width=2)",
+        None,
+    ]
+    verdicts = recheck(old, new, found, {"toy.pad"})
+    assert [verdicts[w] for w in found] == ["real", "same", "not re-checkable"]
