@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import _mutmut_ops as independent_ops
+from _releases import Library, copy_tests, fetch, install_source
+from upgrade_detection import HELD_OUT
 
 from codemode.check.run import make_worker
 from codemode.check.verify import Verifier
@@ -124,6 +126,19 @@ def _place(src: Path, dst: Path) -> None:
         shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "tests"))
     else:
         shutil.copy2(src, dst)
+
+
+def held_out_project(tmp: Path, lib: Library) -> Path:
+    """A project holding the old release of one held-out upgrade (benchmarks/
+    upgrade_detection.py HELD_OUT) with its own tests, laid out as upgrade_detection does."""
+    root = tmp / f"{lib.dist}-{lib.old}"
+    sd = fetch(lib.dist, lib.old)
+    install_source(sd, lib.package, root / "src")
+    copy_tests(sd, lib.package, root / "tests")
+    (root / "specs").mkdir()
+    (root / "pyproject.toml").write_text('[tool.codemode]\nsource_roots = ["src"]\ntimeout = 5\n')
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
 
 
 def make_project(tmp: Path, lib: Lib) -> Path:
@@ -308,19 +323,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-mutants", type=int, default=25, help="per function (default 25)")
     parser.add_argument("--survivors", action="store_true", help="list the surviving mutants")
     parser.add_argument("--max-cases", type=int, default=None, help="[tool.codemode] max_cases")
+    parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="score the old releases of upgrade_detection's held-out set instead (LIB filters)",
+    )
     args = parser.parse_args(argv)
     chosen = [lib for lib in LIBS if not args.libs or lib.dist in args.libs]
     started = time.perf_counter()
     rows: list[Row] = []
+    if args.held_out:
+        chosen = []
+        olds = {lib.dist: lib for lib in reversed(HELD_OUT)}  # the first release of each
+        with tempfile.TemporaryDirectory(prefix="codemode-mutation-") as name:
+            for dist, lib in sorted(olds.items()):
+                if args.libs and dist not in args.libs:
+                    continue
+                root = held_out_project(Path(name), lib)
+                label = f"{dist} {lib.old}"[:15]
+                rows.append(measure(root, label, args.max_mutants, (), args.max_cases))
+                print(f"  {dist}: done", file=sys.stderr, flush=True)
+                chosen.append(lib)  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory(prefix="codemode-mutation-") as name:
         tmp = Path(name)
-        if not args.libs or "shop" in args.libs:
+        if not args.held_out and (not args.libs or "shop" in args.libs):
             shop = tmp / "shop"
             shutil.copytree(EXAMPLE, shop, ignore=shutil.ignore_patterns("specs", "__pycache__"))
             (shop / "specs").mkdir()
             subprocess.run(["git", "init", "-q", str(shop)], check=True)
             rows.append(measure(shop, "shop (example)", args.max_mutants, (), args.max_cases))
-        for lib in chosen:
+        for lib in chosen if not args.held_out else []:
             root = make_project(tmp, lib)
             rows.append(measure(root, lib.dist, args.max_mutants, lib.modules, args.max_cases))
             print(f"  {lib.dist}: done", file=sys.stderr, flush=True)
