@@ -39,6 +39,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
+import hashlib
+import inspect
 import json
 import os
 import subprocess
@@ -49,8 +52,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import _releases
 from _common import GIT_ENV
 from _differential import (
+    Call,
     Change,
     changed_functions,
     harvest,
@@ -168,6 +173,50 @@ def _bodies(src: Path, ids: list[str]) -> dict[str, str]:
     return out
 
 
+def _truth_file(lib: Library) -> Path:
+    # the ground truth depends only on the two releases and the differential harness
+    harness = hashlib.sha256()
+    for name in ("_differential.py", "_releases.py"):
+        harness.update((Path(__file__).parent / name).read_bytes())
+    for fn in (ground_truth, _bodies):
+        harness.update(inspect.getsource(fn).encode())
+    key = f"{lib.dist}-{lib.old}-{lib.new}-{harness.hexdigest()[:12]}"
+    return _releases.CACHE / "truth" / f"{key}.json"
+
+
+def cached_truth(
+    lib: Library, old: Path, new: Path, work: Path
+) -> tuple[dict[str, Change], dict[str, str], Path, Path]:
+    """``ground_truth``, computed once per pair of releases and version of the harness."""
+    path = _truth_file(lib)
+    old_src = install_source(old, lib.package, work / "old")
+    new_src = install_source(new, lib.package, work / "new")
+    if path.is_file():
+        data = json.loads(path.read_text(encoding="utf-8"))
+        changes = {
+            f: Change(
+                f,
+                Call(
+                    f,
+                    tuple(c["call"]["args"]),
+                    tuple(map(tuple, c["call"]["kwargs"])),
+                    c["call"]["origin"],
+                ),  # type: ignore[arg-type]
+                c["old"],
+                c["new"],
+                c["differing"],
+                c["compared"],
+            )
+            for f, c in data["changes"].items()
+        }
+        return changes, data["kinds"], old_src, new_src
+    changes, kinds, old_src, new_src = ground_truth(lib, old, new, work)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"changes": {f: dataclasses.asdict(c) for f, c in changes.items()}, "kinds": kinds}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return changes, kinds, old_src, new_src
+
+
 def ground_truth(
     lib: Library, old: Path, new: Path, work: Path
 ) -> tuple[dict[str, Change], dict[str, str], Path, Path]:
@@ -282,7 +331,7 @@ def measure(lib: Library, tmp: Path, max_cases: int | None = None) -> Outcome:
     started = time.perf_counter()
     out = Outcome(lib)
     old, new = fetch(lib.dist, lib.old), fetch(lib.dist, lib.new)
-    out.changed, out.kinds, old_src, new_src = ground_truth(lib, old, new, tmp / "truth")
+    out.changed, out.kinds, old_src, new_src = cached_truth(lib, old, new, tmp / "truth")
     ids = set(out.changed) | set(out.kinds)
     root = tmp / f"{lib.dist}-{lib.old}"
     make_repo(root, old, lib.package, max_cases)
@@ -411,6 +460,14 @@ def summary(label: str, outcomes: list[Outcome]) -> bool:
     return met and false_drift == 0
 
 
+def _size(lib: Library) -> int:
+    try:
+        sd = fetch(lib.dist, lib.old)
+    except BenchError:
+        return 0  # fails again, first, in measure()
+    return sum(p.stat().st_size for p in sd.rglob("*.py"))
+
+
 def select(names: list[str]) -> list[Library]:
     if not names:
         return list(LIBRARIES)
@@ -432,6 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no library named {args.names}; known: {sorted({lib.dist for lib in LIBRARIES})}")
         return 2
     started = time.perf_counter()
+    libs.sort(key=_size)  # the small libraries' figures first; the order changes no figure
     outcomes = []
     failed = 0
     with tempfile.TemporaryDirectory(prefix="codemode-upgrade-") as tmp:

@@ -226,6 +226,15 @@ def test_one_upgrade_end_to_end_from_a_cached_sdist(
         assert out.false_alarms(scope) == []
         verdicts = [v for _, v in out.scopes[scope].witnesses["toy.triple"]]
         assert "real" in verdicts
+    # the ground truth is computed once per pair of releases: the second run reads it back
+    assert list((cache / "truth").glob("toy-1.0-1.1-*.json"))
+    again = bench.cached_truth(
+        bench.Library("toy", "toy", "1.0", "1.1"),
+        cache / "src" / "toy-1.0",
+        cache / "src" / "toy-1.1",
+        tmp_path / "again",
+    )
+    assert (again[0], again[1]) == (out.changed, out.kinds)
 
 
 def test_a_flags_calls_are_rerun_on_both_releases(releases: tuple[Path, Path, Path]) -> None:
