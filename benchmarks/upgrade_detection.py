@@ -118,6 +118,14 @@ class Scope:
         """A call of the flag re-runs as a real difference (a message counts: it is one)."""
         return any(v.startswith("real") for _, v in self.witnesses.get(fid, ()))
 
+    def caught_by(self, fid: str, source: str) -> bool:
+        """A real difference among the calls from one source: "case" (a drifted case of the
+        spec) or "witness" (the behaviour diff)."""
+        return any(
+            v.startswith("real") and w.source.startswith(source)
+            for w, v in self.witnesses.get(fid, ())
+        )
+
     def message_only(self, fid: str) -> bool:
         real = [v for _, v in self.witnesses.get(fid, ()) if v.startswith("real")]
         return bool(real) and all(v == "real (message)" for v in real)
@@ -441,12 +449,17 @@ def summary(label: str, outcomes: list[Outcome]) -> bool:
         by_message = sum(
             1 for o in outcomes for f in o.caught(name) if o.scopes[name].message_only(f)
         )
+        by_spec, by_diff = (
+            sum(1 for o in outcomes for f in o.caught(name) if o.scopes[name].caught_by(f, src))
+            for src in ("case", "witness")
+        )
         share = caught / total if total else 0.0
         met = met and share >= TARGET and false == 0
         print(
             f"{label} [{name}]: {len({o.lib.dist for o in outcomes})} libraries, "
             f"{len(outcomes)} upgrades: caught with a correct witness {caught}/{total} = "
-            f"{share:.0%} (flagged {flagged}; {by_message} of the caught only through an "
+            f"{share:.0%} (flagged {flagged}; by the spec's cases {by_spec}, by the behaviour "
+            f"diff {by_diff}; {by_message} of the caught only through an "
             f"exception's message); false alarms {false}; real changes beyond the ground "
             f"truth {beyond}; flags whose calls cannot be re-run {unrecheckable}"
         )
