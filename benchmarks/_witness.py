@@ -7,12 +7,15 @@ behaves differently (stable on the old release, a different outcome on the new o
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
-from _differential import Call, run_calls
+from _differential import Call
 
 FLAG_STATUSES = ("drifted", "changed")  # a verdict that flags a function
 NOT_RECHECKABLE = "not re-checkable"
@@ -24,6 +27,8 @@ class Witness:
     call: Call | None  # None: the call has no plain Python form the runner can rebuild
     source: str  # "case <id>" or "witness <n>"
     text: str  # how codemode showed it
+    # a method's instance: (class id, args source, kwargs source); None = ``Class()``
+    receiver: tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]] | None = None
 
 
 def _literal(value: Any) -> str | None:
@@ -97,8 +102,14 @@ def _witness_call(fid: str, w: Any, n: int) -> Witness:
     if not isinstance(w, dict):
         return Witness(fid, None, origin, str(w))
     call = None
-    if w.get("receiver"):
-        return Witness(fid, None, origin, str(w.get("call", ""))[:200])  # a method's instance
+    receiver = None
+    if w.get("receiver"):  # the instance as the tests build it: {"cls", "args", "kwargs"}
+        r = w["receiver"]
+        built = call_from_inputs(str(r.get("cls", "")), {"inputs": list(r.get("args") or [])}, "")
+        named = call_from_inputs("", {"inputs": dict(r.get("kwargs") or {})}, "")
+        if built is None or named is None:
+            return Witness(fid, None, origin, str(w.get("call", ""))[:200])
+        receiver = (built.function, built.args, named.kwargs)
     if "inputs" in w or "input" in w:
         call = call_from_inputs(fid, w, origin)
     elif "args" in w:  # codemode's JSON witness: args (list), kwargs (mapping or null)
@@ -111,7 +122,7 @@ def _witness_call(fid: str, w: Any, n: int) -> Witness:
     if call is None and text:
         call = call_from_text(fid, text, origin)
     shown = f"{text or w.get('inputs')}: {w.get('old')!r} -> {w.get('new')!r}"
-    return Witness(fid, call, origin, shown[:200])
+    return Witness(fid, call, origin, shown[:200], receiver)
 
 
 def witnesses(root: Path, function: dict[str, Any]) -> list[Witness]:
@@ -131,23 +142,97 @@ def witnesses(root: Path, function: dict[str, Any]) -> list[Witness]:
     return out
 
 
+RECHECK = r"""
+import contextlib, importlib, io, itertools, json, re, signal, sys, types
+sys.path.insert(0, sys.argv[1])
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+def alarm(signum, frame):
+    raise TimeoutError("call took too long")
+signal.signal(signal.SIGALRM, alarm)
+def resolve(fid):
+    # the longest importable module, then attributes: a function, or a class and a method
+    parts = fid.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        chain = [obj]
+        for p in parts[i:]:
+            chain.append(getattr(chain[-1], p))
+        return chain
+    raise ImportError(fid)
+def outcome(fid, args, kwargs, receiver):
+    try:
+        chain = resolve(fid)
+        a = [eval(x, {}) for x in args]
+        k = {key: eval(v, {}) for key, v in kwargs}
+    except Exception as e:
+        return "bad-input:" + type(e).__name__
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            fn = chain[-1]
+            if len(chain) >= 3 and isinstance(chain[-2], type):  # a method: on an instance
+                cls = chain[-2]
+                if receiver is None:
+                    obj = cls()
+                else:
+                    obj = cls(*[eval(x, {}) for x in receiver[0]], **{n: eval(v, {}) for n, v in receiver[1]})
+                fn = getattr(obj, fid.rsplit(".", 1)[1])
+            value = fn(*a, **k)
+            if isinstance(value, types.GeneratorType) or (hasattr(value, "__next__") and hasattr(value, "__iter__")):
+                value = list(itertools.islice(value, 1000))
+        return "value:" + ADDRESS.sub("", repr(value))[:2000]
+    except TimeoutError:
+        return "timeout"
+    except BaseException as e:
+        return "raised:" + type(e).__name__ + ": " + ADDRESS.sub("", str(e))[:300]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+json.dump([outcome(*c) for c in json.load(sys.stdin)], sys.stdout)
+"""
+
+
+def _rerun(src: Path, found: list[Witness]) -> list[str]:
+    payload = []
+    for w in found:
+        assert w.call is not None
+        recv = (
+            None if w.receiver is None else [list(w.receiver[1]), [list(k) for k in w.receiver[2]]]
+        )
+        payload.append([w.function, list(w.call.args), [list(k) for k in w.call.kwargs], recv])
+    proc = subprocess.run(
+        [sys.executable, "-c", RECHECK, str(src)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=src,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"re-running witnesses under {src} failed: {proc.stderr[-1500:]}")
+    out: list[str] = json.loads(proc.stdout)
+    return out
+
+
 def recheck(
-    old_src: Path, new_src: Path, found: list[Witness], module_level: set[str]
+    old_src: Path, new_src: Path, found: list[Witness], module_level: set[str] | None = None
 ) -> dict[Witness, str]:
     """Each witness's verdict: 'real' (stable on the old release, a different value or
     exception type on the new), 'real (message)' (the same exception type with another
-    message), 'same' (no difference when re-run), 'unstable', or NOT_RECHECKABLE (a method,
-    or an input with no literal form; shown apart, never counted as correct)."""
-    # the runner imports everything before the last dot as a module: a method's calls
-    # ('pkg.mod.Class.method') are not re-run here
-    runnable = [w for w in found if w.call is not None and w.function in module_level]
-    calls = [w.call for w in runnable]
+    message), 'same' (no difference when re-run), 'unstable', or NOT_RECHECKABLE (an input
+    with no literal form; shown apart, never counted as correct). Methods run on the
+    witness's instance (or ``Class()``), as codemode ran them."""
+    runnable = [w for w in found if w.call is not None]
     verdict = {w: NOT_RECHECKABLE for w in found}
-    if not calls:
+    if not runnable:
         return verdict
-    old1 = run_calls(old_src, calls, messages=True)  # type: ignore[arg-type]
-    old2 = run_calls(old_src, calls, messages=True)  # type: ignore[arg-type]
-    new = run_calls(new_src, calls, messages=True)  # type: ignore[arg-type]
+    old1, old2, new = (
+        _rerun(old_src, runnable),
+        _rerun(old_src, runnable),
+        _rerun(new_src, runnable),
+    )
     for w, a, b, n in zip(runnable, old1, old2, new):
         if a != b or "timeout" in (a, n) or a.startswith("bad-input"):
             verdict[w] = "unstable"

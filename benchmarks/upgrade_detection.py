@@ -98,10 +98,16 @@ HELD_OUT = (
     Library("emoji", "emoji", "2.1.0", "2.2.0"),
     Library("webcolors", "webcolors", "1.12", "1.13"),
     Library("webcolors", "webcolors", "1.13", "24.6.0"),
-    Library("iso8601", "iso8601", "1.0.2", "1.1.0"),
+    Library("iso8601", "iso8601", "0.1.16", "1.0.0"),
     Library("natsort", "natsort", "8.2.0", "8.3.0"),
-    Library("titlecase", "titlecase", "2.3", "2.4"),
     Library("Unidecode", "unidecode", "1.3.6", "1.3.7"),
+)
+# Named first but dropped on the first run, before any tuning: the differential run found no
+# behaviour change between these releases (titlecase 2.3 -> 2.4: 214 calls; iso8601 1.0.2 ->
+# 1.1.0: 432 calls), so they cannot count. iso8601 0.1.16 -> 1.0.0 took the second's place.
+DROPPED = (
+    Library("titlecase", "titlecase", "2.3", "2.4"),
+    Library("iso8601", "iso8601", "1.0.2", "1.1.0"),
 )
 LIBRARIES = TUNING + HELD_OUT
 

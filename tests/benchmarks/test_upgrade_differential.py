@@ -249,7 +249,7 @@ def test_a_flags_calls_are_rerun_on_both_releases(releases: tuple[Path, Path, Pa
         "witnesses": [
             {"call": "pad(7, 6)", "args": [7, 6], "kwargs": None, "old": "", "new": ""},
             {"call": "pad(7, width=2)", "args": [7], "kwargs": {"width": 2}},
-            {"call": "Version('1').pad()", "args": [], "receiver": {"cls": "toy.V"}},
+            {"call": "pad(object())", "args": [], "kwargs": {"n": {"a": object()}}},
         ],
     }
     found = witnesses(old, flagged)
@@ -258,5 +258,35 @@ def test_a_flags_calls_are_rerun_on_both_releases(releases: tuple[Path, Path, Pa
         "pad(7, width=2)",
         None,
     ]
-    verdicts = recheck(old, new, found, {"toy.pad"})
+    verdicts = recheck(old, new, found)
     assert [verdicts[w] for w in found] == ["real", "same", "not re-checkable"]
+
+
+def test_a_methods_witness_is_rerun_on_its_instance(tmp_path: Path) -> None:
+    from _witness import recheck, witnesses
+
+    body = (
+        "class Version:\n    def __init__(self, text='0'):\n        self.text = text\n"
+        "    def bump(self, by=1):\n        return self.text + '+' * by\n"
+    )
+    releases = []
+    for name, text in (("old", body), ("new", body.replace("'+' * by", "'+' * (by + 1)"))):
+        (tmp_path / name / "toy").mkdir(parents=True)
+        (tmp_path / name / "toy" / "__init__.py").write_text(text, encoding="utf-8")
+        releases.append(tmp_path / name)
+    flagged = {
+        "id": "toy.Version.bump",
+        "witnesses": [
+            {
+                "call": "Version('1.0').bump(2)",
+                "args": [2],
+                "kwargs": None,
+                "receiver": {"cls": "toy.Version", "args": ["1.0"], "kwargs": {}},
+            },
+            {"call": "Version().bump(0)", "args": [0], "kwargs": None, "receiver": None},
+        ],
+    }
+    found = witnesses(releases[0], flagged)
+    assert found[0].receiver == ("toy.Version", ("'1.0'",), ())
+    verdicts = recheck(releases[0], releases[1], found)
+    assert [verdicts[w] for w in found] == ["real", "real"]
