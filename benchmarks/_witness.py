@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ class Witness:
 
 def _literal(value: Any) -> str | None:
     """Python source of a YAML-safe value, or None for one that has no literal form."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float({str(value)!r})"  # repr() gives nan and inf: no literal reads them back
     if value is None or isinstance(value, (bool, int, float, str)):
         return repr(value)
     if isinstance(value, list):
