@@ -14,7 +14,6 @@ import selectors
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Any, NamedTuple
 
 from codemode.errors import FatalError
 from codemode.worker import runtime
+from codemode.worker.errtail import ErrTail
 
 RUNTIME_SCRIPT = Path(runtime.__file__).resolve()
 
@@ -269,7 +269,7 @@ class Worker:
         self.received = 0  # bytes of large replies kept so far (see _recv)
         self.proc: subprocess.Popen[bytes] | None = None
         self.reader: _Lines | None = None
-        self.stderr_file: Any = None
+        self.stderr: ErrTail | None = None
         self.ready = False
         # The worker forks a child per function block; one that cannot (no os.fork) is
         # replaced by a fresh process before each block instead, so that no block sees
@@ -293,14 +293,12 @@ class Worker:
         if self.memory_mb:
             cmd += ["--memory-mb", str(self.memory_mb)]
         adopt_orphans()
-        # Closed in close(): it must outlive this call, so no context manager.
-        self.stderr_file = tempfile.TemporaryFile()  # noqa: SIM115
         try:
             self.proc = subprocess.Popen(
                 cmd,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self.stderr_file,
+                stderr=subprocess.PIPE,
                 env=self.env,
                 cwd=self.root,
                 start_new_session=True,  # so a kill reaches the function's own children too
@@ -310,8 +308,12 @@ class Worker:
                 f"cannot start the project's Python {self.python!r}: {exc.strerror}; "
                 "set it with --python or `python = ...` under [tool.codemode]"
             ) from exc
-        assert self.proc.stdout is not None
+        assert self.proc.stdout is not None and self.proc.stderr is not None
         self.reader = _Lines(self.proc.stdout.fileno())
+        # The tail's thread owns a copy of the pipe: a closed number reused by another file
+        # is never read by it.
+        self.stderr = ErrTail(os.dup(self.proc.stderr.fileno()))
+        self.proc.stderr.close()
         self.ready = False
         self.blocks = 0
         with contextlib.suppress(WorkerDied):
@@ -368,9 +370,7 @@ class Worker:
                 self.proc.stdin.flush()
             _wait_exit(self.proc, 2.0)
         self.kill()
-        if self.stderr_file is not None:
-            self.stderr_file.close()
-            self.stderr_file = None
+        self.stderr = None
 
     def __enter__(self) -> Worker:
         self.start()
@@ -380,15 +380,10 @@ class Worker:
         self.close()
 
     def stderr_tail(self, limit: int = 600) -> str:
-        if self.stderr_file is None:
+        if self.stderr is None:
             return ""
-        try:
-            self.stderr_file.seek(0, os.SEEK_END)
-            size = self.stderr_file.tell()
-            self.stderr_file.seek(max(0, size - limit))
-            text: str = self.stderr_file.read().decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
+        settle = 0.5 if self.proc is not None and self.proc.poll() is not None else 0.0
+        text = self.stderr.tail(limit, settle)
         lines = [ln for ln in text.strip().splitlines() if ln.strip()]
         return lines[-1].strip() if lines else ""
 

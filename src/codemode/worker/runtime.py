@@ -168,14 +168,24 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
     return {UNREPRESENTABLE_TAG: _qualname(cls)}
 
 
+# Dicts whose keys collided in canonical form since the worker last cleared this (``_convert``
+# turns any into an error of the case); the value itself is marked as having no faithful form.
+COLLISIONS: list[str] = []
+
+
 def _canonical_dict(value: dict[Any, Any], d: int, path: set[int]) -> dict[Any, Any]:
     out: dict[Any, Any] = {}
     for k, v in value.items():
+        original = k
         if isinstance(k, enum.Enum):
             k = k.value
         if not (k is None or isinstance(k, (str, int, float, bool))):
             ck = canonical(k, d, path)
             k = json.dumps(ck, sort_keys=True, default=str) if not isinstance(ck, str) else ck
+        if k in out:  # (1, 2) and "[1, 2]": one would silently replace the other (#21)
+            why = f"two keys of a dict have one canonical form ({_safe_repr(original)} is {k!r})"
+            COLLISIONS.append(why)
+            return {UNREPRESENTABLE_TAG: why}
         out[k] = canonical(v, d, path)
     return out
 
@@ -1181,20 +1191,12 @@ def _call(
             import asyncio
 
             result = asyncio.run(_await(result))
-        elapsed = time.perf_counter() - t0
-        out["outcome"] = "returned"
-        out["value"] = canonical(result)
-        if case.get("typed"):
-            out["typed"] = typed(result)
-        types = case.get("types") or []
-        if types:
-            ns = vars(module) if module is not None else {}
-            out["types"] = [
-                type_answer(result, t["expr"], bool(t.get("strict")), ns) for t in types
-            ]
     except (SystemExit, Exception) as exc:
         elapsed = time.perf_counter() - t0
         out.update(outcome="raised", exc=_exc_info(exc))
+    else:
+        elapsed = time.perf_counter() - t0
+        _convert(result, module, case, out)
     finally:
         sys.stdout = old_stdout
         if tracing:
@@ -1207,6 +1209,34 @@ def _call(
     if clock:
         out["clock"] = clock[0]
     return out
+
+
+def _convert(result: Any, module: Any, case: dict[str, Any], out: dict[str, Any]) -> None:
+    """The returned value's canonical form and type answers into ``out``. Apart from the call:
+    a value whose conversion raises (an ``__iter__`` that raises, dict keys that cannot be
+    sorted) is an error of the case, never an exception the function raised (#21)."""
+    try:
+        COLLISIONS.clear()
+        value = canonical(result)
+        if COLLISIONS:
+            raise ValueError(COLLISIONS[0])
+        extra: dict[str, Any] = {}
+        if case.get("typed"):
+            extra["typed"] = typed(result)
+        types = case.get("types") or []
+        if types:
+            ns = vars(module) if module is not None else {}
+            extra["types"] = [
+                type_answer(result, t["expr"], bool(t.get("strict")), ns) for t in types
+            ]
+    except (SystemExit, Exception) as exc:
+        try:
+            text = _exc_line(exc)[:2000]
+        except Exception:  # an exception whose str() raises too
+            text = type(exc).__name__
+        out.update(outcome="error", message="the returned value could not be converted: " + text)
+        return
+    out.update(outcome="returned", value=value, **extra)
 
 
 _CLOCK_READS = frozenset(["now", "utcnow", "today", "time", "time_ns"])
