@@ -175,12 +175,12 @@ def _check_change(
 def _materialize(config: Config, scope: Scope) -> Path | None:
     """--staged verifies the staged content even when the work tree has unstaged edits, and
     --base the head commit's: specs and code alike (#21). None: the work tree is that side."""
-    from codemode.change import git
+    from codemode.change import side_tree
 
     if scope.kind == "staged":
-        return git.materialize_staged(config.root)
+        return side_tree.materialize_staged(config.root)
     if scope.kind == "range":
-        return git.materialize_commit(config.root, scope.head or "HEAD")
+        return side_tree.materialize_commit(config.root, scope.head or "HEAD")
     return None
 
 
@@ -201,9 +201,9 @@ def _verify_change(
     try:
         paths = _affected_spec_paths(config, root, analysis)
         if paths and tracked_only:
-            from codemode.change import git
+            from codemode.change import side_tree
 
-            known = git.tracked(root, paths)
+            known = side_tree.tracked(root, paths)
             paths = [p for p in paths if p in known]
         if (paths or removed) and own:
             # The worker's interpreter starts while the YAML is imported and parsed.
