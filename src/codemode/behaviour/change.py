@@ -64,12 +64,12 @@ def _with_diff(
     """The report with the diff's verdicts; the new side is what the check verified (the
     staged content for ``--staged``, written again when the work tree differs)."""
     from codemode.change import diff as diff_mod
-    from codemode.change import git
+    from codemode.check.run import materialize_new_side
 
     analysis = diff_mod.analyze(config, scope, staged=staged)  # cached: the check's own
     if not diff_targets(analysis, shard):
         return report
-    staged_root = git.materialize_staged(config.root) if scope.kind == "staged" else None
+    staged_root = materialize_new_side(config, scope)  # the side the check verified (#21)
     root = staged_root or config.root
     try:
         index = _spec_index(config, root, analysis)

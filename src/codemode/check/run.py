@@ -139,7 +139,7 @@ def _check_change(
     analysis = diff_mod.analyze(config, scope, staged=staged)
     plan = review.prepare(config, scope, analysis, staged)  # the spec files the change edited
     removed = plan.removed_at_head(analysis.head_ids) if plan else []
-    staged_root = _materialize(config, scope)
+    staged_root = materialize_new_side(config, scope)
     root = staged_root or config.root
     # The work tree stands in for the index or the commit only for tracked files.
     tracked_only = scope.kind != "worktree" and staged_root is None
@@ -172,7 +172,7 @@ def _check_change(
             shutil.rmtree(staged_root, ignore_errors=True)
 
 
-def _materialize(config: Config, scope: Scope) -> Path | None:
+def materialize_new_side(config: Config, scope: Scope) -> Path | None:
     """--staged verifies the staged content even when the work tree has unstaged edits, and
     --base the head commit's: specs and code alike (#21). None: the work tree is that side."""
     from codemode.change import side_tree
