@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from codemode.config import Config
 from codemode.explore.input_sources import Candidate, docstring_calls, file_calls, patterns
 from codemode.explore.inputs import Builder, Value, dedupe
+from codemode.explore.near_sources import data_texts, doc_file_calls, sibling_calls
 from codemode.explore.target import AST_LOCK, Param, TargetInfo
 from codemode.explore.variants import example_values, variants
 
@@ -234,8 +235,11 @@ def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = Non
     params = _params(info, fixtures)
     doc = docstring_calls(info)
     tests, callers = file_calls(info, root) if root is not None else ([], [])
-    found = [*tests, *doc, *callers]
-    found += variants([*doc, *tests])
+    docs = doc_file_calls(info, root) if root is not None else []
+    # near the function: its siblings' test inputs, the data files its tests read
+    near = [*sibling_calls(info, root), *data_texts(info, root)] if root is not None else []
+    found = [*tests, *doc, *docs, *callers, *near]
+    found += variants([*doc, *docs, *tests])
     fn = _fn_node(info)
     module = _module_tree(info)
     pats = patterns(fn, module) if fn is not None and module is not None else []
