@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import os
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -88,21 +89,32 @@ def module_functions(info: TargetInfo) -> list[str]:
     ]
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed(path: str, mtime_ns: int, size: int) -> tuple[str, ast.Module | None]:
+    """A test file's text and tree, once per version of the file: every function of a
+    module reads the same test files for its siblings."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return "", None
+    try:
+        return text, ast.parse(text)
+    except (SyntaxError, ValueError):
+        return text, None
+
+
 def _test_trees(root: Path, words: list[str]) -> list[tuple[str, ast.Module]]:
     out = []
     for rel, path in python_files(root):
         if not is_test_file(rel):
             continue
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            st = path.stat()
+        except OSError:
             continue
-        if not any(w in text for w in words):
-            continue
-        try:
-            out.append((rel, ast.parse(text)))
-        except SyntaxError:
-            continue
+        text, tree = _parsed(str(path), st.st_mtime_ns, st.st_size)
+        if tree is not None and any(w in text for w in words):
+            out.append((rel, tree))
     return out
 
 
