@@ -145,12 +145,6 @@ def _key(text):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="table-driven rows (a tuple of rows iterated in a loop) are an input source of "
-    "#18 item 2, built behind explore.pool.pool_for by another change; remove this mark "
-    "when it lands",
-)
 def test_a_table_driven_unittests_rows_reach_the_function(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,8 +13,8 @@ from projectkit import regen as _regen
 from projectkit import spec as _spec
 
 from codemode.config import load_config
-from codemode.explore.near_sources import Receiver, receivers
 from codemode.explore.offline import plan
+from codemode.explore.pool import pool_for
 from codemode.explore.target import load_target
 
 VERSIONS = '''
@@ -129,7 +129,9 @@ def test_literals_of_sibling_functions_doc_files_and_test_data(tmp_path: Path) -
     assert ("not named by any test\n",) not in count
 
 
-def test_receivers_for_a_method_are_built_as_the_tests_build_them(tmp_path: Path) -> None:
+def test_receivers_for_a_method_are_built_from_the_rows_the_tests_use(tmp_path: Path) -> None:
+    # the behaviour diff's pool: the instance is built as the test builds it, once per row
+    # of its parametrize table and of the table its loop iterates
     root = _project(
         tmp_path,
         {
@@ -141,11 +143,14 @@ def test_receivers_for_a_method_are_built_as_the_tests_build_them(tmp_path: Path
             @pytest.mark.parametrize("text", ["1.2.3", "0.9"])
             def test_bump(text):
                 assert Version(text).bump()
+
+            def test_bump_table():
+                for text in ("7.7", "8.8"):
+                    v = Version(text)
+                    assert v.bump()
             """,
         },
     )
-    info = load_target(load_config(root), "pkg.versions.Version.bump")
-    assert receivers(info, root) == [
-        Receiver("pkg.versions.Version", ("1.2.3",), {}),
-        Receiver("pkg.versions.Version", ("0.9",), {}),
-    ]
+    found = pool_for(load_config(root), "pkg.versions.Version.bump", old_root=None, new_root=root)
+    built = {tuple(c.receiver["args"]) for c in found if c.receiver}
+    assert built >= {("1.2.3",), ("0.9",), ("7.7",), ("8.8",)}

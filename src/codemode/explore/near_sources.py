@@ -1,7 +1,8 @@
 """Inputs found near the function rather than in its own calls: literals the tests pass to
 its sibling functions (those of the same module), ``>>>`` examples in the project's text
 files and in the module's other docstrings, files the tests read from a data folder next to
-them, and receivers for methods built the way the tests build them (``Version('1.0.0')``).
+them. (Receivers for methods, built the way the tests build them, are found by
+``explore/pool.py``, which reads a test's rows with ``row_bindings`` as this module does.)
 
 Each source is general: a sibling of the same module takes the same kinds of values more
 often than not (a parser and its formatter, ``compare`` and ``match``), and an input that
@@ -15,7 +16,7 @@ import dataclasses
 import functools
 import os
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from codemode.explore.input_sources import (
     SKIP_DIRS,
@@ -33,16 +34,7 @@ MAX_DOC_BYTES = 400_000
 DOC_SUFFIXES = (".rst", ".md", ".txt")
 MAX_DATA_FILES = 12
 MAX_DATA_BYTES = 8_000  # one input: a fixture file larger than this is a corpus, not an example
-MAX_RECEIVERS = 8
 _TEXT_ANNOTATIONS = frozenset([None, "str", "Optional[str]", "str | None", "Text", "AnyStr"])
-
-
-class Receiver(NamedTuple):
-    """An instance to call a method on, as the tests build it: ``cls(*args, **kwargs)``."""
-
-    cls: str  # dotted path of the class
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
 
 
 def _positional(info: TargetInfo) -> tuple[int, int]:
@@ -236,23 +228,3 @@ def _named_by(path: Path, folder: Path, words: set[str], lists: bool) -> bool:
 
 
 _LISTING = frozenset(["glob", "rglob", "iterdir", "listdir", "scandir", "walk"])
-
-
-def receivers(info: TargetInfo, root: Path) -> list[Receiver]:
-    """For a method, the instances the tests build of its class with literal arguments
-    (``Version('1.0.0')``, rows of a table included)."""
-    if not info.is_method:
-        return []
-    cls = info.qualname.rsplit(".", 1)[0]
-    if "." in cls:
-        return []
-    as_class = dataclasses.replace(info, qualname=cls, is_method=False)
-    out: dict[str, Receiver] = {}
-    for _, tree in _test_trees(root, [cls]):
-        for cand in _calls_in_file(as_class, tree, False, "tests"):
-            if cand.exprs is None:
-                r = Receiver(f"{info.module}.{cls}", cand.args, cand.kwargs)
-                out.setdefault(repr(r), r)
-            if len(out) >= MAX_RECEIVERS:
-                return list(out.values())
-    return list(out.values())

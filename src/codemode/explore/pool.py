@@ -164,19 +164,27 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
 
 
 def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> Iterator[PoolCall]:
+    """Each ``obj.method(...)`` in a test whose instance is built in place or assigned from
+    the class in the same test, once per row of the tables the test takes its values from
+    (``parametrize``, a loop over a table: explore/row_bindings.py)."""
+    from codemode.explore.input_sources import _parametrize_rows, _Sub, _tables
+    from codemode.explore.row_bindings import MAX_ROWS, assignments, class_tables, loop_rows
+
+    env, classes, tables = assignments(tree.body), class_tables(tree), _tables(tree)
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        built: dict[str, dict[str, Any]] = {}  # variable -> recipe, in this test
+        built: dict[str, ast.expr] = {}  # variable -> the constructor call, in this test
         for node in ast.walk(fn):
             if (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
+                and _recipe_call(node.value, cls_name)
             ):
-                recipe = _recipe(node.value, cls_name, cls_id)
-                if recipe is not None:
-                    built[node.targets[0].id] = recipe
+                built[node.targets[0].id] = node.value
+        rows = _parametrize_rows(fn, tables)
+        loops = loop_rows(fn, {**env, **classes.get(id(fn), {})})
         for node in ast.walk(fn):
             if not (
                 isinstance(node, ast.Call)
@@ -185,14 +193,22 @@ def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> 
             ):
                 continue
             base = node.func.value
-            recipe = (
-                built.get(base.id)
-                if isinstance(base, ast.Name)
-                else _recipe(base, cls_name, cls_id)
-            )
-            literal = _literals(node)
-            if recipe is not None and literal is not None:
-                yield PoolCall(literal[0], literal[1], "receivers", f"from_{fn.name}", None, recipe)
+            made = built.get(base.id) if isinstance(base, ast.Name) else base
+            bound = [{**r, **b} for r in rows for b in loops.get(id(node), [{}])][:MAX_ROWS]
+            for row in bound:
+                call = _Sub(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
+                recipe = None
+                if made is not None:
+                    where = _Sub(row).visit(ast.parse(ast.unparse(made), mode="eval")).body
+                    recipe = _recipe(where, cls_name, cls_id)
+                literal = _literals(call)
+                if recipe is not None and literal is not None:
+                    label = f"from_{fn.name}"
+                    yield PoolCall(literal[0], literal[1], "receivers", label, None, recipe)
+
+
+def _recipe_call(node: ast.expr, cls_name: str) -> bool:
+    return isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == cls_name
 
 
 def _recipe(node: ast.expr, cls_name: str, cls_id: str) -> dict[str, Any] | None:
