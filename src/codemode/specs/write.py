@@ -401,22 +401,43 @@ def _serializers(
     updates: Sequence[FunctionUpdate],
     replacements: dict[int, tuple[_Span, list[str]]],
 ) -> list[str]:
-    """The updates' serializers under top-level ``serializers:`` (added to it, or a new block)."""
+    """The updates' serializers under top-level ``serializers:`` (added to it, or a new block).
+
+    An entry of the same name whose schema changed is one codemode wrote (regen recognises
+    its own by name and form, explore/regen.py): it is rewritten in place, on its lines.
+    """
     have = dict((data or {}).get("serializers") or {}) if isinstance(data, dict) else {}
     new = {
         u.serializer[0]: {"schema": dict(u.serializer[1])}
         for u in updates
         if u.serializer and u.serializer[0] not in have
     }
-    if not new:
+    changed = {
+        u.serializer[0]: {"schema": dict(u.serializer[1])}
+        for u in updates
+        if u.serializer
+        and u.serializer[0] in have
+        and have[u.serializer[0]] != {"schema": dict(u.serializer[1])}
+    }
+    if not new and not changed:
         return []
     entries = [f"  {flow(name)}: {flow(body)}\n" for name, body in new.items()]
     if "serializers" in spans:
-        span, _ = spans["serializers"]
-        replacements[span.start] = (
-            span,
-            [lines[span.start], *entries, *lines[span.start + 1 : span.end]],
-        )
+        span, node = spans["serializers"]
+        body_lines = [*lines[span.start + 1 : span.end]]
+        for name, entry in changed.items():
+            found = _child(node, name)
+            if found is None:
+                continue
+            k, v = found
+            first, last = k.start_mark.line - span.start - 1, v.end_mark.line - span.start - 1
+            if v.end_mark.column == 0:
+                last -= 1
+            indent = lines[k.start_mark.line][: k.start_mark.column]
+            body_lines[first : last + 1] = [f"{indent}{flow(name)}: {flow(entry)}\n"] + [
+                "" for _ in range(last - first)
+            ]
+        replacements[span.start] = (span, [lines[span.start], *entries, *body_lines])
         return []
     return ["\n", "serializers:\n", *entries]
 

@@ -1,0 +1,71 @@
+"""The model loop keeps its work (#22): codemode's own serializer blocks regenerate, a
+malformed answer or a budget stop ends one function with its recorded calls kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from projectkit import project
+from scripted import Scripted, choose_all
+
+from codemode.check.run import run_check
+from codemode.config import load_config
+from codemode.explore.regen import run_regen
+from codemode.scope import Scope
+
+MONEY = """\
+from decimal import Decimal
+
+
+def with_vat(amount: Decimal, rate: Decimal = Decimal("0.2")) -> Decimal:
+    if amount < 0:
+        raise ValueError("negative amount")
+    return (amount * (1 + rate)).quantize(Decimal("0.01"))
+"""
+FID = "pkg.money.with_vat"
+PLAN = [
+    "from decimal import Decimal\nfrom pkg.money import with_vat\n"
+    "with_vat(Decimal('10'))\nwith_vat(Decimal('10'), rate=Decimal('0.07'))\n"
+    "try:\n    with_vat(Decimal('-1'))\nexcept ValueError:\n    pass"
+]
+
+
+def _regen(root: Path, model: Any, *ids: str) -> Any:
+    return run_regen(load_config(root), Scope("all"), dry_run=False, model=model, function_ids=ids)
+
+
+def test_a_block_written_with_codemodes_own_serializer_regenerates(tmp_path: Path) -> None:
+    root = project(tmp_path, {"src/pkg/money.py": MONEY})
+    first = _regen(root, Scripted([PLAN], choose=choose_all()).model(), FID)
+    assert [f.status for f in first.functions] == ["ok"], first.functions
+    text = (root / "specs" / "pkg.money.yml").read_text()
+    assert "serializer: codemode_pkg_money_with_vat" in text and "decimal.Decimal" in text
+    # an unchanged function named again, then a behaviour-preserving edit: both regenerate
+    again = _regen(root, Scripted([PLAN], choose=choose_all()).model(), FID)
+    assert [f.status for f in again.functions] == ["ok"], again.functions
+    src = root / "src" / "pkg" / "money.py"
+    src.write_text(MONEY.replace("(1 + rate)", "(rate + 1)"))
+    edited = _regen(root, Scripted([PLAN], choose=choose_all()).model(), FID)
+    assert [f.status for f in edited.functions] == ["ok"], edited.functions
+    assert (root / "specs" / "pkg.money.yml").read_text().count("codemode_pkg_money_with_vat:") == 1
+    check = run_check(load_config(root), Scope("all"))
+    assert [f.status for f in check.functions] == ["ok"]
+    assert sum(len(f.cases) for f in check.functions) == 3
+
+
+def test_the_own_serializer_is_extended_by_a_new_parameter(tmp_path: Path) -> None:
+    root = project(tmp_path, {"src/pkg/money.py": MONEY})
+    amount_only = [
+        "from decimal import Decimal\nfrom pkg.money import with_vat\nwith_vat(Decimal('10'))"
+    ]
+    _regen(root, Scripted([amount_only], choose=choose_all()).model(), FID)
+    assert "schema: {amount: decimal.Decimal}" in (root / "specs" / "pkg.money.yml").read_text()
+    (root / "src" / "pkg" / "money.py").write_text(MONEY.replace("(1 + rate)", "(rate + 1)"))
+    both = _regen(root, Scripted([PLAN], choose=choose_all()).model(), FID)
+    assert [f.status for f in both.functions] == ["ok"], both.functions
+    text = (root / "specs" / "pkg.money.yml").read_text()
+    assert "schema: {amount: decimal.Decimal, rate: decimal.Decimal}" in text, text
+    check = run_check(load_config(root), Scope("all"))
+    assert [f.status for f in check.functions] == ["ok"]
+    assert sum(len(f.cases) for f in check.functions) == 3
