@@ -19,8 +19,9 @@ from typing import Any, NamedTuple
 from codemode.errors import FatalError
 
 # `changed`: the behaviour diff found a call whose outcome the change altered (#18); like a
-# drifted case, someone must look before it merges, so it fails by default.
-VERDICTS = ("ok", "drifted", "stale", "missing", "orphaned", "error", "changed")
+# drifted case, someone must look before it merges, so it fails by default. `skipped`: a
+# budget stop left the function unexplored (#22); it fails nothing by default.
+VERDICTS = ("ok", "drifted", "stale", "missing", "orphaned", "error", "changed", "skipped")
 DEFAULT_FAIL_ON = ("drifted", "error", "changed")
 
 DEFAULT_SPEC_GLOBS = (

@@ -46,7 +46,9 @@ class Exploration:
     notes: list[str] = field(default_factory=list)
     answers: dict[str, Any] = field(default_factory=dict)  # what the cache keeps
     cached: bool = False
-    stopped: str = ""  # why the model stopped early (a budget), when it did
+    stopped: str = ""  # why the model stopped early (a budget, a failure), when it did
+    budget_stop: bool = False  # a budget cap stopped it
+    failed: str = ""  # the model failed (an HTTP error, an answer it could not give)
 
 
 def context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[int]) -> str:
@@ -184,12 +186,22 @@ async def _converse(
         return result.output
     except (BudgetExceeded, UsageLimitExceeded) as exc:
         ex.stopped = str(exc)
+        ex.budget_stop = isinstance(exc, BudgetExceeded)
         ex.notes.append(
             f"stopped early ({exc}); cases chosen offline from the {len(session.recorder.records)} calls recorded"
         )
         return None
-    except UnexpectedModelBehavior as exc:
-        raise ModelFailed(f"the model gave no usable answer ({exc})") from None
+    except (ModelFailed, UnexpectedModelBehavior) as exc:
+        # Prose, bad JSON, too many cases, a malformed or failed response: the calls the
+        # snippets already made are kept and chosen from offline (#22).
+        why = (
+            str(exc) if isinstance(exc, ModelFailed) else f"the model gave no usable answer ({exc})"
+        )
+        ex.stopped = ex.failed = why
+        ex.notes.append(
+            f"{why}; cases chosen offline from the {len(session.recorder.records)} calls recorded"
+        )
+        return None
     finally:
         current_tally.reset(token)
         ex.requests, ex.input_tokens, ex.output_tokens = (

@@ -265,13 +265,13 @@ class _Run:
         done = _Done(target.id, "ok", "", rel)
         try:
             cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
-            if done.status == "error":  # needs a fixture: no cases at all
+            if done.status != "ok":  # needs a fixture, or a budget left it unexplored
                 return done
         except _ModelError as exc:
             return _Done(
                 target.id,
-                "error",
-                f"{exc}; the spec was kept as it was",
+                "skipped" if exc.skipped else "error",
+                f"not explored: {exc}" if exc.skipped else f"{exc}; the spec was kept as it was",
                 rel,
                 notes=done.notes,
                 requests=exc.requests,
@@ -325,6 +325,11 @@ class _Run:
         )
         done.visible_bytes = ex.visible_bytes
         done.notes += [f"{target.id}: {n}" for n in ex.notes]
+        if not ex.cases and ex.budget_stop:  # a cap left it unexplored: skipped, not failed
+            done.status, done.message = "skipped", f"not explored: {ex.stopped}"
+            return [], {}
+        if not ex.cases and ex.failed:
+            raise _ModelError(ex.failed, ex.requests)
         if ex.sandbox_errors:
             done.notes.append(
                 f"{target.id}: {len(ex.sandbox_errors)} snippet(s) failed in the sandbox; first: {ex.sandbox_errors[0]}"
@@ -411,8 +416,10 @@ class _Run:
                 cached=cached,
                 retry_delay=self.retry_delay,
             )
-        except (ModelFailed, BudgetExceeded) as exc:
+        except ModelFailed as exc:  # the replay of cached snippets cannot fail this way
             raise _ModelError(str(exc), self.budget.requests - before) from exc
+        except BudgetExceeded as exc:
+            raise _ModelError(str(exc), self.budget.requests - before, skipped=True) from exc
         if cached is None and info.fingerprint and ex.answers.get("choice"):
             self.cache.put(key, ex.answers)
         return ex
@@ -510,9 +517,10 @@ def _needs_fixture(done: _Done, params: Sequence[str], rel: str) -> _Done:
 
 
 class _ModelError(Exception):
-    def __init__(self, message: str, requests: int) -> None:
+    def __init__(self, message: str, requests: int, skipped: bool = False) -> None:
         super().__init__(message)
         self.requests = requests
+        self.skipped = skipped
 
 
 def _no_case(recorder: Any) -> str:

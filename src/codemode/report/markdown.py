@@ -51,6 +51,7 @@ ICONS = {
     "error": "🛑",
     "drifted": "❌",
     "orphaned": "⚠️",
+    "skipped": "⏭️",
     "missing": "⚠️",
     "stale": "⚠️",
     "changed": "🔀",

@@ -19,8 +19,8 @@ REPORT_VERSION = 1
 
 # The words of a report, defined here once: a verdict per function, a status per case.
 # `changed`: the behaviour diff found calls whose outcome the change altered, outside the
-# spec's cases (its witnesses, #18).
-Verdict = Literal["ok", "drifted", "stale", "missing", "orphaned", "error", "changed"]
+# spec's cases (its witnesses, #18). `skipped`: a budget stop left it unexplored (#22).
+Verdict = Literal["ok", "drifted", "stale", "missing", "orphaned", "error", "changed", "skipped"]
 CaseStatus = Literal["passed", "drifted", "failed", "error", "empty", "skipped"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # config.VERDICTS parses --fail-on with these
 
@@ -43,7 +43,8 @@ STATUS_ORDER = {
     "orphaned": 2,
     "missing": 3,
     "stale": 4,
-    "ok": 5,
+    "skipped": 5,
+    "ok": 6,
 }
 
 # NamedTuples, not dataclasses: every pre-commit run imports this module, and importing

@@ -24,7 +24,7 @@ _STATUS_COLOR = {
     "passed": "green",
     "failed": "red",
     "empty": "yellow",
-    "skipped": "dim",
+    "skipped": "dim",  # a case an LLM judge skipped, a function a budget left unexplored
 }
 
 
