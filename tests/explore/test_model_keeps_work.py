@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import yaml
 from projectkit import project
 from scripted import Scripted, choose_all
 
@@ -69,3 +70,30 @@ def test_the_own_serializer_is_extended_by_a_new_parameter(tmp_path: Path) -> No
     check = run_check(load_config(root), Scope("all"))
     assert [f.status for f in check.functions] == ["ok"]
     assert sum(len(f.cases) for f in check.functions) == 3
+
+
+PICK = """\
+import random
+
+
+def pick(names: list[str]) -> str:
+    if not names:
+        raise ValueError("nobody")
+    return random.choice(names)
+"""
+
+
+def test_a_random_pick_never_becomes_a_case_and_the_reason_is_said(tmp_path: Path) -> None:
+    """Two gate runs let a 1-in-3 pick through one time in nine; ten runs, once in 59,000."""
+    root = project(tmp_path, {"src/pkg/pick.py": PICK})
+    calls = "\n".join(f"pick(['a{i}', 'b{i}', 'c{i}'])" for i in range(16))
+    plan = [
+        f"from pkg.pick import pick\n{calls}\npick(['solo'])\ntry:\n    pick([])\nexcept ValueError:\n    pass"
+    ]
+    report = _regen(root, Scripted([plan], choose=choose_all(30)).model(), "pkg.pick.pick")
+    assert [f.status for f in report.functions] == ["ok"], report.functions
+    data = yaml.safe_load((root / "specs" / "pkg.pick.yml").read_text())
+    written = [item["case"] for item in data["pkg.pick.pick"]["dataset"]]
+    assert [c.get("expected", c.get("raises")) for c in written] == ["solo", "ValueError"]
+    notes = [n for n in report.notes if "nondeterministic, not written" in n]
+    assert notes and all("disagreed with the record" in n for n in notes), report.notes

@@ -353,14 +353,11 @@ class _Run:
         evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
         flaky = tuple(gate.nondeterministic)
         fid = update.function_id
-        if gate.nondeterministic:
-            done.notes.append(
-                f"{fid}: nondeterministic, not written: {', '.join(gate.nondeterministic)}"
-            )
-        if gate.unfaithful:
-            done.notes.append(
-                f"{fid}: do not replay from YAML, not written: {', '.join(gate.unfaithful)}"
-            )
+        for cid in gate.nondeterministic:
+            done.notes.append(f"{fid}: nondeterministic, not written: {cid} ({gate.why[cid]})")
+        for cid in gate.unfaithful:
+            why = gate.why.get(cid, "")
+            done.notes.append(f"{fid}: does not replay from YAML, not written: {cid} ({why})")
         if not kept:
             done.status, done.message = (
                 "error",
