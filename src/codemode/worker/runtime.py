@@ -860,18 +860,36 @@ def apply_serializer(
         return [res], {}
     schema = serializer.get("schema")
     if isinstance(schema, str):
-        build = import_object(schema)
+        build = _builder(schema)
         if form == "inputs_dict":
             return [_build(build, kwargs)], {}
         return [_build(build, a) for a in args], kwargs
     if isinstance(schema, dict):
-        builders = {k: import_object(v) for k, v in schema.items()}
-        kwargs = {k: _build(builders[k], v) if k in builders else v for k, v in kwargs.items()}
+        builders = {k: _builder(v) for k, v in schema.items()}
+        forms = _sibling("forms")
+        kwargs = {
+            k: v
+            if k not in builders
+            else forms.receiver(builders[k], v)
+            if k == forms.RECEIVER
+            else _build(builders[k], v)
+            for k, v in kwargs.items()
+        }
         return args, kwargs
     return args, kwargs
 
 
+def _builder(entry: str) -> Any:
+    """A schema entry: an importable name (vowel), or a type expression (``list[mod.Cls]``)."""
+    if "[" in entry or "|" in entry:
+        return _sibling("forms").resolve(entry, import_object)
+    return import_object(entry)
+
+
 def _build(builder: Any, value: Any) -> Any:
+    if isinstance(builder, type) or not callable(builder) or hasattr(builder, "__origin__"):
+        # a class or a type expression: fields built by their annotations (worker/forms.py)
+        return _sibling("forms").build(builder, value)
     if isinstance(value, dict):
         validate = getattr(builder, "model_validate", None)
         if callable(validate):
@@ -1097,8 +1115,10 @@ class Runner:
                     }
                     if case.get("self") is not None:
                         fx = {"\u0000self": realize(case["self"]), **fx}
-                func, fx = _bind(obj, owner, fx)
                 args, kwargs = apply_serializer(case, req.get("serializer"))
+                if isinstance(owner, type) and isinstance(kwargs.get("self"), owner):
+                    fx = {"\u0000self": kwargs.pop("self"), **fx}  # a receiver recipe (#22)
+                func, fx = _bind(obj, owner, fx)
                 if case.get("exprs"):  # docstring and test calls, built with the module's globals
                     args, kwargs = _sibling("mutation").eval_exprs(case["exprs"], module, out)
             except TargetError as exc:
@@ -1191,6 +1211,8 @@ def _call(
             import asyncio
 
             result = asyncio.run(_await(result))
+        if hasattr(result, "__next__") or hasattr(result, "__anext__"):
+            result = _consumed(result)  # a generator's items are its output (#22)
     except (SystemExit, Exception) as exc:
         elapsed = time.perf_counter() - t0
         out.update(outcome="raised", exc=_exc_info(exc))
@@ -1373,6 +1395,17 @@ def typed(value: Any, depth: int = 0) -> Any:
             for k, v in data.items()
         }
     return data
+
+
+def _consumed(result: Any) -> Any:
+    forms = _sibling("forms")
+    if forms.is_iterator(result):
+        return forms.consume(result)
+    if forms.is_async_iterator(result):
+        import asyncio
+
+        return asyncio.run(forms.consume_async(result))
+    return result
 
 
 async def _await(aw: Any) -> Any:
