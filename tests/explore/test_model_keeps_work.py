@@ -97,3 +97,19 @@ def test_a_random_pick_never_becomes_a_case_and_the_reason_is_said(tmp_path: Pat
     assert [c.get("expected", c.get("raises")) for c in written] == ["solo", "ValueError"]
     notes = [n for n in report.notes if "nondeterministic, not written" in n]
     assert notes and all("disagreed with the record" in n for n in notes), report.notes
+
+
+def test_refused_choices_are_reported_and_shown_to_the_model(tmp_path: Path) -> None:
+    import realistic
+
+    root = realistic.project(tmp_path)
+    codes = realistic.R1["order_total"]
+    plan = [realistic._imports(c) + c for c in codes]
+    script = Scripted([plan], choose=choose_all(12))
+    fid = f"{realistic.MODULE}.order_total"
+    report = _regen(root, script.model(), fid)
+    assert [f.status for f in report.functions] == ["ok"], report.functions
+    choose_prompt = script.prompts[-1][1]
+    assert "[not writable: AttributeError raised by Python, not by the project" in choose_prompt
+    note = next(n for n in report.notes if "not written:" in n)
+    assert "AttributeError raised by Python" in note and "(call " in note

@@ -99,8 +99,8 @@ def refusal(rec: CallRecord, info: TargetInfo | None) -> str | None:
         return f"the call could not run ({rec.message.split(';')[0][:120]})"
     if rec.clock:
         return (
-            f"it read the clock ({rec.clock}) and its outcome changes with the date; pass the "
-            "time in as a parameter"
+            f"it read the clock ({rec.clock}); an outcome that changes with the date is never "
+            "a case: pass the time in as a parameter"
         )
     try:
         input_form(rec, info)
@@ -155,7 +155,7 @@ def describe_call(rec: CallRecord, name: str, limit: int = 160) -> str:
     parts = [_show(a) for a in rec.args] + [f"{k}={_show(v)}" for k, v in rec.kwargs.items()]
     call = f"{name}({', '.join(parts)})"
     if rec.receiver is not None:
-        call = f"{rec.receiver!r}.{call}"
+        call = f"{call} on {_receiver_text(rec.receiver)}"
     if len(call) > limit:
         call = call[: limit - 3] + "..."
     if rec.kind == "returned":
@@ -166,6 +166,23 @@ def describe_call(rec: CallRecord, name: str, limit: int = 160) -> str:
         exc = rec.exc or {}
         return f"#{rec.n} {call} raises {exc.get('type')}: {str(exc.get('message', ''))[:100]}"
     return f"#{rec.n} {call} failed: {rec.message[:100]}"
+
+
+def _receiver_text(recipe: Any) -> str:
+    """``Wallet('ada', Decimal('100')) after .deposit(Decimal('50'))``: the instance and the
+    calls made on it before, never written as a chain on a return value (#22)."""
+    text = repr(recipe.snapshot()) if hasattr(recipe, "snapshot") else repr(recipe)
+    calls = list(getattr(recipe, "_calls", []) or [])
+    if not calls:
+        return text
+    ctor = text[: len(text) - sum(len(_call_text(c)) for c in calls)]
+    return f"{ctor} after " + ", ".join(_call_text(c) for c in calls)
+
+
+def _call_text(call: Any) -> str:
+    name, args, kwargs = call
+    inner = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    return f".{name}({', '.join(inner)})"
 
 
 def _rich(value: Any) -> bool:
@@ -222,13 +239,22 @@ def representative(
 
 
 def build_cases(
-    chosen: Iterable[tuple[CallRecord, str]], info: TargetInfo | None, taken: set[str]
+    chosen: Iterable[tuple[CallRecord, str]],
+    info: TargetInfo | None,
+    taken: set[str],
+    refused: list[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Cases for the chosen (record, wanted id) pairs; unusable records are skipped."""
+    """Cases for the chosen (record, wanted id) pairs; unusable records are skipped, each
+    with its reason in ``refused`` (``#5 (id): why``) when a list is given."""
     out: list[dict[str, Any]] = []
     seen_calls: set[int] = set()
     for rec, wanted in chosen:
-        if rec.n in seen_calls or not usable(rec, info):
+        if rec.n in seen_calls:
+            continue
+        why = refusal(rec, info)
+        if why is not None:
+            if refused is not None:
+                refused.append(f"#{rec.n} ({wanted}): {why}")
             continue
         seen_calls.add(rec.n)
         out.append(case_from_record(rec, unique_id(safe_id(wanted), taken), info))

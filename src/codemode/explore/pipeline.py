@@ -24,7 +24,14 @@ from typing import Any
 
 from codemode.explore import prompts
 from codemode.explore.budget import Budget, BudgetExceeded
-from codemode.explore.cases import build_cases, describe_call, inputs_of, safe_id, usable
+from codemode.explore.cases import (
+    build_cases,
+    describe_call,
+    inputs_of,
+    refusal,
+    safe_id,
+    usable,
+)
 from codemode.explore.record import CallRecord, Recorder, wire_call
 from codemode.explore.snippets import SnippetResult, SnippetRunner
 from codemode.explore.target import TargetInfo
@@ -32,6 +39,7 @@ from codemode.explore.target import TargetInfo
 MAX_VISIBLE = 24_000  # bytes of tool output one function's conversation may carry
 MAX_CALL_LINES = 24  # recorded calls listed per snippet; the rest are summarised
 MAX_SNIPPETS = 8  # per tool call
+MAX_REFUSED = 12  # refused choices named in one function's note
 
 
 @dataclass
@@ -49,6 +57,7 @@ class Exploration:
     stopped: str = ""  # why the model stopped early (a budget, a failure), when it did
     budget_stop: bool = False  # a budget cap stopped it
     failed: str = ""  # the model failed (an HTTP error, an answer it could not give)
+    refused: list[str] = field(default_factory=list)  # chosen calls not written, and why
 
 
 def context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[int]) -> str:
@@ -72,13 +81,23 @@ def context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[
 
 
 def _snippet_report(
-    r: SnippetResult, number: int, by_n: dict[int, CallRecord], name: str, seen: set[int]
+    r: SnippetResult,
+    number: int,
+    by_n: dict[int, CallRecord],
+    info: TargetInfo,
+    seen: set[int],
 ) -> list[str]:
+    name = info.name
     out = [f"snippet {number}:" + ("" if r.calls else " (no call of the function)")]
     calls = list(dict.fromkeys(r.calls))
     for n in calls[:MAX_CALL_LINES]:
         again = " (seen before)" if n in seen else ""
-        out.append("  " + describe_call(by_n[n], name) + again)
+        rec = by_n[n]
+        why = refusal(rec, info) if n not in seen and rec.kind != "error" else None
+        mark = f" [not writable: {why[:140]}]" if why else ""
+        if why and rec.clock:  # the clock rule is applied before the choice (clock_free)
+            mark = f" [read the clock ({rec.clock}): a case only if the date changes nothing]"
+        out.append("  " + describe_call(by_n[n], name) + again + mark)
     if len(calls) > MAX_CALL_LINES:
         out.append(
             f"  ... {len(calls) - MAX_CALL_LINES} more calls, #{calls[MAX_CALL_LINES]}-#{calls[-1]}"
@@ -122,7 +141,7 @@ class _Session:
         by_n = {r.n: r for r in self.recorder.records}
         lines: list[str] = []
         for r in results:
-            lines += _snippet_report(r, start + r.index, by_n, self.info.name, self.seen)
+            lines += _snippet_report(r, start + r.index, by_n, self.info, self.seen)
         unreached = sorted(self.info.body_lines() - self.recorder.lines())
         src = self.info.source.splitlines()
         if unreached:
@@ -265,7 +284,13 @@ def _choose(ex: Exploration, session: _Session, choice: Any, taken: set[str]) ->
         ignored = [c.call for c in choice.cases if c.call not in by_n]
         if ignored:
             ex.notes.append(f"the model named calls that do not exist: {ignored[:5]}")
-        ex.cases = build_cases(chosen, info, set(taken))
+        refused: list[str] = []
+        ex.cases = build_cases(chosen, info, set(taken), refused)
+        ex.refused = refused
+        if refused:
+            ex.notes.append(
+                f"{len(refused)} chosen call(s) not written: " + "; ".join(refused[:MAX_REFUSED])
+            )
         if not ex.cases:
             ex.notes.append(
                 "the model chose no usable call; the offline selection was used instead"

@@ -225,7 +225,9 @@ class ProjectModule:
         self._refresh(recipe)
         return value
 
-    def external(self) -> Any:
+    def external(self, target: Callable[..., Any] | None = None) -> Any:
+        """The module as the sandbox imports it; ``target`` is the host function the bare name
+        is bound to, so an imported target gets the same argument checks and time cap (#22)."""
         from pydantic_monty import ClassInstance, ExternalModule
 
         attrs: dict[str, Any] = {}
@@ -234,9 +236,9 @@ class ProjectModule:
                 attrs[name] = self._class_type(name, c)
             elif c.kind == "enum":
                 attrs[name] = self._enum_type(name, c)
-        target = self.info.qualname.split(".")[0]
+        name_ = self.info.qualname.split(".")[0]
         if "." not in self.info.qualname:
-            attrs[target] = lambda *a, **k: self.call_target(a, k, None)
+            attrs[name_] = target or (lambda *a, **k: self.call_target(a, k, None))
         _ = ClassInstance
         return ExternalModule(attrs)
 
