@@ -5,7 +5,7 @@ snippet runs in Monty with the target delegated to the worker, and the tool retu
 snippet, every call of the target (numbered, with its result or exception), what it printed,
 its last expression and its error with the line, then the source lines not reached yet. The
 model's own code stays in the conversation. After at most ``1 + rounds`` tool rounds the tool
-is withdrawn and the model must answer with the calls to keep (``SpecChoice``): at most
+is withdrawn and the model must answer with the calls to keep (``Answer``): at most
 ``rounds + 2`` requests, 3 by default. Expected values come from the record, never from the
 answer. What the model sees is capped (``MAX_VISIBLE`` bytes of tool output per function) and
 counted.
@@ -161,17 +161,13 @@ class _Session:
 
 
 def _agent(session: _Session, model: Any, budget: Budget, retry_delay: float | None) -> Any:
-    from pydantic_ai import Agent, RunContext, Tool
+    from pydantic_ai import Agent, RunContext, Tool, ToolOutput
     from pydantic_ai.tools import ToolDefinition
 
     from codemode.explore.llm import retrying
 
     async def run_snippets(snippets: list[str]) -> str:
-        """Run Python snippets in the sandbox; every call of the function is recorded.
-
-        Args:
-            snippets: Python source code, one snippet per item (2-6 per call).
-        """
+        """Run snippets."""
         return await session.tool(snippets)
 
     async def prepare(ctx: RunContext[None], tool: ToolDefinition) -> ToolDefinition | None:
@@ -180,7 +176,7 @@ def _agent(session: _Session, model: Any, budget: Budget, retry_delay: float | N
 
     return Agent(
         retrying(model, budget, retry_delay),
-        output_type=prompts.SpecChoice,
+        output_type=ToolOutput(prompts.Answer, name="answer", description="Calls to keep"),
         instructions=prompts.INSTRUCTIONS,
         tools=[Tool(run_snippets, prepare=prepare, max_retries=1)],
         retries=1,
@@ -202,7 +198,7 @@ async def _converse(
     try:
         limits = UsageLimits(request_limit=session.rounds + 3, tool_calls_limit=session.rounds + 2)
         result = await _agent(session, model, budget, delay).run(prompt, usage_limits=limits)
-        return result.output
+        return result.output.choice()
     except (BudgetExceeded, UsageLimitExceeded) as exc:
         ex.stopped = str(exc)
         ex.budget_stop = isinstance(exc, BudgetExceeded)

@@ -35,6 +35,7 @@ class ClassInfo:
     members: dict[str, Any] = field(default_factory=dict)  # enum: name -> literal value
     methods: tuple[str, ...] = ()
     builtin_base: str = "Exception"  # for an exception class
+    params: tuple[str, ...] = ()  # the constructor's parameters, in order (spec forms name them)
 
 
 def read_classes(source: str) -> dict[str, ClassInfo]:
@@ -69,8 +70,21 @@ def read_classes(source: str) -> dict[str, ClassInfo]:
                         members[s.targets[0].id] = None
             out[name] = ClassInfo(name, "enum", members=members, methods=methods)
         else:
-            out[name] = ClassInfo(name, "class", methods=methods)
+            out[name] = ClassInfo(name, "class", methods=methods, params=_init_params(node))
     return out
+
+
+def _init_params(node: ast.ClassDef) -> tuple[str, ...]:
+    """``__init__``'s parameters after ``self``; without one, the annotated fields in order (a
+    dataclass's constructor, a pydantic model's keywords)."""
+    for n in node.body:
+        if isinstance(n, ast.FunctionDef) and n.name == "__init__":
+            return tuple(a.arg for a in [*n.args.posonlyargs, *n.args.args][1:])
+    return tuple(
+        n.target.id
+        for n in node.body
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+    )
 
 
 def _builtin_exception(name: str, nodes: dict[str, ast.ClassDef], depth: int = 0) -> str | None:
@@ -126,6 +140,7 @@ class Recipe:
         self._kwargs = dict(kwargs)
         self._calls: list[list[Any]] = []
         self._state = state if isinstance(state, dict) else {}
+        self._params: tuple[str, ...] = ()  # the constructor's parameter names, when known
 
     def __codemode_wire__(self) -> tuple[str, dict[str, Any]]:
         return "new", {
@@ -138,6 +153,7 @@ class Recipe:
     def snapshot(self) -> Recipe:
         copy = Recipe(self._cls, tuple(self._args), self._kwargs, self._state)
         copy._calls = [list(c) for c in self._calls]
+        copy._params = self._params
         return copy
 
     def __repr__(self) -> str:
@@ -209,7 +225,10 @@ class ProjectModule:
     def construct(self, cls: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Recipe:
         o = self.recorder.side_call(cls, list(args), kwargs)
         state = self._outcome(o)
-        return Recipe(cls, args, kwargs, state)
+        recipe = Recipe(cls, args, kwargs, state)
+        known = self.classes.get(cls.rsplit(".", 1)[-1])
+        recipe._params = known.params if known is not None else ()
+        return recipe
 
     def method(
         self, recipe: Recipe, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]

@@ -113,12 +113,16 @@ def _project(value: Any, wire: tuple[str, Any], depth: int) -> Form:
 
 
 def _fields(value: Any, body: dict[str, Any], depth: int) -> dict[str, Any]:
-    """The constructor's arguments as a mapping: positional ones named by the object's fields
-    (a dataclass's field order is its constructor's; the gate replays what is written)."""
+    """The constructor's arguments as a mapping: positional ones named by its parameters
+    (read from the source), else by the object's fields (a dataclass's order is its
+    constructor's); the gate replays what is written, so a wrong name is never kept."""
     args, kwargs = list(body.get("args") or ()), dict(body.get("kwargs") or {})
-    state = vars(value).get("_state") or {}
-    names = [k for k in state if not str(k).startswith("$") and k not in kwargs]
-    if len(args) > len(names):
+    own = vars(value)
+    names = list(own.get("_params") or ()) or [
+        k for k in own.get("_state") or {} if not str(k).startswith("$")
+    ]
+    names = names[: len(args)]  # positional arguments fill the first parameters
+    if len(args) > len(names) or set(names) & set(kwargs):
         raise NoForm(
             f"{body['cls']}(...) was built with {len(args)} positional arguments and no names "
             "for them; build it with keyword arguments"
