@@ -113,3 +113,25 @@ def test_refused_choices_are_reported_and_shown_to_the_model(tmp_path: Path) -> 
     assert "[not writable: AttributeError raised by Python, not by the project" in choose_prompt
     note = next(n for n in report.notes if "not written:" in n)
     assert "AttributeError raised by Python" in note and "(call " in note
+
+
+def test_the_sandbox_clock_is_the_hosts_and_a_clock_read_is_marked(tmp_path: Path) -> None:
+    """``f(date.today())`` in a snippet passes the date the function sees as today; the call
+    reads the clock, is marked so in the tool result, and its outcome (which would change
+    with the date) is never a case (#22)."""
+    import datetime as dt
+
+    import realistic
+
+    root = realistic.project(tmp_path)
+    code = "print(is_overdue(datetime.date.today()), is_overdue(datetime.date(2000, 1, 1)))"
+    script = Scripted([[realistic._imports(code) + code]], choose=choose_all(12))
+    report = _regen(root, script.model(), f"{realistic.MODULE}.is_overdue")
+    shown = script.prompts[-1][1]
+    today = dt.date.today()
+    assert f"is_overdue(datetime.date({today.year}, {today.month}, {today.day})) -> false" in shown
+    assert "[read the clock (date.today())" in shown
+    data = yaml.safe_load((root / "specs" / f"{realistic.MODULE}.yml").read_text())
+    written = [i["case"] for i in data[f"{realistic.MODULE}.is_overdue"]["dataset"]]
+    assert [c["inputs"] for c in written] == [[dt.date(2000, 1, 1)]]
+    assert any("read the clock" in n for n in report.notes)
