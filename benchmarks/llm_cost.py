@@ -69,10 +69,13 @@ INCIDENTAL = {"TypeError", "AttributeError", "NameError", "KeyError", "IndexErro
 def regen(root: Path, api: int, *extra: str) -> tuple[int, dict[str, Any], list[Any]]:
     _name, model, base = APIS[api]
     with loopback.serve(realistic.script) as (url, seen):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             argv = ["regen", "--root", str(root), "--all", "--model", model]
             code = cli([*argv, "--base-url", base(url), "--format", "json", "-q", *extra])
+    if not out.getvalue().strip():  # a run that ended before its report: say why, go on
+        print(f"regen exited {code} without a report: {err.getvalue().strip()[-400:]}")
+        return code, {"functions": [], "notes": [], "cost": {"requests": -1}}, list(seen)
     return code, json.loads(out.getvalue()), list(seen)
 
 

@@ -352,6 +352,13 @@ _VACUOUS_TYPES = frozenset({"object", "Any", "typing.Any"})
 
 
 def vacuous(assertion: str | None, type_expr: str | None) -> bool:
+    from codemode.explore.target import AST_LOCK
+
+    with AST_LOCK:  # validate_evaluators runs in a thread (target.py says why)
+        return _vacuous(assertion, type_expr)
+
+
+def _vacuous(assertion: str | None, type_expr: str | None) -> bool:
     """A proposed evaluator that prints or names a type everything has: never written (#11).
 
     An assertion runs on every later ``check``; one that calls ``print`` would print there

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codemode.explore.record import Recorder
-from codemode.explore.target import TargetInfo
+from codemode.explore.target import AST_LOCK, TargetInfo
 
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"}
 
@@ -41,7 +41,8 @@ class ClassInfo:
 def read_classes(source: str) -> dict[str, ClassInfo]:
     """The module's top-level classes, as the sandbox needs to know them."""
     try:
-        tree = ast.parse(source)
+        with AST_LOCK:  # explorations run in threads (target.py says why)
+            tree = ast.parse(source)
     except SyntaxError:
         return {}
     nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
@@ -110,7 +111,8 @@ def rewrite_imports(code: str, module: str, classes: dict[str, ClassInfo]) -> st
     if not excs or module not in code:
         return code
     try:
-        tree = ast.parse(code)
+        with AST_LOCK:
+            tree = ast.parse(code)
     except SyntaxError:
         return code  # the sandbox reports it
     lines = code.splitlines()
