@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 import yaml
 
 from codemode.specs import RESERVED_KEYS, bounds
+from codemode.specs.compose import Budget, compose
 from codemode.specs.types import (
     SCOPE_ALIASES,
     CaseSpec,
@@ -719,16 +720,19 @@ def _is_builtin(name: str) -> bool:
 
 
 def _root_node(text: str) -> yaml.MappingNode | SpecProblem:
-    """The YAML document's top mapping, or why there is none (bounded before it is built)."""
-    bad = bounds.size_problem(len(text)) or bounds.depth_problem(text, _Loader)
+    """The YAML document's top mapping, or why there is none: composed from the parser's
+    events with every budget checked on the way (specs/compose.py), never built past one."""
+    bad = bounds.size_problem(len(text))
     if bad is not None:
         return bad
     try:
         loader = _Loader(text)
         try:
-            root = loader.get_single_node()
+            root = compose(loader)
         finally:
             loader.dispose()
+    except Budget as exc:
+        return exc.problem
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -738,7 +742,7 @@ def _root_node(text: str) -> yaml.MappingNode | SpecProblem:
         return SpecProblem(1, "the file is empty")
     if not isinstance(root, yaml.MappingNode):
         return SpecProblem(_line(root), "the top level must be a mapping of function ids")
-    return bounds.node_problem(root) or root
+    return root
 
 
 def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:

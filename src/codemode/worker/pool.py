@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from codemode.errors import FatalError
-from codemode.worker import runtime
+from codemode.worker import replies, runtime
 from codemode.worker.errtail import ErrTail
 
 RUNTIME_SCRIPT = Path(runtime.__file__).resolve()
@@ -426,11 +426,11 @@ class Worker:
         if line is None:
             return None
         try:
-            reply = runtime.loads(line.decode("utf-8", "replace"))
-        except (ValueError, TypeError, RecursionError) as exc:  # not the worker's own writing
-            return {"outcome": "error", "message": f"unreadable reply from the worker: {exc}"}
+            reply = replies.check_decoded(line.decode("utf-8", "replace"), runtime.loads)
+        except replies.BadReply as exc:  # not the worker's own writing
+            return {"bad": str(exc)}
         if not isinstance(reply, dict):
-            return {"outcome": "error", "message": "unreadable reply from the worker"}
+            return {"bad": "unreadable reply from the worker: not a mapping"}
         if len(line) > _LARGE_REPLY and "case" in reply:
             # Each case may return up to 2 MB, but not every case: past MAX_LARGE_TOTAL the
             # large outputs of a run are errors, so 160 cases of 2 MB cannot make a 320 MB
@@ -470,6 +470,10 @@ class Worker:
                 if reply is None:
                     self.kill()
                     yield {"fatal": "timeout", "message": f"no reply within {timeout:g} s"}
+                    return
+                if "bad" in reply:
+                    self.kill()
+                    yield {"fatal": "protocol", "message": reply["bad"]}
                     return
                 if reply.get("done"):
                     return
@@ -545,6 +549,14 @@ class Worker:
                 progress.done += 1
                 yield Outcome(case=case_id, kind="error", message=self._timed_out())
                 return
+            bad = _bad_reply(reply, case_id)
+            if bad is not None:
+                # The stream can no longer be trusted: this case is an error, the worker is
+                # replaced, and the rest of the block runs in a fresh one (#21).
+                self.kill()
+                progress.done += 1
+                yield Outcome(case=case_id, kind="error", message=bad)
+                return
             if "fatal" in reply:
                 # The target cannot run at all: every remaining case reports the same cause.
                 progress.finished = True
@@ -564,7 +576,9 @@ class Worker:
         progress.finished = True
         # consume the {"done": true} trailer
         with contextlib.suppress(WorkerDied):
-            self._recv(self.timeout)
+            trailer = self._recv(self.timeout)
+            if trailer is None or trailer.get("done") is not True:
+                self.kill()  # anything but the trailer: the stream is out of step
 
     def _timed_out(self) -> str:
         return (
@@ -581,6 +595,20 @@ class Worker:
             "raise `memory_limit_mb` under [tool.codemode] if it needs more",
             duration_ms=outcome.duration_ms,
         )
+
+
+def _bad_reply(reply: dict[str, Any], case_id: str) -> str | None:
+    """Why ``reply`` cannot be the answer for ``case_id``, or None when it fits its schema."""
+    if "bad" in reply:
+        return str(reply["bad"])
+    try:
+        if "fatal" in reply:
+            replies.check_fatal(reply)
+        else:
+            replies.check_case_reply(reply, case_id)
+    except replies.BadReply as exc:
+        return f"the worker's reply does not fit the protocol: {exc}"
+    return None
 
 
 class _Progress:

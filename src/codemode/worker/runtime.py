@@ -946,9 +946,6 @@ def _too_big(msg: dict[str, Any], size: int) -> dict[str, Any]:
     }
 
 
-_CHILD_OK = 117  # a forked child that sent all its replies; os._exit(0) in user code is not it
-
-
 def _shares_file_state(req: dict[str, Any]) -> bool:
     """A block with a ``scope: file`` fixture shares that value with the file's other blocks
     on purpose (vowel's semantics): it runs in the worker itself, where the value lives."""
@@ -960,7 +957,9 @@ class Runner:
     def __init__(self, proto: Any, fork: bool = False) -> None:
         self.proto = proto
         self.fixtures = Fixtures()
-        self.fork = fork  # a forked child per function block (see run)
+        self.fork = fork  # function blocks run in forked children (see run)
+        self.child: Any = None  # the live child (worker/children.py), if any
+        self.line = ""  # the request being handled, as it came (a child gets it verbatim)
 
     def send(self, msg: dict[str, Any]) -> None:
         line = dumps(msg)
@@ -976,8 +975,10 @@ class Runner:
         elif op == "run":
             self.run(req)
         elif op == "end_file":
+            self.retire()
             self.send({"ok": True, "errors": self.fixtures.end_file(req.get("key", ""))})
         elif op == "mutate":
+            self.retire()
             _sibling("mutation").run_mutants(self, req)
         else:
             self.send({"fatal": "protocol", "message": f"unknown op {op!r}"})
@@ -992,35 +993,56 @@ class Runner:
         # A `main()` under test parses the argv of `python -m its.module`, not the worker's.
         sys.argv = [getattr(module, "__file__", None) or target]
         if not self.fork or not req.get("isolate", True) or _shares_file_state(req):
+            self.retire()
             self.run_cases(obj, owner, module, req)
             return
-        # One child per function block: module state its cases change dies with the child, so
-        # no verdict depends on which other functions ran before in this worker (#12).
-        import warnings
-
-        with warnings.catch_warnings():
-            # 3.12+ warns of fork with threads (the module may start some at import); the
-            # child only runs the block and leaves by os._exit.
-            warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
-        if pid == 0:
-            code = _CHILD_OK
-            try:
-                self.run_cases(obj, owner, module, req)
-            except MemoryError:
-                self.send({"fatal": "memory", "message": "the worker ran out of memory"})
-            except BaseException:
-                code = 3
-            finally:
-                try:
-                    self.proto.flush()
-                finally:
-                    os._exit(code)
-        _, status = os.waitpid(pid, 0)
+        # In a forked child: module state its cases change dies with the child, so no verdict
+        # depends on which other functions ran before in this worker (#12, worker/children.py).
+        kids = _sibling("children")
+        if self.child is not None and self.child.modules != len(sys.modules):
+            self.retire()  # imported since the fork: a fresh child has what this one lacks
+        if self.child is None:
+            self.proto.flush()
+            self.child = kids.spawn(self._child_main, self.proto.fileno())
+        self.proto.flush()
+        child = self.child
+        stay = kids.relay(child, req, self.line, self.proto.buffer)
+        if stay:
+            return
+        self.child = None
+        status = child.close(kill=False)
+        if status is None:
+            return
         if os.WIFSIGNALED(status):  # die the same death: the parent reports it and respawns
             os.kill(os.getpid(), os.WTERMSIG(status))
-        elif os.waitstatus_to_exitcode(status) != _CHILD_OK:
+        elif os.waitstatus_to_exitcode(status) != kids.CHILD_OK:
             os._exit(os.waitstatus_to_exitcode(status))
+
+    def retire(self) -> None:
+        """End the live child, if any: the worker is about to change its own state."""
+        if self.child is not None:
+            self.child.close(kill=True)
+            self.child = None
+
+    def _child_main(self, requests: Any, replies: Any) -> None:
+        """The forked child: blocks from ``requests`` until one leaves state behind."""
+        self.proto, self.child = replies, None
+        snap = _sibling("leaks").snapshot(_in_project)
+        for line in requests:
+            req = loads(line)
+            try:
+                obj, owner, module = import_path(req["target"])
+                sys.argv = [getattr(module, "__file__", None) or req["target"]]
+                self.run_cases(obj, owner, module, req)
+            except TargetError as exc:
+                self.send({"fatal": exc.kind, "message": str(exc)})
+            except MemoryError:
+                self.send({"fatal": "memory", "message": "the worker ran out of memory"})
+                return
+            stay = snap is not None and snap.unchanged()
+            self.send({"stay": stay})
+            if not stay:
+                return
 
     def run_cases(self, obj: Any, owner: Any, module: Any, req: dict[str, Any]) -> None:
         file_key = req.get("file_key", "")
@@ -1587,11 +1609,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if req.get("op") == "exit":
             break
+        runner.line = line
         try:
             runner.handle(req)
         except MemoryError:
             runner.send({"fatal": "memory", "message": "the worker ran out of memory"})
             return 3
+    runner.retire()
     return 0
 
 
