@@ -5,7 +5,7 @@ Inputs come from three places, each remembered with the input so a miss can be e
 the literal calls of both releases' test suites (pytest parametrize tables, loops over
 module-level tables and plain calls, with module constants substituted), the `>>>` examples
 in both releases' docstrings, and a fixed generic pool of plain values passed as the first
-argument. Each release runs in its own interpreter (the old one twice: a call whose outcome
+argument and in every argument position of the tests' first calls. Each release runs in its own interpreter (the old one twice: a call whose outcome
 differs between two runs of the same code is dropped as unstable). A function changed when
 some stable call has a different outcome (its value's repr, or the type of what it raised).
 """
@@ -78,7 +78,8 @@ SAFE_CALLS = {
     "dict",
 }
 MAX_ROWS = 400  # bindings per test function: parametrize tables can be large
-MAX_CALLS_PER_FUNCTION = 600
+MAX_CALLS_PER_FUNCTION = 900
+TEMPLATES = 3  # calls per function whose every argument position tries the generic pool
 
 
 @dataclass(frozen=True)
@@ -386,12 +387,52 @@ def generic_calls(functions: Iterable[str]) -> list[Call]:
     return [Call(fid, (value,), (), "generic pool") for fid in functions for value in GENERIC_POOL]
 
 
+def positional_params(src: Path) -> dict[str, int]:
+    """How many parameters each public function takes by position (``*args`` not counted)."""
+    out: dict[str, int] = {}
+    trees: dict[Path, ast.Module] = {}
+    for fid, path in public_functions(src).items():
+        tree = trees.setdefault(path, ast.parse(path.read_text(encoding="utf-8")))
+        name = fid.rsplit(".", 1)[1]
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                out[fid] = len(node.args.posonlyargs) + len(node.args.args)
+    return out
+
+
+def position_variants(calls: list[Call], arity: dict[str, int]) -> list[Call]:
+    """The generic pool in every argument position: in each position (and keyword) of the
+    first few calls the tests and docstrings make, and in the positions after their last
+    positional argument that the function takes, the others kept as the call had them."""
+    templates: dict[str, list[Call]] = {}
+    for c in calls:
+        if c.origin != "generic pool" and len(templates.setdefault(c.function, [])) < TEMPLATES:
+            templates[c.function].append(c)
+    out: list[Call] = []
+    for fid, found in templates.items():
+        for t in found:
+            positions = max(len(t.args), min(arity.get(fid, 0), len(t.args) + 1))
+            for i in range(positions):
+                head, tail = t.args[:i], t.args[i + 1 :] if i < len(t.args) else ()
+                for v in GENERIC_POOL:
+                    origin = f"generic pool as argument {i + 1} of {t.origin}"
+                    out.append(Call(fid, (*head, v, *tail), t.kwargs, origin))
+            for j, (k, _) in enumerate(t.kwargs):
+                for v in GENERIC_POOL:
+                    kw = (*t.kwargs[:j], (k, v), *t.kwargs[j + 1 :])
+                    out.append(Call(fid, t.args, kw, f"generic pool as {k}= of {t.origin}"))
+    return out
+
+
 def harvest(
     functions: Iterable[str],
     test_files: Iterable[tuple[Path, str]],
     source_files: Iterable[tuple[Path, str]],
+    arity: dict[str, int] | None = None,
 ) -> list[Call]:
-    """Every call to try, deduplicated (the first origin of an input is kept), per function capped."""
+    """Every call to try, deduplicated (the first origin of an input is kept), per function
+    capped: the tests' calls, the docstrings', the generic pool as the first argument, then
+    the generic pool in every position of the tests' calls (``position_variants``)."""
     ids = sorted(functions)
     ids_by_name: dict[str, list[str]] = {}
     for fid in ids:
@@ -402,6 +443,7 @@ def harvest(
     for path, label in source_files:
         found.extend(calls_from_docstrings(path, ids_by_name, label))
     found.extend(generic_calls(ids))
+    found.extend(position_variants(found, arity or {}))
     seen: dict[str, Call] = {}
     per_function: dict[str, int] = {}
     for c in found:
@@ -415,8 +457,9 @@ def harvest(
 # -- running ------------------------------------------------------------------------------
 
 RUNNER = r"""
-import contextlib, datetime, decimal, fractions, importlib, io, json, os, re, signal, sys, types
+import contextlib, datetime, decimal, fractions, importlib, io, itertools, json, os, re, resource, select, signal, sys, time, types
 sys.path.insert(0, sys.argv[1])
+MESSAGES = len(sys.argv) > 2 and sys.argv[2] == "messages"
 NS = {"timedelta": datetime.timedelta, "date": datetime.date, "datetime": datetime.datetime,
       "time": datetime.time, "Decimal": decimal.Decimal, "Fraction": fractions.Fraction}
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -441,19 +484,24 @@ def outcome(fid, args, kwargs):
         k = {key: eval(v, dict(NS)) for key, v in kwargs}
     except Exception as e:
         return "bad-input:" + type(e).__name__
-    signal.alarm(2)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             value = fn(*a, **k)
-            if isinstance(value, (types.GeneratorType, map, filter, zip)):
-                value = list(value)[:1000]
+            if isinstance(value, (types.GeneratorType, map, filter, zip)) or (
+                hasattr(value, "__next__") and hasattr(value, "__iter__")
+            ):
+                # the first items of an iterator (it may never end)
+                value = list(itertools.islice(value, 1000))
         return "value:" + ADDRESS.sub("", repr(plain(value)))[:2000]
     except TimeoutError:
         return "timeout"
     except BaseException as e:
+        if MESSAGES:
+            return "raised:" + type(e).__name__ + ": " + ADDRESS.sub("", str(e))[:300]
         return "raised:" + type(e).__name__
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
 def isolated(group):
     # one child per function: module state one function's calls change (a locale switched
     # on, a cache filled) never reaches another function's calls
@@ -461,18 +509,41 @@ def isolated(group):
     pid = os.fork()
     if pid == 0:
         os.close(r)
-        data = json.dumps([outcome(*c) for c in group]).encode()
+        # a call that builds something huge in C (no signal reaches it) fails, not the host
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+        out, slow = [], 0
+        for c in group:
+            # a function that hangs on three inputs is not waited for on the rest
+            out.append("timeout" if slow >= 3 else outcome(*c))
+            slow += out[-1] == "timeout"
+        data = json.dumps(out).encode()
         with os.fdopen(w, "wb") as f:
             f.write(data)
         os._exit(0)
     os.close(w)
-    with os.fdopen(r, "rb") as f:
-        data = f.read()
+    # and one that loops in C past its timer is stopped from outside
+    deadline = time.monotonic() + 20 + 2 * len(group)
+    chunks = []
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([r], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            break
+        chunk = os.read(r, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    else:
+        chunks = []
+    if time.monotonic() >= deadline:
+        os.kill(pid, signal.SIGKILL)
+        chunks = []
+    os.close(r)
     os.waitpid(pid, 0)
+    data = b"".join(chunks)
     try:
         return json.loads(data)
     except ValueError:
-        return ["crashed"] * len(group)
+        return ["timeout"] * len(group)
 calls = json.load(sys.stdin)
 groups = {}
 for i, c in enumerate(calls):
@@ -485,11 +556,14 @@ json.dump(result, sys.stdout)
 """
 
 
-def run_calls(src: Path, calls: list[Call], python: str = sys.executable) -> list[str]:
-    """The outcome of each call against the package under ``src``, in a fresh interpreter."""
+def run_calls(
+    src: Path, calls: list[Call], python: str = sys.executable, messages: bool = False
+) -> list[str]:
+    """The outcome of each call against the package under ``src``, in a fresh interpreter
+    (with ``messages``, an exception's message is part of its outcome)."""
     payload = json.dumps([[c.function, list(c.args), [list(k) for k in c.kwargs]] for c in calls])
     proc = subprocess.run(
-        [python, "-c", RUNNER, str(src)],
+        [python, "-c", RUNNER, str(src), "messages" if messages else "types"],
         input=payload,
         capture_output=True,
         text=True,

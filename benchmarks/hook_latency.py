@@ -3,8 +3,9 @@
 Builds a small project (a package of a few modules, one function with a 20-case spec), installs
 the hook from a committed copy of this checkout, and times in one run, on the same staged files:
 
-- ``no-op``: the staged change touches no spec'd function (an unspec'd module is edited);
-- ``one-function``: the staged change modifies the spec'd function (its 20 cases are verified);
+- ``no-op``: the staged change touches no function's code (a comment in an unspec'd module);
+- ``one-function``: the staged change modifies the spec'd function (its 20 cases are verified,
+  and the behaviour diff runs its old and new version: a refactor, so no witness);
 
 each of them both ways: through ``pre-commit run <hook>`` (what a commit pays) and by calling the
 hook's entry directly from its pre-commit virtualenv (what the tool itself costs), beside
@@ -56,7 +57,11 @@ def slug(title: str) -> str:
 def shout(text: str) -> str:
     return text.upper() + "!"
 '''
-TEXT_EDITED = TEXT.replace('text.upper() + "!"', 'text.upper() + "!!"')
+# A comment: no function's code changes, so no spec is verified and no behaviour diff runs
+# (an edit of what shout returns would now be a behaviour change the hook reports, #18).
+TEXT_EDITED = TEXT.replace(
+    '    return text.upper() + "!"', '    # loud on purpose\n    return text.upper() + "!"'
+)
 
 
 def sh(cmd: Sequence[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

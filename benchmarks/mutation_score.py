@@ -7,6 +7,9 @@ on the unchanged code is mutated in its file, one first-order mutant at a time (
 constants changed, calls dropped such as `.lower()`, operators and comparisons swapped,
 numbers changed, `not` dropped, returns replaced by None; the operators of
 codemode/worker/mutants.py), and the function's spec is checked again in a fresh worker.
+The same is done with an independent operator set, mutmut's (benchmarks/_mutmut_ops.py),
+whose score is printed beside codemode's own: the selector chooses cases that kill
+codemode's mutants, so its own score alone describes fit.
 A mutant is killed when the spec fails. Equivalent mutants count as survivors, so the
 score is a lower bound.
 
@@ -14,7 +17,7 @@ Printed per library: functions, specs passing, cases, mutants, killed % (overall
 string and dropped-call mutants), the share of cases whose outcome is an incidental
 wrong-type error, and bootstrap seconds per function; then the totals.
 
-    python benchmarks/mutation_score.py [--max-mutants 25] [LIB ...]
+    python benchmarks/mutation_score.py [--max-mutants 25] [--max-cases N] [LIB ...]
 
 Targets (issue #12): >= 40 library functions, >= 85% of mutants killed, <= 5% incidental.
 No mutant is left out of the score except those the operators never make: translation
@@ -33,7 +36,11 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import _mutmut_ops as independent_ops
+from _releases import Library, copy_tests, fetch, install_source
+from upgrade_detection import HELD_OUT
 
 from codemode.check.run import make_worker
 from codemode.check.verify import Verifier
@@ -121,6 +128,19 @@ def _place(src: Path, dst: Path) -> None:
         shutil.copy2(src, dst)
 
 
+def held_out_project(tmp: Path, lib: Library) -> Path:
+    """A project holding the old release of one held-out upgrade (benchmarks/
+    upgrade_detection.py HELD_OUT) with its own tests, laid out as upgrade_detection does."""
+    root = tmp / f"{lib.dist}-{lib.old}"
+    sd = fetch(lib.dist, lib.old)
+    install_source(sd, lib.package, root / "src")
+    copy_tests(sd, lib.package, root / "tests")
+    (root / "specs").mkdir()
+    (root / "pyproject.toml").write_text('[tool.codemode]\nsource_roots = ["src"]\ntimeout = 5\n')
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
 def make_project(tmp: Path, lib: Lib) -> Path:
     root = tmp / lib.dist
     base = sdist(lib.dist, lib.version)
@@ -152,6 +172,7 @@ class Row(NamedTuple):
     dropped: tuple[int, int]
     seconds: float
     survivors: tuple[str, ...]
+    independent: tuple[int, int] = (0, 0)  # (killed, total) under mutmut's operators
 
 
 def _kind(desc: str) -> str:
@@ -175,8 +196,12 @@ def _sample(n: int, limit: int) -> list[int]:
     return sorted({round(i * (n - 1) / (limit - 1)) for i in range(limit)})
 
 
-def measure(root: Path, name: str, max_mutants: int, modules: Sequence[str]) -> Row:
+def measure(
+    root: Path, name: str, max_mutants: int, modules: Sequence[str], max_cases: int | None = None
+) -> Row:
     config = load_config(root)
+    if max_cases:  # as `[tool.codemode] max_cases` would set it
+        config = config.replace(max_cases=max_cases)
     started = time.perf_counter()
     scope = Scope("paths", paths=tuple(str(root / m) for m in modules)) if modules else Scope("all")
     report = run_regen(config, scope, dry_run=False)
@@ -201,8 +226,14 @@ def measure(root: Path, name: str, max_mutants: int, modules: Sequence[str]) -> 
     total = killed = 0
     kinds = {"string": [0, 0], "dropped": [0, 0]}
     survivors: list[str] = []
+    independent = [0, 0]
     for fid in passing:
-        outcome = _mutate_function(config, root, fid, by_id[fid], max_mutants)
+        for _, dead in _mutate_function(
+            config, root, fid, by_id[fid], max_mutants, independent_ops
+        ):
+            independent[0] += dead
+            independent[1] += 1
+        outcome = _mutate_function(config, root, fid, by_id[fid], max_mutants, mutation_ops)
         for desc, dead in outcome:
             total += 1
             killed += dead
@@ -223,11 +254,17 @@ def measure(root: Path, name: str, max_mutants: int, modules: Sequence[str]) -> 
         (kinds["dropped"][0], kinds["dropped"][1]),
         seconds,
         tuple(survivors),
+        (independent[0], independent[1]),
     )
 
 
 def _mutate_function(
-    config: object, root: Path, fid: str, spec_func: tuple[object, object], max_mutants: int
+    config: object,
+    root: Path,
+    fid: str,
+    spec_func: tuple[object, object],
+    max_mutants: int,
+    ops: Any,
 ) -> list[tuple[str, int]]:
     from codemode.explore.target import split_id
 
@@ -240,12 +277,12 @@ def _mutate_function(
         return []
     fn = tree.body[index]
     assert isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
-    sites = mutation_ops.count(fn)
+    sites = ops.count(fn)
     out: list[tuple[str, int]] = []
     s, f = spec_func
     try:
         for k in _sample(len(sites), max_mutants):
-            tree.body[index] = mutation_ops.mutate(fn, k)
+            tree.body[index] = ops.mutate(fn, k)
             try:
                 text = ast.unparse(ast.fix_missing_locations(tree))
             except Exception:
@@ -269,13 +306,14 @@ def _pct(a: int, b: int) -> str:
 
 def show(rows: Sequence[Row]) -> None:
     head = f"{'library':<16}{'funcs':>6}{'specs':>6}{'cases':>6}{'mutants':>8}{'killed':>8}"
-    head += f"{'strings':>9}{'dropped':>9}{'incid.':>7}{'s/func':>8}"
+    head += f"{'strings':>9}{'dropped':>9}{'incid.':>7}{'s/func':>8}{'mutmut-ops':>12}"
     print(head)
     for r in rows:
         print(
             f"{r.name:<16}{r.functions:>6}{r.passing:>6}{r.cases:>6}{r.mutants:>8}"
             f"{_pct(r.killed, r.mutants):>8}{_pct(*r.strings):>9}{_pct(*r.dropped):>9}"
             f"{_pct(r.incidental, r.cases):>7}{r.seconds / max(1, r.functions):>8.2f}"
+            f"{_pct(*r.independent):>12}"
         )
 
 
@@ -284,21 +322,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("libs", nargs="*", help="dist names (default: all)")
     parser.add_argument("--max-mutants", type=int, default=25, help="per function (default 25)")
     parser.add_argument("--survivors", action="store_true", help="list the surviving mutants")
+    parser.add_argument("--max-cases", type=int, default=None, help="[tool.codemode] max_cases")
+    parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="score the old releases of upgrade_detection's held-out set instead (LIB filters)",
+    )
     args = parser.parse_args(argv)
     chosen = [lib for lib in LIBS if not args.libs or lib.dist in args.libs]
     started = time.perf_counter()
     rows: list[Row] = []
+    if args.held_out:
+        chosen = []
+        olds = {lib.dist: lib for lib in reversed(HELD_OUT)}  # the first release of each
+        with tempfile.TemporaryDirectory(prefix="codemode-mutation-") as name:
+            for dist, lib in sorted(olds.items()):
+                if args.libs and dist not in args.libs:
+                    continue
+                root = held_out_project(Path(name), lib)
+                label = f"{dist} {lib.old}"[:15]
+                rows.append(measure(root, label, args.max_mutants, (), args.max_cases))
+                print(f"  {dist}: done", file=sys.stderr, flush=True)
+                chosen.append(lib)  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory(prefix="codemode-mutation-") as name:
         tmp = Path(name)
-        if not args.libs or "shop" in args.libs:
+        if not args.held_out and (not args.libs or "shop" in args.libs):
             shop = tmp / "shop"
             shutil.copytree(EXAMPLE, shop, ignore=shutil.ignore_patterns("specs", "__pycache__"))
             (shop / "specs").mkdir()
             subprocess.run(["git", "init", "-q", str(shop)], check=True)
-            rows.append(measure(shop, "shop (example)", args.max_mutants, ()))
-        for lib in chosen:
+            rows.append(measure(shop, "shop (example)", args.max_mutants, (), args.max_cases))
+        for lib in chosen if not args.held_out else []:
             root = make_project(tmp, lib)
-            rows.append(measure(root, lib.dist, args.max_mutants, lib.modules))
+            rows.append(measure(root, lib.dist, args.max_mutants, lib.modules, args.max_cases))
             print(f"  {lib.dist}: done", file=sys.stderr, flush=True)
     show(rows)
     libs = [r for r in rows if not r.name.endswith("(example)")]
@@ -316,6 +372,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{killed}/{total} = {killed / max(1, total):.1%} (strings {_pct(*strings)} of {strings[1]}, dropped calls "
         f"{_pct(*dropped)} of {dropped[1]}); incidental wrong-type cases {incid}/{cases} "
         f"({_pct(incid, cases)})"
+    )
+    indep = (sum(r.independent[0] for r in libs), sum(r.independent[1] for r in libs))
+    print(
+        f"independent operators (mutmut's, benchmarks/_mutmut_ops.py): killed "
+        f"{indep[0]}/{indep[1]} = {indep[0] / max(1, indep[1]):.1%}, beside codemode's own "
+        f"{killed}/{total} = {killed / max(1, total):.1%}"
     )
     print(
         f"bootstrap: {n_funcs} functions in {seconds:.1f} s "

@@ -1,5 +1,10 @@
 """Compare canonical values: float tolerance, NaN equal to NaN, bools never equal to ints.
 
+Floats compare with a relative tolerance only (``float_tolerance``), plus an absolute one
+that is zero unless ``float_abs_tolerance`` says otherwise: a hidden absolute floor made
+``0.0`` equal to ``6.6e-34`` and ``-5e-13`` equal to ``5e-13`` (#21). An int compared with an
+int, or with a float, is exact: ``1e17`` is not ``100000000000000001``.
+
 Both sides are canonical data (``worker.canonical.canonical``): the expected value from
 YAML and the observed value from the worker went through the same function, so tuples
 already are lists, sets sorted lists, dataclasses dicts, dates ISO strings.
@@ -10,7 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 # The canonical form's tags, from the worker's one module of constants (it imports nothing,
 # so the terminal report does not pay for the worker's canonical code).
@@ -18,29 +23,46 @@ from codemode.worker.tags import BYTES_TAG as BYTES_TAG
 from codemode.worker.tags import UNREPRESENTABLE_TAG as UNREPRESENTABLE_TAG
 
 
-def values_equal(
-    expected: Any, observed: Any, rel_tol: float = 1e-9, abs_tol: float = 1e-12
-) -> bool:
+class Tolerance(NamedTuple):
+    """How close two floats must be: ``[tool.codemode] float_tolerance`` (relative) and
+    ``float_abs_tolerance`` (absolute, 0 unless the project asks for one)."""
+
+    rel: float = 1e-9
+    abs: float = 0.0
+
+
+DEFAULT_TOLERANCE = Tolerance()
+
+
+def _numbers_equal(expected: int | float, observed: int | float, tol: Tolerance) -> bool:
+    if isinstance(expected, int) or isinstance(observed, int):
+        # Exact: an int equals a float only when the float is that very integer.
+        other = observed if isinstance(expected, int) else expected
+        mine = expected if isinstance(expected, int) else observed
+        if isinstance(other, float):
+            return other.is_integer() and int(other) == mine
+        return bool(expected == observed)
+    if math.isnan(expected) or math.isnan(observed):
+        return math.isnan(expected) and math.isnan(observed)
+    if math.isinf(expected) or math.isinf(observed):
+        return expected == observed
+    return math.isclose(expected, observed, rel_tol=tol.rel, abs_tol=tol.abs)
+
+
+def values_equal(expected: Any, observed: Any, tol: Tolerance = DEFAULT_TOLERANCE) -> bool:
     if isinstance(expected, bool) or isinstance(observed, bool):
         return type(expected) is type(observed) and expected == observed
     if isinstance(expected, (int, float)) and isinstance(observed, (int, float)):
-        if isinstance(expected, float) or isinstance(observed, float):
-            e, o = float(expected), float(observed)
-            if math.isnan(e) or math.isnan(o):
-                return math.isnan(e) and math.isnan(o)
-            if math.isinf(e) or math.isinf(o):
-                return e == o
-            return math.isclose(e, o, rel_tol=rel_tol, abs_tol=abs_tol)
-        return bool(expected == observed)
+        return _numbers_equal(expected, observed, tol)
     if isinstance(expected, list) and isinstance(observed, list):
         return len(expected) == len(observed) and all(
-            values_equal(e, o, rel_tol, abs_tol) for e, o in zip(expected, observed)
+            values_equal(e, o, tol) for e, o in zip(expected, observed)
         )
     if isinstance(expected, dict) and isinstance(observed, dict):
         if UNREPRESENTABLE_TAG in observed or UNREPRESENTABLE_TAG in expected:
             return False
         return expected.keys() == observed.keys() and all(
-            values_equal(v, observed[k], rel_tol, abs_tol) for k, v in expected.items()
+            values_equal(v, observed[k], tol) for k, v in expected.items()
         )
     if type(expected) is not type(observed):
         return False
@@ -56,13 +78,17 @@ def _path(parent: str, key: Any) -> str:
 
 
 def differences(
-    expected: Any, observed: Any, rel_tol: float = 1e-9, path: str = "", limit: int = 5
+    expected: Any,
+    observed: Any,
+    tol: Tolerance = DEFAULT_TOLERANCE,
+    path: str = "",
+    limit: int = 5,
 ) -> list[str]:
     """Where two values differ, as ``path: expected → observed`` lines (at most ``limit``)."""
     out: list[str] = []
 
     def walk(e: Any, o: Any, p: str) -> None:
-        if len(out) >= limit or values_equal(e, o, rel_tol):
+        if len(out) >= limit or values_equal(e, o, tol):
             return
         if isinstance(e, dict) and isinstance(o, dict) and UNREPRESENTABLE_TAG not in o:
             # Walk in the expected value's key order: set order varies between processes
@@ -141,9 +167,9 @@ def text_diff(expected: Any, observed: Any, limit: int = 12) -> str:
     return "\n".join(lines)
 
 
-def describe(expected: Any, observed: Any, rel_tol: float = 1e-9) -> str:
+def describe(expected: Any, observed: Any, tol: Tolerance = DEFAULT_TOLERANCE) -> str:
     """The short diff shown under a drifted case."""
-    diffs = differences(expected, observed, rel_tol)
+    diffs = differences(expected, observed, tol)
     if (
         isinstance(expected, str)
         and isinstance(observed, str)

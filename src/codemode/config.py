@@ -8,6 +8,7 @@ the key, because a misspelt ``timout`` silently ignored is worse than a failed r
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import sys
@@ -17,9 +18,11 @@ from typing import Any, NamedTuple
 
 from codemode.errors import FatalError
 
-VERDICTS = ("ok", "drifted", "stale", "missing", "orphaned", "error")
-
-DEFAULT_FAIL_ON = ("drifted", "error")
+# `changed`: the behaviour diff found a call whose outcome the change altered (#18); like a
+# drifted case, someone must look before it merges, so it fails by default. `skipped`: a
+# budget stop left the function unexplored (#22); it fails nothing by default.
+VERDICTS = ("ok", "drifted", "stale", "missing", "orphaned", "error", "changed", "skipped")
+DEFAULT_FAIL_ON = ("drifted", "error", "changed")
 
 DEFAULT_SPEC_GLOBS = (
     "specs/**/*.yml",
@@ -44,6 +47,7 @@ class Config(NamedTuple):
     timeout: float = 10.0  # seconds per call
     memory_limit_mb: int = 2048
     float_tolerance: float = 1e-9  # relative
+    float_abs_tolerance: float = 0.0  # absolute, none unless asked for (#21)
     fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
     model: str | None = None
     base_url: str | None = None
@@ -66,6 +70,11 @@ class Config(NamedTuple):
     # Modules a spec may name callables from, beyond the project and pure stdlib (#11).
     allow_callables: tuple[str, ...] = ()
     max_cases: int = 16  # generated cases per function
+    # The behaviour diff of a change scope (#18): on or off, and its budget per function
+    # (`diff_budget = {seconds = 2.0, calls = 300}`).
+    diff: bool = True
+    diff_seconds: float = 2.0
+    diff_calls: int = 300
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -78,6 +87,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "timeout": (int, float),
     "memory_limit_mb": (int,),
     "float_tolerance": (int, float),
+    "float_abs_tolerance": (int, float),
     "fail_on": (list,),
     "model": (str,),
     "base_url": (str,),
@@ -92,6 +102,8 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "pass_env": (list,),
     "allow_callables": (list,),
     "max_cases": (int,),
+    "diff": (bool,),
+    "diff_budget": (dict,),
 }
 # TOML spells keys with dashes as often as with underscores; accept both.
 _ALIASES = {k.replace("_", "-"): k for k in _FIELD_TYPES}
@@ -135,6 +147,9 @@ def _validate(table: Mapping[str, Any], where: Path, text: str) -> dict[str, Any
             raise FatalError(
                 f"{where}:{line}: [tool.codemode] {raw_key} must be {want}, got {value!r}"
             )
+        if key == "diff_budget":
+            out.update(_diff_budget(value, where, line))  # type: ignore[arg-type]
+            continue
         if isinstance(value, list):
             if not all(isinstance(v, str) for v in value):
                 raise FatalError(
@@ -145,13 +160,38 @@ def _validate(table: Mapping[str, Any], where: Path, text: str) -> dict[str, Any
     return _check_values(out, where, text)
 
 
+# The largest value each number may take (#21: `timeout = 1e308` or `inf` crashed the run).
+# Not tuned limits but sanity ceilings, each far beyond any real use: a day per call, a
+# terabyte of memory, 1024 parallel explorations, a relative tolerance of 100%.
+_CEILINGS: dict[str, float] = {
+    "timeout": 86_400.0,
+    "memory_limit_mb": float(1 << 20),
+    "float_tolerance": 1.0,
+    "float_abs_tolerance": 1e300,
+    "max_model_requests": 1e6,
+    "max_cost": 1e6,
+    "max_seconds": 86_400.0 * 7,
+    "concurrency": 1024.0,
+    "coverage_rounds": 100.0,
+    "impact_depth": 1000.0,
+    "max_cases": 10_000.0,
+}
+
+
 def _check_values(out: dict[str, Any], where: Path, text: str) -> dict[str, Any]:
     def bad(key: str, msg: str) -> FatalError:
         return FatalError(f"{where}:{_key_line(text, key)}: [tool.codemode] {key} {msg}")
 
-    for key in ("timeout", "float_tolerance", "max_cost", "max_seconds"):
-        if key in out and out[key] < 0:
+    for key, ceiling in _CEILINGS.items():
+        value = out.get(key)
+        if value is None:
+            continue
+        if not math.isfinite(value):
+            raise bad(key, f"must be a finite number, got {value!r}")
+        if value < 0:
             raise bad(key, "must not be negative")
+        if value > ceiling:
+            raise bad(key, f"must be at most {ceiling:g}, got {value:g}")
     for key in ("memory_limit_mb", "concurrency", "max_model_requests", "max_cases"):
         if key in out and out[key] < 1:
             raise bad(key, "must be at least 1")
@@ -159,7 +199,21 @@ def _check_values(out: dict[str, Any], where: Path, text: str) -> dict[str, Any]
         unknown = [v for v in out["fail_on"] if v not in VERDICTS]
         if unknown:
             raise bad("fail_on", f"has unknown verdicts {unknown}; choose from {list(VERDICTS)}")
+    for glob in out.get("specs", ()):
+        if _escapes(glob):
+            raise bad(
+                "specs",
+                f"glob {glob!r} reaches outside the repository; "
+                "spec globs are relative to the project root and hold no '..'",
+            )
     return out
+
+
+def _escapes(glob: str) -> bool:
+    """An absolute glob, or one with a ``..`` part: it could read (and regen write) spec
+    files in another checkout or anywhere on the host (#21)."""
+    path = glob.replace("\\", "/")
+    return path.startswith("/") or path[1:3] == ":/" or ".." in path.split("/")
 
 
 def parse_fail_on(value: str) -> tuple[str, ...]:
@@ -171,6 +225,31 @@ def parse_fail_on(value: str) -> tuple[str, ...]:
     if unknown:
         raise FatalError(f"--fail-on: unknown verdicts {unknown}; choose from {list(VERDICTS)}")
     return items
+
+
+def _diff_budget(value: Mapping[str, Any], where: Path, line: int) -> dict[str, Any]:
+    """``diff_budget = {seconds = 2.0, calls = 300}``: either key may be left out."""
+    out: dict[str, Any] = {}
+    for key, value_type, field in (
+        ("seconds", (int, float), "diff_seconds"),
+        ("calls", (int,), "diff_calls"),
+    ):
+        if key not in value:
+            continue
+        v = value[key]
+        if isinstance(v, bool) or not isinstance(v, value_type) or v <= 0:
+            raise FatalError(
+                f"{where}:{line}: [tool.codemode] diff_budget.{key} must be a positive number, "
+                f"got {v!r}"
+            )
+        out[field] = v
+    unknown = sorted(set(value) - {"seconds", "calls"})
+    if unknown:
+        raise FatalError(
+            f"{where}:{line}: [tool.codemode] diff_budget has unknown keys {unknown}; "
+            "known keys: seconds, calls"
+        )
+    return out
 
 
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:

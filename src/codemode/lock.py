@@ -23,6 +23,23 @@ from codemode.errors import FatalError
 WAIT_SECONDS = 120.0
 
 
+class OutsideRepository(FatalError):
+    """A spec whose path resolves outside the repository: never written (#21)."""
+
+
+def inside(path: Path, root: Path) -> Path:
+    """``path`` resolved (through every symlink), which must lie inside ``root``: a spec
+    linked to ``/elsewhere/t.yml``, or a dangling link whose folders regen would create,
+    would let a pull request's spec files make the tool write anywhere the user can."""
+    target = path.resolve()
+    if not target.is_relative_to(root.resolve()):
+        raise OutsideRepository(
+            f"{path}: resolves to {target}, outside the repository ({root}); codemode writes "
+            "specs only inside it: replace the link with the file, or point it inside"
+        )
+    return target
+
+
 def _same(fd: int, target: Path, is_dir: bool) -> bool:
     """Whether what ``fd`` locked is still what ``target`` names (or, for a directory lock,
     whether ``target`` still does not exist)."""
@@ -37,15 +54,16 @@ def _same(fd: int, target: Path, is_dir: bool) -> bool:
 
 
 @contextlib.contextmanager
-def locked(path: Path, wait: float = WAIT_SECONDS) -> Iterator[Path]:
+def locked(path: Path, root: Path, wait: float = WAIT_SECONDS) -> Iterator[Path]:
     """Hold the write lock of the spec at ``path``; yields the file to read and write
-    (a symlink's target, so the link and the target's mode are kept)."""
+    (a symlink's target, so the link and the target's mode are kept), which must lie
+    inside the repository at ``root`` (``OutsideRepository`` otherwise)."""
+    target = inside(path, root)
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: no lock, the write is still atomic
-        yield path
+        yield target
         return
-    target = path.resolve()
     deadline = time.monotonic() + wait
     while True:
         is_dir = not target.exists()

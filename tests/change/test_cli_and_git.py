@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from codemode.change.git import fingerprint_functions_at, materialize_staged, repo_root
+from codemode.change.git import fingerprint_functions_at, repo_root
+from codemode.change.side_tree import materialize_staged
 from codemode.cli.main import main
 from codemode.errors import FatalError
 from codemode.scope import Scope

@@ -35,7 +35,7 @@ def test_unparsable_source_is_not_stale() -> None:
     assert unexecuted_changes("def f(:\n", 1, [1], set()) == []
 
 
-METHOD = '''\
+METHOD = """\
 import os
 
 
@@ -48,7 +48,7 @@ class Shop:
 
     def other(self):
         return os.sep
-'''
+"""
 
 
 def test_a_method_is_parsed_alone_at_its_own_line_numbers() -> None:

@@ -131,3 +131,67 @@ def test_a_crash_in_the_forked_child_is_reported_and_the_rest_still_runs(tmp_pat
     cases = {c.id: (c.status, c.message) for f in report.functions for c in f.cases}
     assert cases["a"][0] == "error" and "exited with code 0" in cases["a"][1]
     assert cases["b"][0] == "error" and cases["c"] == ("passed", "")
+
+
+# One child runs a module's functions in turn while none of them changes state; each of these
+# writers changes state a different way, and the reader after it must still see the original.
+KINDS = {
+    "class_attr": ("K.n += 1", "K.n"),
+    "instance": ("BOX.items.append(1)", "len(BOX.items)"),
+    "default": ("remember(1)", "len(remember.__defaults__[0])"),
+    "environ": ("os.environ['APP_FLAG'] = '1'", "len(os.environ.get('APP_FLAG', ''))"),
+    "decimal": ("decimal.getcontext().prec = 3", "decimal.getcontext().prec - 28"),
+    "rebind": ("globals()['LIMIT'] = 5", "LIMIT"),
+    "stdlib_patch": ("math.pi = 3", "0 if math.pi > 3.1 else 1"),
+}
+KINDS_MODULE = """\
+import decimal
+import math
+import os
+
+LIMIT = 0
+
+
+class K:
+    n = 0
+
+
+class Box:
+    def __init__(self):
+        self.items = []
+
+
+BOX = Box()
+
+
+def remember(x, seen=[]):
+    seen.append(x)
+    return len(seen)
+
+
+def pure(x):
+    return x
+"""
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_function_that_changes_state_ends_its_child(tmp_path: Path, kind: str) -> None:
+    write, read = KINDS[kind]
+    root = tmp_path / "proj"
+    (root / "specs").mkdir(parents=True)
+    (root / "kinds.py").write_text(
+        KINDS_MODULE
+        + f"\n\ndef writer(x):\n    {write}\n    return 0\n"
+        + f"\n\ndef reader(x):\n    return {read}\n"
+    )
+    (root / "specs" / "s.yml").write_text(
+        "kinds.pure:\n  dataset:\n    - case: {id: p, input: 1, expected: 1}\n"
+        "kinds.writer:\n  dataset:\n    - case: {id: w, input: 1, expected: 0}\n"
+        "kinds.reader:\n  dataset:\n    - case: {id: r, input: 1, expected: 0}\n"
+    )
+    report = run_check(load_config(root), Scope("all"))
+    assert {c.id: c.status for f in report.functions for c in f.cases} == {
+        "p": "passed",
+        "w": "passed",
+        "r": "passed",
+    }, kind

@@ -130,7 +130,8 @@ def test_terminal_output_names_spec_line_function_and_case(
         "specs/pricing.yml:24: shop.pricing.to_cents[rounding_half_up]: drifted: "
         "expected 1234, observed 1235"
     )
-    assert lines[1].startswith(
+    assert lines[1] == "    call: to_cents('12.345')"  # which call drifted (#19)
+    assert lines[2].startswith(
         "codemode: 14 functions: 13 ok, 1 drifted; 33 cases: 32 passed, 1 drifted ("
     )
     assert "codemode accept 'shop.pricing.to_cents[rounding_half_up]'" in out
@@ -151,10 +152,11 @@ def test_terminal_shows_a_short_diff_for_structures(
     )
     code, out, _ = run_main(["check", "--root", str(root), str(spec), "--color", "never"], capsys)
     assert code == 1
-    assert out.splitlines()[:3] == [
+    assert out.splitlines()[:4] == [
         "specs/drift.yml:3: ledger.money.split_bill[moved_cent]: drifted: "
         'expected [{"person": "ann", "cents": 500}, {"person": "bob", "cents": 501}], '
         'observed [{"person": "ann", "cents": 501}, {"person": "bob", "cents": 500}]',
+        "    call: split_bill(1001, ['ann', 'bob'])",
         "    [0].cents: 500 → 501",
         "    [1].cents: 501 → 500",
     ]

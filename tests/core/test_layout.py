@@ -14,8 +14,9 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "codemode"
 # Higher stages may import lower ones, never the reverse; the four stages on one rank are peers
 # that do not import each other. Top-level modules (config, errors, scope, ...) are the core.
 RANK = {
-    "cli": 6,
-    "github": 5,
+    "cli": 7,
+    "github": 6,
+    "behaviour": 5,
     "explore": 4,
     "check": 3,
     "report": 2,
@@ -185,15 +186,24 @@ def test_leaves_import_nothing() -> None:
 ANY_AT_THE_BORDER = {
     # the canonical form of whatever the user's function returned (JSON-like, recursive)
     "codemode.worker.canonical.canonical": "return",
+    # on-disk case mappings appended by accept: expected values are the user's (#18)
+    "codemode.specs.write.add_cases": "cases",
+    # the behaviour diff's pool starts from a spec's inputs: the user's values (#18)
+    "codemode.explore.offline.input_pool.pool_for": "spec_inputs",
     # the worker's JSON-lines protocol: cases carry the user's arguments, fixtures their kwargs
     "codemode.worker.pool.Worker.run": "cases fixtures serializer",
     # on-disk case mappings: expected values are the user's
-    "codemode.specs.write.set_expectations": "changes",
+    "codemode.specs.edit_case.set_expectations": "changes",
     # the JSON report and the editor's JSON schema are documents, read and written as such
     "codemode.report.model.Report.to_dict": "return",
     "codemode.report.model.Report.from_dict": "d",
     "codemode.report.model.Report.to_json": "extra",
     "codemode.specs.model.json_schema": "return",
+    # a call's arguments, shown as Python: the user's values (a spec's inputs, a recorded call)
+    "codemode.report.call.format_call": "inputs kwargs",
+    # an argument the user's function was called with, turned into its spec form (#22)
+    "codemode.specs.forms.to_spec": "value",
+    "codemode.specs.forms.receiver": "value",
 }
 
 

@@ -2,7 +2,10 @@
 
 The script sees each request as ``Seen`` (the API, the raw body, the text of every message
 and the tool names offered) and answers ``(status, payload)``: for a 200 the payload is
-``(tool_name, arguments)``, the tool call the "model" makes; otherwise an error body.
+``(tool_name, arguments)``, the tool call the "model" makes, or ``Raw(body)``, a body sent as
+it is (a malformed answer); otherwise an error body. A request with ``"stream": true`` (the
+Anthropic SDK streams whenever a real Claude model's ``max_tokens`` is large) is answered
+with server-sent events, as the real APIs do, usage included.
 """
 
 from __future__ import annotations
@@ -16,6 +19,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 Reply = tuple[int, Any]
+
+
+@dataclass
+class Raw:
+    """A 200 body sent as it is, whatever the API expects (``{"choices": []}``)."""
+
+    body: dict[str, Any]
 
 
 @dataclass
@@ -99,6 +109,76 @@ def _anthropic(tool: str, args: dict[str, Any], prompt_chars: int) -> dict[str, 
     }
 
 
+def _events(api: str, message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The answer as the stream of events the real API sends for it."""
+    if api == "anthropic":
+        usage = message["usage"]
+        start = {**message, "content": [], "stop_reason": None}
+        start["usage"] = {"input_tokens": usage["input_tokens"], "output_tokens": 1}
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("message_start", {"type": "message_start", "message": start})
+        ]
+        for i, block in enumerate(message["content"]):
+            args = json.dumps(block["input"])
+            events += [
+                (
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": i,
+                        "content_block": {**block, "input": {}},
+                    },
+                ),
+                (
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": i,
+                        "delta": {"type": "input_json_delta", "partial_json": args},
+                    },
+                ),
+                ("content_block_stop", {"type": "content_block_stop", "index": i}),
+            ]
+        events += [
+            (
+                "message_delta",
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+                    "usage": {"output_tokens": usage["output_tokens"]},
+                },
+            ),
+            ("message_stop", {"type": "message_stop"}),
+        ]
+        return events
+    choice = message["choices"][0]
+    head = {k: message[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+    calls = [{**c, "index": i} for i, c in enumerate(choice["message"]["tool_calls"])]
+    return [
+        (
+            "",
+            {
+                **head,
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {"role": "assistant", "tool_calls": calls},
+                        "finish_reason": None,
+                    }
+                ],
+            },
+        ),
+        (
+            "",
+            {
+                **head,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}],
+            },
+        ),
+        ("", {**head, "choices": [], "usage": message["usage"]}),
+    ]
+
+
 ROUTES = {"/v1/chat/completions": ("openai", _openai), "/v1/messages": ("anthropic", _anthropic)}
 
 
@@ -121,9 +201,14 @@ def serve(script: Callable[[Seen], Reply]) -> Iterator[tuple[str, list[Seen]]]:
                 request = _seen(api, body)
                 seen.append(request)
                 status, payload = script(request)
-                if status == 200:
+                if status == 200 and isinstance(payload, Raw):
+                    payload = payload.body
+                elif status == 200:
                     tool, args = payload
                     payload = render(tool, args, len(json.dumps(body.get("messages"))))
+                    if body.get("stream"):
+                        self._stream(_events(api, payload), api)
+                        return
                 elif api == "anthropic":
                     err = payload.get("error", {})
                     payload = {
@@ -141,6 +226,19 @@ def serve(script: Callable[[Seen], Reply]) -> Iterator[tuple[str, list[Seen]]]:
                 self.send_header("retry-after", "0")
             self.end_headers()
             self.wfile.write(data)
+
+        def _stream(self, events: list[tuple[str, dict[str, Any]]], api: str) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
+            self.end_headers()
+            for name, data in events:
+                head = f"event: {name}\n" if name else ""
+                self.wfile.write(f"{head}data: {json.dumps(data)}\n\n".encode())
+            if api == "openai":
+                self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+            self.close_connection = True
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

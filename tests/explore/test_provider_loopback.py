@@ -25,7 +25,8 @@ SNIPPETS = [
 # (provider model string, how its base URL is written: Anthropic's client appends /v1 itself)
 PROVIDERS = [
     ("openai:loopback-model", lambda url: url),
-    ("anthropic:claude-loopback", lambda url: url.removesuffix("/v1")),
+    # a real Claude name: the SDK streams the request, as it does against the real API (#22)
+    ("anthropic:claude-haiku-4-5", lambda url: url.removesuffix("/v1")),
 ]
 
 

@@ -99,7 +99,9 @@ def test_model_written_snippets_cross_with_real_types(billing: Config) -> None:
         billing, Scope("all"), dry_run=False, model=script.model(), function_ids=tuple(SNIPPETS)
     )
     status = {f.id: f.status for f in report.functions}
-    written = {"with_vat", "due_date", "status_label", "greeting", "split"}
+    # every one: a dataclass with a Decimal field and a method after another are written (#22)
+    written = {"with_vat", "due_date", "status_label", "greeting", "split", "line_total"}
+    written.add("withdraw")
     assert {k.rsplit(".", 1)[-1] for k, v in status.items() if v == "ok"} == written
     # no snippet failed: every value crossed
     assert not [n for n in report.notes if "failed in the sandbox" in n], report.notes
@@ -119,8 +121,8 @@ def test_model_written_snippets_cross_with_real_types(billing: Config) -> None:
     ledger = out["billing.core.Ledger.withdraw"]
     # methods in sequence on one instance, and the project's own exception caught
     assert (
-        "Ledger(Decimal('5')).deposit(Decimal('10')).withdraw(Decimal('3')) -> Decimal('12')"
-        in ledger
+        "withdraw(Decimal('3')) on Ledger(Decimal('5')) after .deposit(Decimal('10')) "
+        "-> Decimal('12')" in ledger
     )
     assert "raises InsufficientFunds: balance 12 < 100" in ledger
     assert "printed: 12 12\n" in ledger and "caught InsufficientFunds: balance 12 < 100" in ledger

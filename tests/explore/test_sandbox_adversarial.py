@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from codemode.config import Config
 from codemode.explore.llm.snippets import SnippetRunner
 from codemode.explore.record import Recorder
+from codemode.explore.target import load_target
 from codemode.worker.pool import Worker
 
 CANARY = "/tmp/codemode-sandbox-canary"
@@ -93,3 +95,16 @@ def test_target_exceptions_reach_the_snippet_as_builtin_classes(recorder: Record
     assert (
         recorder.records[0].exc and recorder.records[0].exc["message"] == "people must be positive"
     )
+
+
+def test_an_imported_target_gets_the_same_argument_checks(
+    shop_config: Config, recorder: Recorder
+) -> None:
+    """The prompt tells the model to import the function; that name checks what the bare name
+    checks (#22): no class or function object reaches the worker."""
+    info = load_target(shop_config, recorder.target)
+    code = f"from {info.module} import split_bill\nsplit_bill(int, 1)"
+    with SnippetRunner() as runner:
+        [r] = runner.run([code], recorder, ["split_bill"], info)
+    assert r.error and "only data values" in r.error
+    assert recorder.records == []

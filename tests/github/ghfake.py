@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from codemode.report.model import (
+    Callout,
+    CaseChange,
     CaseResult,
     Cost,
     FunctionResult,
@@ -243,6 +245,7 @@ def sample_report(mode: str = "check") -> Report:
         observed=91.0,
         message="expected 90.0, observed 91.0",
         diff="- 90.0\n+ 91.0",
+        call="apply_discount(100.0, 0.1)",
     )
     return Report(
         functions=(
@@ -306,6 +309,54 @@ def sample_report(mode: str = "check") -> Report:
                 added=("shop.pricing.round_price[half_up]",),
                 changed=("shop.pricing.apply_discount[basic]",),
                 removed=("shop.pricing.apply_discount[legacy]",),
+                cases=(
+                    CaseChange(
+                        "shop.pricing.apply_discount",
+                        "basic",
+                        "changed",
+                        "drifted",
+                        12,
+                        ("expected",),
+                        call="apply_discount(100.0, 0.1)",
+                        expected="90.0",
+                        observed="91.0",
+                    ),
+                    CaseChange(
+                        "shop.pricing.apply_discount",
+                        "legacy",
+                        "removed",
+                        "passed",
+                        20,
+                        call="apply_discount(0.0, 0.5)",
+                    ),
+                    CaseChange(
+                        "shop.pricing.round_price",
+                        "half_up",
+                        "added",
+                        "passed",
+                        23,
+                        call="round_price(2.5)",
+                    ),
+                ),
+                callouts=(
+                    Callout(
+                        "contradicted",
+                        "warning",
+                        "expectation edited with no change to the function, and the code "
+                        "contradicts it",
+                        "shop.pricing.apply_discount",
+                        "basic",
+                        12,
+                        "apply_discount(100.0, 0.1)",
+                    ),
+                    Callout(
+                        "weakened",
+                        "warning",
+                        "removed, and it still passes at head: the spec got weaker",
+                        "shop.pricing.apply_discount",
+                        "legacy",
+                    ),
+                ),
             ),
         ),
         cost=Cost(

@@ -2,7 +2,7 @@
 
 The document is rendered with cmarkgfm (GitHub's own fork of cmark, with its extensions: tables,
 autolinks, raw HTML let through so that we see it), then walked: any tag we do not write
-ourselves, any link or image, and any @-mention, URL or #123 reference in text outside code
+ourselves, any link or image, and any @-mention, URL or #123 / GH-123 reference in text outside code
 (GitHub links those after Markdown) is reported.
 """
 
@@ -22,6 +22,7 @@ OURS = {
 MENTION = re.compile(r"(?<![\w`/])@[A-Za-z0-9]")
 URL = re.compile(r"(?i)\b(?:[a-z][a-z0-9+.-]*://|www\.)")
 ISSUE_REF = re.compile(r"(?<![\w&])#\d")
+GH_REF = re.compile(r"(?i)(?<![\w&])gh-\d")  # GitHub links GH-123 like #123
 
 
 def gfm_html(markdown: str) -> str:
@@ -38,13 +39,17 @@ def gfm_html(markdown: str) -> str:
 
 
 class _Walker(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, allow: str | None = None) -> None:
         super().__init__(convert_charrefs=True)
         self.live: list[str] = []
         self.in_code = 0
+        self.allow = allow
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in OURS:
+        ours = tag == "a" and self.allow and [k for k, _ in attrs] == ["href"]
+        if ours and not str(attrs[0][1]).startswith(self.allow or "\0"):
+            ours = False
+        if tag not in OURS and not ours:
             self.live.append(f"<{tag} {attrs}>")
         if tag in ("code", "pre"):
             self.in_code += 1
@@ -56,17 +61,18 @@ class _Walker(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.in_code:
             return
-        for pattern in (MENTION, URL, ISSUE_REF):
+        for pattern in (MENTION, URL, ISSUE_REF, GH_REF):
             self.live.extend(f"{pattern.pattern}: {data!r}" for _ in pattern.finditer(data))
 
 
-def live_parts(markdown: str) -> list[str]:
-    """Everything in ``markdown`` that GitHub (or the runner, for a log) would act on."""
+def live_parts(markdown: str, allow: str | None = None) -> list[str]:
+    """Everything in ``markdown`` that GitHub (or the runner, for a log) would act on;
+    ``allow``: the prefix of the links codemode writes itself (permalinks), not reported."""
     live = [
         f"workflow command: {line!r}"
         for line in markdown.splitlines()
         if line.lstrip().startswith("::") or "##[" in line
     ]
-    walker = _Walker()
+    walker = _Walker(allow)
     walker.feed(gfm_html(markdown))
     return live + walker.live

@@ -167,9 +167,10 @@ def test_unstaged_drift_does_not_block_a_good_commit(project: Project) -> None:
         ({"src/shop/pricing.py": DRIFTED}, 1),
         ({"src/shop/pricing.py": REFACTORED}, 0),
         ({"specs/pricing.yml": WRONG_SPEC}, 1),
-        ({"src/shop/pricing.py": PRICING.replace('"{price:.2f} EUR"', '"EUR {price:.2f}"')}, 0),
+        # a function no spec covers changes what it returns: the behaviour diff's `changed` (#18)
+        ({"src/shop/pricing.py": PRICING.replace('"{price:.2f} EUR"', '"EUR {price:.2f}"')}, 1),
     ],
-    ids=["drifted-code", "refactored-code", "drifted-spec", "unspecd-function"],
+    ids=["drifted-code", "refactored-code", "drifted-spec", "unspecd-function-changed"],
 )
 def test_check_staged_outside_pre_commit_gives_the_same_answer(
     project: Project, staged: dict[str, str], want: int
@@ -221,3 +222,16 @@ def test_hook_venv_is_shared(project: Project, hook_env: dict[str, str]) -> None
     """Both hooks come from one repo at one rev with no extra dependencies: one virtualenv."""
     envs = list(Path(hook_env["PRE_COMMIT_HOME"]).glob("repo*/py_env-*"))
     assert len(envs) == 1, envs
+
+
+def test_the_hook_shows_the_review_of_a_staged_spec_edit(project: Project) -> None:
+    """A commit that edits an expectation the code contradicts says so in the hook's output
+    (the `spec changes` block of `check --staged`, #19)."""
+    project.write("specs/pricing.yml", WRONG_SPEC)
+    project.git("add", "specs/pricing.yml")
+
+    out = project.commit("a wrong expectation")
+
+    assert out.returncode != 0
+    assert "spec changes:\n  specs/pricing.yml: 1 added," in out.output
+    assert "call: apply_discount(10.0, 0.5)" in out.output

@@ -115,7 +115,7 @@ import sys, time
 from pathlib import Path
 from codemode.lock import locked
 spec = Path(sys.argv[1])
-with locked(spec) as target:
+with locked(spec, spec.parents[1]) as target:
     text = target.read_text()
     Path(sys.argv[2]).write_text("locked")
     time.sleep(4)  # a slow writer: regen must wait for it, then build on what it wrote

@@ -456,40 +456,6 @@ def read_entries(root: Path, entries: Sequence[Entry]) -> Iterator[tuple[Entry, 
             yield e, data
 
 
-# -- the staged content, for the worker ---------------------------------------------------------
-
-
-def _untracked_modules(root: Path) -> bool:
-    """Whether the work tree holds Python modules git does not track (and does not ignore):
-    staged code that imports one would pass in the work tree and fail once committed (#11)."""
-    out = run(
-        root, "ls-files", "--others", "--exclude-standard", "-z", "--", "*.py", "*.so", "*.pyd"
-    )
-    return bool(out.strip(b"\0"))
-
-
-def materialize_staged(root: Path) -> Path | None:
-    """None when the tracked files in the work tree equal the index; else a new temporary
-    directory holding the index's content, for the worker to import from (the caller removes
-    it). With ``--staged`` what is verified is what will be committed, not the work tree."""
-    proc = subprocess.run(
-        ["git", "diff", "--quiet", "--no-ext-diff", "--ignore-submodules=all"],
-        cwd=root,
-        capture_output=True,
-    )
-    if proc.returncode == 0 and not _untracked_modules(root):
-        return None
-    if proc.returncode not in (0, 1):
-        raise FatalError(
-            f"git diff failed in {root}: {proc.stderr.decode(errors='replace').strip()}"
-        )
-    import tempfile  # only here: a hook's every run should not pay for it
-
-    tmp = Path(tempfile.mkdtemp(prefix="codemode-staged-"))
-    run(root, "checkout-index", "--all", "--force", f"--prefix={tmp}{os.sep}")
-    return tmp
-
-
 def fingerprint_functions_at(config: Config, ref: str | None) -> dict[str, str]:
     """Function id -> fingerprint for every function at ``ref`` (None: the work tree)."""
     from codemode.change.chunks import SourceError, module_name
@@ -592,3 +558,18 @@ def commit_and_push(
     ref = f"HEAD:refs/heads/{branch}"
     run(root, *_NO_PROGRAMS, "push", "--no-verify", "--end-of-options", "origin", ref, env=env)
     return commit_or_none(root, "HEAD") or ""
+
+
+def write_tree(root: Path, commit: str) -> Path:
+    """A new temporary directory holding ``commit``'s tree (a commit or tree id), written from
+    git's objects through a private index: the work tree, the index and HEAD are untouched.
+    The behaviour diff's old side runs from it (#18); the caller removes it."""
+    import tempfile  # only here: a hook's every run should not pay for it
+
+    tmp = Path(tempfile.mkdtemp(prefix="codemode-old-"))
+    index = tmp / ".codemode-index"
+    env = {"GIT_INDEX_FILE": str(index)}
+    run(root, "read-tree", commit, env=env)
+    run(root, "checkout-index", "--all", "--force", f"--prefix={tmp}{os.sep}", env=env)
+    index.unlink()
+    return tmp

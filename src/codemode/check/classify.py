@@ -82,7 +82,7 @@ def _classify_verified(
         return fr
     if fr.status == "ok" and cf.status == "modified":
         fr = stale_or_ok(fr, cf, ran, source, regen)
-    return fr._replace(path=cf.path, impacted_by=cf.impacted_by)
+    return fr._replace(path=cf.path, source_line=cf.lineno, impacted_by=cf.impacted_by)
 
 
 def _missing(
@@ -102,7 +102,12 @@ def _missing(
             why = f"{cf.status} with no spec; run `{regen}` to write one"
             out.append(
                 FunctionResult(
-                    fid, "missing", message=why, path=cf.path, impacted_by=cf.impacted_by
+                    fid,
+                    "missing",
+                    message=why,
+                    path=cf.path,
+                    source_line=cf.lineno,
+                    impacted_by=cf.impacted_by,
                 )
             )
     return out
@@ -153,6 +158,7 @@ def stale_or_ok(
         message=f"the spec passes, but no case runs the changed line(s) {cf.path}:{lines}; "
         f"add a case or run `{regen}`",
         path=cf.path,
+        source_line=cf.lineno,
     )
 
 

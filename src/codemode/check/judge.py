@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol
 
 from codemode import saferegex
 from codemode.check.assertions import SandboxAnswer
-from codemode.compare import render, short, values_equal, window
+from codemode.compare import DEFAULT_TOLERANCE, Tolerance, render, short, values_equal, window
 from codemode.report.model import (
     CASE_DRIFTED,
     CASE_EMPTY,
@@ -69,7 +69,7 @@ def _search(name: str, pattern: str, text: str, ignore_case: bool = False) -> Ev
 
 
 class Expected(NamedTuple):
-    rel_tol: float
+    tol: Tolerance
 
     def evaluate(self, case: CaseSpec, outcome: Outcome) -> Evaluation | None:
         value = outcome.value
@@ -77,7 +77,7 @@ class Expected(NamedTuple):
             why = f"the output has no faithful form to compare ({render(value)})"
             return Evaluation("expected", False, why)
         exp = canonical(case.expected)
-        if values_equal(exp, value, self.rel_tol):
+        if values_equal(exp, value, self.tol):
             return Evaluation("expected", True)
         shown = window(exp, value)  # the differing characters, however long the values
         return Evaluation("expected", False, f"expected {shown[0]}, observed {shown[1]}")
@@ -98,18 +98,18 @@ class TypeIs(NamedTuple):
 
 class Contains(NamedTuple):
     needle: Any
-    rel_tol: float
+    tol: Tolerance
     name: str = "contains"
 
     def evaluate(self, case: CaseSpec, outcome: Outcome) -> Evaluation | None:
-        return contains(self.name, self.needle, outcome.value, self.rel_tol)
+        return contains(self.name, self.needle, outcome.value, self.tol)
 
 
 class ContainsInput(NamedTuple):
     name: str
     as_strings: bool
     case_sensitive: bool
-    rel_tol: float
+    tol: Tolerance
 
     def evaluate(self, case: CaseSpec, outcome: Outcome) -> Evaluation | None:
         needle, value = canonical(case.input_value), outcome.value
@@ -117,7 +117,7 @@ class ContainsInput(NamedTuple):
             needle, value = render(needle).strip('"'), render(value).strip('"')
         if not self.case_sensitive and isinstance(needle, str) and isinstance(value, str):
             needle, value = needle.lower(), value.lower()
-        return contains(self.name, needle, value, self.rel_tol)
+        return contains(self.name, needle, value, self.tol)
 
 
 class Pattern(NamedTuple):
@@ -152,11 +152,11 @@ class Rubric(NamedTuple):
         return Evaluation(self.name, None, "LLM judge skipped: `check` never calls a model")
 
 
-def contains(name: str, needle: Any, value: Any, rel_tol: float) -> Evaluation:
+def contains(name: str, needle: Any, value: Any, tol: Tolerance) -> Evaluation:
     if isinstance(value, str) and isinstance(needle, str):
         ok = needle in value
     elif isinstance(value, list):
-        ok = any(values_equal(needle, v, rel_tol) for v in value)
+        ok = any(values_equal(needle, v, tol) for v in value)
     elif isinstance(value, dict):
         ok = needle in value
     else:
@@ -165,7 +165,7 @@ def contains(name: str, needle: Any, value: Any, rel_tol: float) -> Evaluation:
 
 
 def evaluators_for(
-    case: CaseSpec, evals: Sequence[EvaluatorSpec], rel_tol: float
+    case: CaseSpec, evals: Sequence[EvaluatorSpec], tol: Tolerance
 ) -> list[Evaluator]:
     """The case's own keys first, then the function's ``evals:``, in the order they are shown.
 
@@ -174,12 +174,12 @@ def evaluators_for(
     out: list[Evaluator] = []
     types = 0
     if case.has_expected:
-        out.append(Expected(rel_tol))
+        out.append(Expected(tol))
     if case.type:
         out.append(TypeIs("type", types))
         types += 1
     if case.has_contains:
-        out.append(Contains(canonical(case.contains), rel_tol))
+        out.append(Contains(canonical(case.contains), tol))
     if case.pattern is not None:
         out.append(Pattern("pattern", case.pattern, case.case_sensitive))
     if case.duration_ms is not None:
@@ -196,7 +196,7 @@ def evaluators_for(
         elif ev.kind == "contains_input":
             p = ev.params
             sens = p.get("case_sensitive", True)
-            out.append(ContainsInput(ev.name, bool(p.get("as_strings")), sens, rel_tol))
+            out.append(ContainsInput(ev.name, bool(p.get("as_strings")), sens, tol))
         elif ev.kind == "rubric":
             out.append(Rubric(ev.name))
     return out
@@ -247,7 +247,10 @@ def judge_raises(case: CaseSpec, outcome: Outcome) -> list[Evaluation]:
 
 
 def judge(
-    case: CaseSpec, outcome: Outcome, evals: Sequence[EvaluatorSpec] = (), rel_tol: float = 1e-9
+    case: CaseSpec,
+    outcome: Outcome,
+    evals: Sequence[EvaluatorSpec] = (),
+    tol: Tolerance = DEFAULT_TOLERANCE,
 ) -> list[Evaluation]:
     """Every check of one case that ran, except ``assertion:`` (Monty evaluates those in batches)."""
     if case.raises:
@@ -259,7 +262,7 @@ def judge(
             msg += f" (at {exc['where']})"
         return [Evaluation("exception", False, "unexpected exception: " + msg)]
     out = []
-    for evaluator in evaluators_for(case, evals, rel_tol):
+    for evaluator in evaluators_for(case, evals, tol):
         found = evaluator.evaluate(case, outcome)
         if found is not None:
             out.append(found)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codemode.config import Config
-from codemode.report.model import Report
+from codemode.report.model import FunctionResult, Report
 from codemode.scope import Scope, regen_command
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import index_specs
@@ -133,27 +133,35 @@ def _check_change(
     staged: StagedChange | None,
 ) -> Report:
     from codemode.change import diff as diff_mod
-    from codemode.change import git
+    from codemode.check import review
     from codemode.check.classify import classify_change
 
     analysis = diff_mod.analyze(config, scope, staged=staged)
-    # --staged verifies the staged content even when the work tree has unstaged edits.
-    staged_root = git.materialize_staged(config.root) if scope.kind == "staged" else None
+    plan = review.prepare(config, scope, analysis, staged)  # the spec files the change edited
+    removed = plan.removed_at_head(analysis.head_ids) if plan else []
+    staged_root = materialize_new_side(config, scope)
     root = staged_root or config.root
+    # The work tree stands in for the index or the commit only for tracked files.
+    tracked_only = scope.kind != "worktree" and staged_root is None
     try:
-        index, result = _verify_change(config, root, analysis, shard, worker)
+        index, result, removed_runs = _verify_change(
+            config, root, analysis, shard, worker, removed, tracked_only
+        )
+        verified = result.functions if result else ()
         functions = classify_change(
             analysis,
             index,
-            result.functions if result else (),
+            verified,
             result.lines if result else None,
             shard=shard,
             source=lambda path: _read_text(root / path),
             regen=regen_command(scope) or "codemode regen --staged",
         )
+        reviews = review.build(plan, verified, removed_runs, analysis) if plan else ()
         return Report(
             functions=tuple(functions),
             problems=tuple(result.problems) if result else (),
+            reviews=reviews,
             notes=tuple(analysis.problems),
             scope=scope,
         )
@@ -164,31 +172,55 @@ def _check_change(
             shutil.rmtree(staged_root, ignore_errors=True)
 
 
+def materialize_new_side(config: Config, scope: Scope) -> Path | None:
+    """--staged verifies the staged content even when the work tree has unstaged edits, and
+    --base the head commit's: specs and code alike (#21). None: the work tree is that side."""
+    from codemode.change import side_tree
+
+    if scope.kind == "staged":
+        return side_tree.materialize_staged(config.root)
+    if scope.kind == "range":
+        return side_tree.materialize_commit(config.root, scope.head or "HEAD")
+    return None
+
+
 def _verify_change(
     config: Config,
     root: Path,
     analysis: DiffResult,
     shard: tuple[int, int] | None,
     worker: Worker | None,
-) -> tuple[SpecIndex, VerifyResult | None]:
-    """Load the specs the change can affect and verify those of its functions (the worker's
-    lifetime, when it is ours, is this call)."""
+    removed: list[SpecFile],
+    tracked_only: bool = False,
+) -> tuple[SpecIndex, VerifyResult | None, list[FunctionResult]]:
+    """Load the specs the change can affect and verify those of its functions, then run the
+    cases the change removed at head (the worker's lifetime, when it is ours, is this call)."""
     from codemode.check.classify import to_verify
 
     own = worker is None
     try:
         paths = _affected_spec_paths(config, root, analysis)
-        if paths and own:
+        if paths and tracked_only:
+            from codemode.change import side_tree
+
+            known = side_tree.tracked(root, paths)
+            paths = [p for p in paths if p in known]
+        if (paths or removed) and own:
             # The worker's interpreter starts while the YAML is imported and parsed.
             worker = make_worker(config, root)
             worker.spawn()
         specs = _load_specs_at(paths, root)
         index = index_specs(specs)
-        if not specs:
-            return index, None
-        assert worker is not None  # the caller's, or spawned above once paths were known
-        only = to_verify(analysis, index, shard)
-        return index, _verify(config, worker, specs, only=only, trace=True, shard=shard)
+        result = None
+        if specs:
+            assert worker is not None  # the caller's, or spawned above once paths were known
+            only = to_verify(analysis, index, shard)
+            result = _verify(config, worker, specs, only=only, trace=True, shard=shard)
+        runs: list[FunctionResult] = []
+        if removed:
+            assert worker is not None
+            runs = _verify(config, worker, removed, shard=shard).functions
+        return index, result, runs
     finally:
         if own and worker is not None:
             worker.close()

@@ -20,9 +20,17 @@ from codemode.check.judge import (
     judge,
     type_requests,
 )
-from codemode.compare import describe
+from codemode.compare import Tolerance, describe
 from codemode.config import Config
-from codemode.report.model import CASE_DRIFTED, CASE_ERROR, CaseResult, FunctionResult, Problem
+from codemode.report.call import format_call
+from codemode.report.model import (
+    CASE_DRIFTED,
+    CASE_ERROR,
+    FAILING_CASE_ORDER,
+    CaseResult,
+    FunctionResult,
+    Problem,
+)
 from codemode.shard import in_shard
 from codemode.specs.types import CaseSpec, EvaluatorSpec, FunctionSpec, SpecFile
 from codemode.worker.canonical import canonical
@@ -118,7 +126,10 @@ class Verifier:
         self.worker = worker
         self.sandbox = sandbox or AssertionSandbox()
         self._own_sandbox = sandbox is None  # then verify() stops its process when done
-        self.rel_tol = config.float_tolerance
+        self.tol = Tolerance(config.float_tolerance, config.float_abs_tolerance)
+        # The last function's outcomes by case id: accept writes `raises:` only for a real
+        # exception, never for a returned dict that looks like one (#21).
+        self.outcomes: dict[str, Outcome] = {}
 
     # --- one function -------------------------------------------------------------------
 
@@ -143,7 +154,7 @@ class Verifier:
     ) -> tuple[FunctionResult, set[int]]:
         if func.error:
             return FunctionResult(func.id, "error", spec.rel, func.line, message=func.error), set()
-        outcomes = self._run_cases(spec, func, trace)
+        outcomes = self.outcomes = self._run_cases(spec, func, trace)
         lines: set[int] = set()
         pending: list[_Pending] = []
         assertions = _Assertions()
@@ -158,7 +169,7 @@ class Verifier:
                 results[id(case)] = _error_result(case, outcome)
                 continue
             lines.update(outcome.lines or ())
-            evaluations = judge(case, outcome, func.evaluators, self.rel_tol)
+            evaluations = judge(case, outcome, func.evaluators, self.tol)
             slots = assertions.add(case, func, outcome)
             pending.append(_Pending(case, outcome, evaluations, slots))
         answers = assertions.answer(self.sandbox)
@@ -167,7 +178,7 @@ class Verifier:
                 answer = answers[slot.expr][slot.at]
                 p.evaluations.append(assertion_evaluation(slot.name, slot.expr, answer))
             results[id(p.case)] = self._case_result(p)
-        cases = tuple(results[id(c)] for c in func.cases)
+        cases = tuple(_with_call(results[id(c)], func.id, c) for c in func.cases)
         return FunctionResult(func.id, function_status(cases), spec.rel, func.line, cases), lines
 
     def _case_result(self, p: _Pending) -> CaseResult:
@@ -175,7 +186,7 @@ class Verifier:
         status, message = case_status(p.evaluations)
         diff = ""
         if status == CASE_DRIFTED and case.has_expected and outcome.kind == "returned":
-            diff = describe(canonical(case.expected), outcome.value, self.rel_tol)
+            diff = describe(canonical(case.expected), outcome.value, self.tol)
         return CaseResult(
             case.id,
             status,
@@ -234,6 +245,14 @@ class Verifier:
                     result.problems.append(
                         Problem(spec.rel, None, f"fixture teardown failed: {err}")
                     )
+
+
+def _with_call(result: CaseResult, function_id: str, case: CaseSpec) -> CaseResult:
+    """A failing case names its call, so a reader sees which call without opening the spec
+    (only failing ones: formatting every passing case's arguments costs a large spec time)."""
+    if result.status not in FAILING_CASE_ORDER or case.error:
+        return result
+    return result._replace(call=format_call(function_id, list(case.args), case.kwargs))
 
 
 def _for_sandbox(value: Any) -> Any:

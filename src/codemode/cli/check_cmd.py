@@ -21,7 +21,8 @@ examples:
   codemode check                      every spec in the project
   codemode check specs/pricing.yml    one spec file
   codemode check --staged             specs affected by the staged change (the pre-commit hook)
-  codemode check --base origin/main   specs affected by a pull request
+  codemode check --base origin/main   specs affected by a pull request, and the calls
+                                      whose outcome it changed (the behaviour diff)
   codemode check --format json --report-out report.json --fail-on drifted,error,stale
 """
 
@@ -41,7 +42,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--fail-on",
         metavar="LIST",
-        help="verdicts that fail the run (default: drifted,error; 'none')",
+        help="verdicts that fail the run (default: drifted,error,changed; 'none')",
     )
     p.add_argument(
         "--report-out", type=Path, metavar="FILE", help="also write the JSON report to FILE"
@@ -49,6 +50,12 @@ def register(sub: Any) -> None:
     p.add_argument("--junit-out", type=Path, metavar="FILE", help="also write JUnit XML to FILE")
     p.add_argument(
         "--shard", metavar="K/N", help="check only the K-th of N shares of the functions"
+    )
+    p.add_argument(
+        "--no-diff",
+        action="store_true",
+        help="in a change scope, skip the behaviour diff (running the old and the new version "
+        "of each changed function on the same inputs); `diff = false` under [tool.codemode]",
     )
     p.set_defaults(run=run)
 
@@ -59,14 +66,16 @@ def run(args: argparse.Namespace) -> int:
 
     scope = scope_from_args(args)
     config = config_from_args(args)
+    if args.no_diff:
+        config = config.replace(diff=False)
     # A commit that stages only non-spec YAML (CI, pre-commit config) still wakes the hook:
     # answer it from `git diff --cached` before importing the verification stack.
     change = staged_change(config.root) if scope.kind == "staged" else None
     report = quick_report(config, change) if change is not None else None
     if report is None:
-        from codemode.check.run import run_check
+        from codemode.behaviour.check_change import check_change
 
-        report = run_check(config, scope, shard=parse_shard(args.shard), staged=change)
+        report = check_change(config, scope, shard=parse_shard(args.shard), staged=change)
     as_json = report.to_json() if args.report_out or args.format == "json" else ""
     if args.report_out:
         write_output(args.report_out, as_json, "--report-out")

@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--fail-on",
         default=None,
-        help="comma-separated verdicts that make the exit code 1 (default: drifted,error); "
+        help="comma-separated verdicts that make the exit code 1 (default: drifted,error,changed); "
         "'none' to always exit 0",
     )
     p.set_defaults(run=run)

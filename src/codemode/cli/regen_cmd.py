@@ -80,6 +80,16 @@ def run(args: argparse.Namespace) -> int:
         function_ids=tuple(args.function),
         progress=None if args.quiet else progress,
     )
+    if scope.is_change and not args.function and config.diff:
+        # The behaviour diff's witnesses become cases too, so the spec records the change (#18).
+        from codemode.behaviour.witness_cases import record_witnesses
+
+        recorded = record_witnesses(config, scope, dry_run=args.dry_run)
+        report = report._replace(
+            functions=(*report.functions, *recorded.functions),
+            edits=(*report.edits, *recorded.edits),
+            notes=(*report.notes, *(n for n in recorded.notes if n != "nothing to accept")),
+        )
     if args.format == "json":
         sys.stdout.write(report.to_json() + "\n")
     else:

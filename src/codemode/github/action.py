@@ -24,6 +24,7 @@ from codemode.errors import FatalError
 from codemode.github.delivery import (
     Origin,
     Target,
+    links,
     post_comment,
     publish,
     read_report,
@@ -93,7 +94,7 @@ def verify(inputs: Inputs, event: Event, config: Config, env: Mapping[str, str])
     origin = Origin(event.repo, event.pr, event.head, inputs.comment_id, event.name)
     write_report(path, report, origin)
     _log(report, env)
-    publish(report, path, env)
+    publish(report, path, env, links(event.repo, event.head, env))
     return report.exit_code(config.fail_on)
 
 
@@ -112,7 +113,9 @@ def deliver(inputs: Inputs, event: Event, cwd: Path, token: str, env: Mapping[st
         notes = push_specs(repo_root(cwd), report, event, p.push_branch, token, env)
         report = report._replace(notes=(*report.notes, *notes))
         write_report(path, report, origin)
-    target = Target(event.repo, event.pr, inputs.comment_id, token, None, p.skip_comment)
+    target = Target(
+        event.repo, event.pr, inputs.comment_id, token, None, p.skip_comment, event.head
+    )
     post_comment(report, target, env)
 
 
@@ -123,9 +126,9 @@ def _run(inputs: Inputs, config: Config, p: Plan, dry_run: bool) -> Report:
 
         report: Report = run_regen(config, p.scope, dry_run=dry_run, shard=shard)
         return report
-    from codemode.check.run import run_check
+    from codemode.behaviour.check_change import check_change
 
-    return run_check(config, p.scope, shard=shard)
+    return check_change(config, p.scope, shard=shard)
 
 
 def _pull_request_target(root: Path, event: Event, env: Mapping[str, str]) -> list[str]:

@@ -21,6 +21,7 @@ from codemode.errors import FatalError
 from codemode.github.event import append_summary, parse_pr, read_event, write_outputs
 from codemode.logsafe import emit_command, log_safe
 from codemode.report.annotations import escape_data, render_annotations
+from codemode.report.links import Links, make_links, server_url
 from codemode.report.markdown import (
     COMMENT_ID_PATTERN,
     COMMENT_LIMIT,
@@ -75,6 +76,7 @@ class Target(NamedTuple):
     token: str = ""
     expect_head_sha: str | None = None
     skip_reason: str = ""  # why no comment is posted, shown in the log and the summary
+    head_sha: str | None = None  # the commit under review: spec and source lines link into it
 
 
 def read_report(path: Path) -> tuple[Report, Origin | None]:
@@ -149,11 +151,25 @@ def checked_comment_id(value: str, where: str) -> str:
     return value
 
 
-def publish(report: Report, report_path: Path | None, env: Mapping[str, str]) -> None:
-    """Annotations (stdout), the job summary and the verdict counts as step outputs."""
+def links(repo: str | None, sha: str | None, env: Mapping[str, str]) -> Links | None:
+    """Permalinks into ``repo`` at ``sha`` on the runner's GitHub (GHES included)."""
+    server = server_url(env.get("GITHUB_SERVER_URL"), env.get("GITHUB_API_URL"))
+    return make_links(server, repo, sha)
+
+
+def publish(
+    report: Report,
+    report_path: Path | None,
+    env: Mapping[str, str],
+    at: Links | None = None,
+) -> None:
+    """Annotations (stdout), the job summary and the verdict counts as step outputs; ``at``:
+    where the summary's spec and source lines link to."""
     emit_command(render_annotations(report))
     overflow = f"see the report artifact ({report_path.name})" if report_path else ""
-    summary = render_markdown(report, limit=SUMMARY_LIMIT, overflow=overflow, in_bytes=True)
+    summary = render_markdown(
+        report, limit=SUMMARY_LIMIT, overflow=overflow, in_bytes=True, links=at
+    )
     append_summary(summary, env)
     outputs = {k: str(v) for k, v in report.counts().items()}
     outputs["report-path"] = str(report_path) if report_path else ""
@@ -166,7 +182,8 @@ def post_comment(report: Report, target: Target, env: Mapping[str, str]) -> str:
     if target.pr and target.repo and not target.skip_reason:
         from codemode.github.api import upsert_comment  # PyGithub only when a comment is posted
 
-        body = render_markdown(report, comment_id=target.comment_id, limit=COMMENT_LIMIT)
+        at = links(target.repo, target.head_sha, env)
+        body = render_markdown(report, comment_id=target.comment_id, limit=COMMENT_LIMIT, links=at)
         result = upsert_comment(
             target.repo,
             target.pr,
@@ -199,7 +216,7 @@ def deliver(
     env: Mapping[str, str],
 ) -> int:
     """Annotations, job summary, outputs and comment, then the exit code of the verdicts."""
-    publish(report, report_path, env)
+    publish(report, report_path, env, links(target.repo, target.head_sha, env))
     post_comment(report, target, env)
     return report.exit_code(fail_on)
 
@@ -243,6 +260,8 @@ def run_comment(
         token=env.get("GITHUB_TOKEN", ""),
         expect_head_sha=event.run_head_sha,
         skip_reason="" if number else "no pull request number (--pr, the event, or the report)",
+        # the event's commit first: the report's is the fork's word
+        head_sha=event.run_head_sha or event.head or origin.head_sha,
     )
     verdicts = parse_fail_on(fail_on) if fail_on is not None else DEFAULT_FAIL_ON
     return deliver(report, target, verdicts, report_path=report_path, env=env)

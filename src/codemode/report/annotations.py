@@ -63,6 +63,8 @@ def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annota
         failing = [c for c in f.cases if c.status in FAILING_CASE_ORDER]
         for c in failing:
             text = c.message or f"{c.status}: expected {c.expected!r}, observed {c.observed!r}"
+            if c.call:
+                text = f"{c.call}: {text}"
             if c.diff:
                 text += "\n" + c.diff
             title = f"codemode: {f.id}[{c.id}] {c.status}"
@@ -72,6 +74,15 @@ def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annota
                     Annotation("error", text, f.spec, c.line, title),
                 )
             )
+        if f.witnesses:  # the behaviour diff (#18): one annotation per function, on its source
+            from codemode.report.witness import MAX_SHOWN, witness_text
+
+            text = "\n".join(witness_text(w, 200) for w in f.witnesses[:MAX_SHOWN])
+            more = len(f.witnesses) - MAX_SHOWN
+            if more > 0:
+                text += f"\n... and {more} more"
+            title = f"codemode: {f.id} behaviour changed"
+            errors.append(((rank, 0), Annotation("error", text, f.path, None, title)))
         if f.status == "error" and not failing:
             text = f.message or "error"
             errors.append(
@@ -82,6 +93,7 @@ def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annota
             file, line = (f.spec, f.line) if f.spec else (f.path, None)
             title = f"codemode: {f.id} {f.status}"
             warnings.append(((rank, 0), Annotation("warning", text, file, line, title)))
+    warnings += _review_warnings(report)
     errors.sort(key=lambda p: p[0])  # stable: keeps the report's order within a rank
     warnings.sort(key=lambda p: p[0])
     out = [a for _, a in errors[:limit]] + [a for _, a in warnings[:limit]]
@@ -94,6 +106,22 @@ def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annota
                 f"and {limit} warnings per step); see the job summary or the report artifact",
             )
         )
+    return out
+
+
+def _review_warnings(report: Report) -> list[tuple[tuple[int, int], Annotation]]:
+    """The review's call-outs that want a look, on the spec line at head (ranked after the
+    verdicts' warnings: a drifted case already has its error annotation)."""
+    out = []
+    for r in report.reviews:
+        for k in r.callouts:
+            if k.level != "warning":
+                continue
+            ref = f"{k.function}[{k.case}]" if k.case else (k.function or r.file)
+            text = f"{ref}: {k.message}" + (f" ({k.call})" if k.call else "")
+            title = f"codemode: spec review: {k.kind}"
+            file = r.file if r.status != "deleted" else None
+            out.append(((len(STATUS_ORDER), 0), Annotation("warning", text, file, k.line, title)))
     return out
 
 

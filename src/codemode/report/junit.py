@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from codemode.report.model import CaseResult, FunctionResult, Report
+from codemode.report.model import CaseResult, FunctionResult, Report, Witness
 
 # XML 1.0 forbids most control characters, even escaped; observed outputs can hold them.
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -40,7 +40,9 @@ def render_junit(report: Report) -> str:
             suite.set("file", _clean(f.spec))
         for c in f.cases:
             _case(suite, f, c)
-        if not f.cases and f.status != "ok":
+        for w in f.witnesses:
+            _witness_case(suite, f, w)
+        if not f.cases and not f.witnesses and f.status != "ok":
             _verdict_case(suite, f)
         _count(suite, totals)
     for k, v in totals.items():
@@ -60,10 +62,24 @@ def _case(suite: ET.Element, f: FunctionResult, c: CaseResult) -> None:
     kind = _FAILURE.get(c.status)
     if kind:
         message = c.message or f"{c.status}: expected {c.expected!r}, observed {c.observed!r}"
+        if c.call:  # which call failed, as in every other rendering (#19)
+            message = f"{c.call}: {message}"
         el = ET.SubElement(case, kind, message=_clean(message), type=c.status)
         el.text = _clean(c.diff or message)
     elif c.status in _SKIPPED:
         ET.SubElement(case, "skipped", message=_clean(c.message or c.status))
+
+
+def _witness_case(suite: ET.Element, f: FunctionResult, w: Witness) -> None:
+    """A behaviour-diff witness (#18): named by its call, a failure saying old → new."""
+    from codemode.report.witness import witness_text
+
+    case = ET.SubElement(suite, "testcase", classname=_clean(f.id), name=_clean(w.call))
+    if f.path:
+        case.set("file", _clean(f.path))
+    text = _clean(f"behaviour changed: {witness_text(w, 300)}")
+    el = ET.SubElement(case, "failure", message=text, type="changed")
+    el.text = text
 
 
 def _verdict_case(suite: ET.Element, f: FunctionResult) -> None:

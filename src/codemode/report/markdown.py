@@ -18,16 +18,19 @@ import dataclasses
 import json
 import re
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from codemode.logsafe import log_safe
+from codemode.report.links import Links
 from codemode.report.model import (
     CASE_DRIFTED,
     CASE_ERROR,
     FAILING_CASE_ORDER,
     STATUS_ORDER,
+    Callout,
+    CaseChange,
     CaseResult,
     FunctionResult,
     Report,
@@ -49,8 +52,10 @@ ICONS = {
     "error": "🛑",
     "drifted": "❌",
     "orphaned": "⚠️",
+    "skipped": "⏭️",
     "missing": "⚠️",
     "stale": "⚠️",
+    "changed": "🔀",
     "ok": "✅",
 }
 CASE_ICONS = {
@@ -129,23 +134,29 @@ def render_markdown(
     limit: int = COMMENT_LIMIT,
     overflow: str = "see the job summary / report artifact",
     in_bytes: bool = False,
+    links: Links | None = None,
 ) -> str:
-    """The whole document, never longer than ``limit`` characters (UTF-8 bytes: ``in_bytes``)."""
+    """The whole document, never longer than ``limit`` characters (UTF-8 bytes: ``in_bytes``).
+    ``links``: permalinks into the head commit for spec and source lines (else plain text)."""
     measure: Callable[[str], int] = utf8_size if in_bytes else len
     head = marker(comment_id) + "\n" + _summary(report) + "\n\n"
     foot = _footer(report)
     sections = [
         s
         for s in (
-            _functions_table(report, overflow),
+            _functions_table(report, overflow, links),
             _problems(report, overflow),
-            _cases(report, overflow),
+            _cases(report, overflow, links),
             _edits(report, overflow),
-            _reviews(report, overflow),
+            _reviews(report, overflow, links),
             _accept(report),
         )
         if s.items
     ]
+    witnesses = _witnesses(report, overflow)
+    if witnesses.items:  # the behaviour diff's calls (#18), after the failing cases
+        cases_at = [i for i, s in enumerate(sections) if s.title.startswith("Drifted")]
+        sections.insert(cases_at[0] + 1 if cases_at else min(1, len(sections)), witnesses)
     # Lines of values (a diff in a fence) must not read as workflow commands anywhere they are
     # echoed; the few characters this adds are in the budget.
     head, foot = log_safe(head), log_safe(foot)
@@ -225,8 +236,8 @@ def _footer(report: Report) -> str:
 # --- sections ------------------------------------------------------------------------------
 
 
-def _functions_table(report: Report, overflow: str) -> Section:
-    rows = tuple(_function_row(f) for f in report.sorted_functions())
+def _functions_table(report: Report, overflow: str, links: Links | None = None) -> Section:
+    rows = tuple(_function_row(f, links) for f in report.sorted_functions())
     return Section(
         title="Functions",
         items=rows,
@@ -235,16 +246,19 @@ def _functions_table(report: Report, overflow: str) -> Section:
     )
 
 
-def _function_row(f: FunctionResult) -> str:
+def _function_row(f: FunctionResult, links: Links | None = None) -> str:
     passed = sum(1 for c in f.cases if c.status == "passed")
     cases = f"{passed}/{len(f.cases)}" if f.cases else "–"
-    where = _span(_loc(f.spec, f.line), cell=True) if f.spec else "–"
+    where = _where(f.spec, f.line, links, cell=True) if f.spec else "–"
     verdict = escape_text(f.status)
     if f.renamed_to:
         verdict += f" → {_span(f.renamed_to, cell=True)}"
     elif f.message and f.status != "ok":
-        verdict += f": {_cell(_clip(f.message, 120))}"
+        verdict += f": {_message(_clip(f.message, 120), cell=True)}"
     name = _span(f.id, cell=True)
+    source = links.blob(f.path, f.source_line) if links and f.path else None
+    if source:
+        name = f"[{name}]({source})"
     return f"| {ICONS.get(f.status, '')} | {name} | {verdict} | {cases} | {where} |\n"
 
 
@@ -262,8 +276,8 @@ def _failing_cases(report: Report) -> list[tuple[FunctionResult, CaseResult]]:
     return pairs
 
 
-def _cases(report: Report, overflow: str) -> Section:
-    items = tuple(_case_item(f, c) for f, c in _failing_cases(report))
+def _cases(report: Report, overflow: str, links: Links | None = None) -> Section:
+    items = tuple(_case_item(f, c, links) for f, c in _failing_cases(report))
     return Section(
         "Drifted and failing cases",
         items,
@@ -272,19 +286,45 @@ def _cases(report: Report, overflow: str) -> Section:
     )
 
 
-def _case_item(f: FunctionResult, c: CaseResult) -> str:
-    where = f" · {_span(_loc(f.spec, c.line or f.line))}" if f.spec else ""
+def _case_item(f: FunctionResult, c: CaseResult, links: Links | None = None) -> str:
+    where = f" · {_where(f.spec, c.line or f.line, links)}" if f.spec else ""
     status = escape_text(c.status)
     line = f"- {CASE_ICONS.get(c.status, '')} **{_span(case_ref(f, c))}** · {status}{where}"
+    call = f" {_span(c.call)}:" if c.call else ""
     if c.status == CASE_DRIFTED or (c.has_expected and c.status != CASE_ERROR):
         # expected → observed says it all; the message would repeat it.
-        line += f": {_span(_value(c.expected))} → {_span(_value(c.observed))}"
+        line += f":{call} {_span(_value(c.expected))} → {_span(_value(c.observed))}"
     elif c.message:
-        line += f": {escape_text(_clip(c.message, 300))}"
+        line += f":{call} {escape_text(_clip(c.message, 300))}"
+    elif call:
+        line += f":{call[:-1]}"
     if c.diff:
         fenced = _fenced(_clip(c.diff, DIFF_LIMIT), "diff")
         line += "\n" + "\n".join(f"  {x}" for x in fenced.splitlines())
     return line + "\n"
+
+
+def _witnesses(report: Report, overflow: str) -> Section:
+    """Each behaviour-diff witness: the call, its old outcome and its new one (#18)."""
+    from codemode.report.witness import outcome_text
+
+    items: list[str] = []
+    for f in report.sorted_functions():
+        for w in f.witnesses:
+            what = " (message changed)" if w.kind == "message" else ""
+            items.append(
+                f"- {ICONS['changed']} **{_span(w.call)}** · {_span(f.id)}: "
+                f"{_span(outcome_text(w.old, VALUE_LIMIT))} → "
+                f"{_span(outcome_text(w.new, VALUE_LIMIT))}{escape_text(what)}\n"
+            )
+        if f.witnesses and f.diff_note:
+            items.append(f"  - {escape_text(f.diff_note)}\n")
+    return Section(
+        "Behaviour changes",
+        tuple(items),
+        lambda n: f"… {n} more, {overflow}",
+        head="calls whose outcome the change altered: old → new\n\n",
+    )
 
 
 def _edits(report: Report, overflow: str) -> Section:
@@ -305,47 +345,96 @@ def _edit_item(e: SpecEdit) -> str:
     )
 
 
-def _reviews(report: Report, overflow: str) -> Section:
-    status = {
-        key: c.status
-        for f in report.functions
-        for c in f.cases
-        for key in (case_ref(f, c), f"{f.spec}::{c.id}")
-    }
-    items = tuple(_review_row(r, status) for r in report.reviews)
+def _reviews(report: Report, overflow: str, links: Links | None = None) -> Section:
+    items = tuple(_review_item(r, links) for r in report.reviews)
     return Section(
         "Spec files changed in this pull request",
         items,
         lambda n: f"… {n} more spec file(s), {overflow}",
-        head="| Spec file | Added | Changed | Removed |\n|---|---|---|---|\n",
-        tail="\nAdded and changed cases were verified at the head commit.\n",
+        tail="Added, changed and moved cases were verified at the head commit, and removed "
+        "cases were run there too.\n",
     )
 
 
-def _review_row(r: SpecReview, status: Mapping[str, str]) -> str:
-    def cases(ids: tuple[str, ...], verified: bool) -> str:
-        if not ids:
-            return "–"
-        shown = []
-        for i in ids[:15]:
-            mark = status.get(i) or status.get(f"{r.file}::{i}") if verified else None
-            icon = CASE_ICONS.get(mark or "", "")
-            shown.append(f"{icon}{_span(i, cell=True)}")
-        extra = f" … +{len(ids) - 15}" if len(ids) > 15 else ""
-        return ", ".join(shown) + extra
+_REVIEW_ICONS = {"warning": "⚠️", "info": "ℹ️"}
+_KIND_WORDS = (
+    ("added", "added"),
+    ("changed", "changed"),
+    ("removed", "removed"),
+    ("moved", "moved"),
+)
+REVIEW_CASES = 15  # cases listed per file before "… N more"
+REVIEW_CALLOUTS = 20  # call-outs per file (most important first) before "… N more"
 
-    return (
-        f"| {_span(r.file, cell=True)} | {cases(r.added, True)} | {cases(r.changed, True)} "
-        f"| {cases(r.removed, False)} |\n"
+
+def _review_item(r: SpecReview, links: Links | None) -> str:
+    what = {"added": " (new file)", "deleted": " (deleted)"}.get(r.status, "")
+    if r.old_file:
+        what = f" (renamed from {_span(r.old_file)})"
+    where = _where(r.file, None, links) if r.status != "deleted" else _span(r.file)
+    counts = ", ".join(
+        f"{len(getattr(r, attr))} {word}" for attr, word in _KIND_WORDS if getattr(r, attr)
     )
+    lines = [f"**{where}**{what}: {counts or 'no case changed'}\n"]
+    lines += [f"- 🛑 {escape_text(p)}\n" for p in r.problems]
+    cases = {(c.function, c.id): c for c in r.cases}
+    for k in r.callouts[:REVIEW_CALLOUTS]:
+        lines.append(_callout_line(r, k, cases.get((k.function or "", k.case or "")), links))
+    if len(r.callouts) > REVIEW_CALLOUTS:
+        lines.append(f"- … {len(r.callouts) - REVIEW_CALLOUTS} more call-out(s)\n")
+    if not r.cases:  # a report that names the cases only (an older report.json)
+        for attr, word in _KIND_WORDS:
+            refs = getattr(r, attr)[:REVIEW_CASES]
+            if refs:
+                lines.append(f"- {word}: {', '.join(_span(x) for x in refs)}\n")
+    shown = r.cases[:REVIEW_CASES]
+    if shown:
+        lines.append("\n| Case | Change | At head | Spec |\n|---|---|---|---|\n")
+        lines += [_review_row(r, c, links) for c in shown]
+    if len(r.cases) > REVIEW_CASES:
+        lines.append(f"\n_… {len(r.cases) - REVIEW_CASES} more case(s)_\n")
+    return "".join(lines) + "\n"
+
+
+def _callout_line(r: SpecReview, k: Callout, change: CaseChange | None, links: Links | None) -> str:
+    ref = f"{k.function}[{k.case}]" if k.case else (k.function or "")
+    where = f" · {_where(r.file, k.line, links)}" if k.line else ""
+    line = f"- {_REVIEW_ICONS.get(k.level, '')} {_span(ref)}{where}: {_message(k.message)}"
+    if change is not None and change.observed and k.kind in ("contradicted", "hides_change"):
+        line += f": {_span(change.call)}: {_span(change.expected)} → {_span(change.observed)}"
+    return line + "\n"
+
+
+def _review_row(r: SpecReview, c: CaseChange, links: Links | None) -> str:
+    ref = _span(f"{c.function}[{c.id}]", cell=True)
+    change = escape_text(c.kind)
+    if c.what:
+        change += " (" + ", ".join(escape_text(w) for w in c.what) + ")"
+    if c.old_id or c.old_file:
+        was = f"{c.old_file}: " if c.old_file else ""
+        change += f" from {_span(was + (c.old_id or c.id), cell=True)}"
+    state = f"{CASE_ICONS.get(c.status or '', '')} {escape_text(c.status or 'not run')}"
+    if c.observed:
+        state += f": {_span(c.expected, cell=True)} → {_span(c.observed, cell=True)}"
+    if c.kind == "removed":
+        where = _span(f"line {c.line} before" if c.line else "–", cell=True)
+    else:
+        where = _where(r.file, c.line, links, cell=True)
+    return f"| {ref} {_span(c.call, cell=True)} | {change} | {state} | {where} |\n"
 
 
 def _accept(report: Report) -> Section:
     drifted = [(f, c) for f, c in _failing_cases(report) if c.status == CASE_DRIFTED]
     needs_regen = any(f.status in ("missing", "stale") for f in report.functions)
-    if not drifted and not needs_regen:
+    from codemode.report.witness import accept_function_command
+
+    changed = accept_function_command(report)
+    if not drifted and not needs_regen and not changed:
         return Section("How to accept", (), lambda n: "")
     lines = []
+    if changed:
+        lines.append("# record the behaviour changes as cases (and accept drifted cases)")
+        lines.append(changed)
     if drifted:
         lines.append("# take the observed outputs as the new expectations")
         lines.extend(
@@ -353,8 +442,9 @@ def _accept(report: Report) -> Section:
         )
         if len(drifted) > ACCEPT_LIMIT:
             lines.append(f"# … {len(drifted) - ACCEPT_LIMIT} more drifted case(s)")
-    lines.append("# or regenerate the specs of the changed functions")
-    lines.append(regen_command(report.scope, on_head=True) or "codemode regen")
+    if drifted or needs_regen:
+        lines.append("# or regenerate the specs of the changed functions")
+        lines.append(regen_command(report.scope, on_head=True) or "codemode regen")
     text = (
         "If the new behaviour is intended, update the specs and push:\n\n"
         + _fenced("\n".join(lines), "sh")
@@ -409,15 +499,37 @@ def _cell(text: str) -> str:
     return escape_text(text)
 
 
+def _where(file: str | None, line: int | None, links: Links | None, *, cell: bool = False) -> str:
+    """``file:line`` as a code span, linked to that line of the head commit when ``links``
+    says where that is (the link is codemode's own; the path is percent-encoded in it)."""
+    text = _span(_loc(file, line), cell=cell)
+    url = links.blob(file, line) if links and text else None
+    return f"[{text}]({url})" if url else text
+
+
+def _message(text: str, *, cell: bool = False) -> str:
+    """A message of codemode's own words in which `backticked` parts are commands or names:
+    those become code spans, the rest inert text (``escape_text`` would show the backticks)."""
+    parts = _one_line(text).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: no code, only text
+        return _cell(text) if cell else escape_text(text)
+    # Text parts keep their edge spaces ("run `x` to"); only code parts become spans.
+    return "".join(
+        (_span(part, cell=cell) if part else "") if i % 2 else _inert(part)
+        for i, part in enumerate(parts)
+    )
+
+
 def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 # GitHub links these in any text outside code, after Markdown: @mentions (and e-mail
-# addresses), bare URLs, www. hosts and #123 issue references. A zero-width space after the
-# trigger keeps them readable and dead (the way dependabot writes @-mentions it quotes).
+# addresses), bare URLs, www. hosts and #123 and GH-123 issue references (#21). A zero-width
+# space after the trigger keeps them readable and dead (the way dependabot writes @-mentions
+# it quotes).
 _ZWSP = "\u200b"
-_LIVE = re.compile(r"@|://|(?i:www)\.|#(?=\d)")
+_LIVE = re.compile(r"@|://|(?i:www)\.|#(?=\d)|(?<!\w)(?i:gh)-(?=\d)")
 # What Markdown would read as links, images, emphasis, code or cells; HTML is entities.
 _MD_ESCAPES = {c: "\\" + c for c in "\\`*_[]|~"}
 _MD_ESCAPES.update({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
@@ -425,7 +537,11 @@ _MD_ESCAPES.update({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 def escape_text(text: str) -> str:
     """One line of report text as inert Markdown: no mention, link, image, HTML or code."""
-    text = "".join(_MD_ESCAPES.get(ch, ch) for ch in _one_line(text))
+    return _inert(_one_line(text))
+
+
+def _inert(text: str) -> str:
+    text = "".join(_MD_ESCAPES.get(ch, ch) for ch in text)
     return _LIVE.sub(lambda m: m.group(0)[:1] + _ZWSP + m.group(0)[1:], text)
 
 

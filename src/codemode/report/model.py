@@ -18,7 +18,9 @@ from codemode.scope import Scope
 REPORT_VERSION = 1
 
 # The words of a report, defined here once: a verdict per function, a status per case.
-Verdict = Literal["ok", "drifted", "stale", "missing", "orphaned", "error"]
+# `changed`: the behaviour diff found calls whose outcome the change altered, outside the
+# spec's cases (its witnesses, #18). `skipped`: a budget stop left it unexplored (#22).
+Verdict = Literal["ok", "drifted", "stale", "missing", "orphaned", "error", "changed", "skipped"]
 CaseStatus = Literal["passed", "drifted", "failed", "error", "empty", "skipped"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # config.VERDICTS parses --fail-on with these
 
@@ -34,11 +36,24 @@ CASE_STATUSES: tuple[CaseStatus, ...] = get_args(CaseStatus)
 FAILING_CASE_ORDER = {CASE_ERROR: 0, CASE_DRIFTED: 1, CASE_FAILED: 2}
 
 # Order of importance, most important first: used for sorting and for truncating comments.
-STATUS_ORDER = {"error": 0, "drifted": 1, "orphaned": 2, "missing": 3, "stale": 4, "ok": 5}
+STATUS_ORDER = {
+    "error": 0,
+    "drifted": 1,
+    "changed": 1,
+    "orphaned": 2,
+    "missing": 3,
+    "stale": 4,
+    "skipped": 5,
+    "ok": 6,
+}
 
 # NamedTuples, not dataclasses: every pre-commit run imports this module, and importing
 # ``dataclasses`` (it pulls in ``inspect``) plus building eight classes cost ~15 ms, a third of
 # what ``check-ast`` takes in all. Update with ``_replace``; the fields are ``_fields``.
+
+# What a witness's two outcomes differ in: a value (or returned vs raised), the exception's
+# type, or only the exception's message.
+WitnessKind = Literal["value", "exception", "message"]
 
 
 class Check(NamedTuple):
@@ -61,6 +76,24 @@ class CaseResult(NamedTuple):
     duration_ms: float | None = None
     checks: tuple[Check, ...] = ()
     generated: bool = False  # listed under codemode.functions.<id>.generated
+    call: str = ""  # a failing case's call as Python (report.call.format_call): which call drifted
+
+
+class Witness(NamedTuple):
+    """One input on which the old and the new version of a function disagree (#18).
+
+    ``old`` and ``new`` are outcomes: ``{"returned": value}`` or ``{"raised": type,
+    "message": text}``, values in canonical data. ``args``/``kwargs`` are the call's inputs as
+    a case would hold them; ``receiver`` the call that built the instance of a method."""
+
+    call: str  # loyalty_tier(4999), report/call.py's form
+    old: Any
+    new: Any
+    kind: WitnessKind = "value"
+    args: tuple[Any, ...] = ()
+    kwargs: Any = None  # a mapping, or None
+    receiver: Any = None  # the worker's recipe of the instance, when the input names one
+    source: str = ""  # where the input came from: spec, tests, docstring, callers, types...
 
 
 class FunctionResult(NamedTuple):
@@ -73,7 +106,10 @@ class FunctionResult(NamedTuple):
     renamed_to: str | None = None  # orphaned: the function's new id, when it was renamed
     impacted_by: tuple[str, ...] = ()
     path: str | None = None  # repo-relative source file of the function
+    source_line: int | None = None  # the function's first line in ``path`` (at head)
     mutation_score: float | None = None  # regen: share of in-memory mutants its cases kill
+    witnesses: tuple[Witness, ...] = ()  # the behaviour diff's calls whose outcome changed
+    diff_note: str = ""  # how far the behaviour diff looked (the budget cut it, no inputs...)
 
 
 class Problem(NamedTuple):
@@ -93,13 +129,52 @@ class SpecEdit(NamedTuple):
     summary: str = ""
 
 
+class CaseChange(NamedTuple):
+    """One case a change added, removed, changed or moved, and how it fares at head."""
+
+    function: str
+    id: str
+    kind: str  # added | removed | changed | moved
+    status: str | None = None  # a CaseStatus at head; None when it did not run
+    line: int | None = None  # at head (at the old side for a removed case)
+    what: tuple[str, ...] = ()  # changed: input, expected, evaluator, raises, match
+    old_id: str | None = None  # moved: its id before
+    old_file: str | None = None  # moved: its spec file before, when another
+    call: str = ""  # the case's call (report.call.format_call)
+    expected: str = ""  # rendered (compare.short), for a case that fails at head
+    observed: str = ""
+    message: str = ""
+
+
+class Callout(NamedTuple):
+    """An edit a reviewer must not miss (``warning``), or a quiet word that all is well (``info``)."""
+
+    kind: str  # contradicted | with_code | weakened | hides_change | loosened | block_removed | mutation_score
+    level: str  # warning | info
+    message: str  # one line, without the case's reference
+    function: str | None = None
+    case: str | None = None
+    line: int | None = None  # at head (None for what the change removed)
+    call: str = ""
+
+
 class SpecReview(NamedTuple):
-    """A spec file the change itself touched: which cases were added, removed, changed."""
+    """A spec file the change itself touched: which cases were added, removed, changed, moved.
+
+    ``added``/``removed``/``changed``/``moved`` hold ``function[case]`` references (the form
+    ``codemode accept`` takes); ``cases`` the details, ``callouts`` what to look at.
+    """
 
     file: str
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
+    moved: tuple[str, ...] = ()
+    status: str = "modified"  # added | deleted | modified | renamed (the file itself)
+    old_file: str | None = None  # renamed: the file's path before
+    cases: tuple[CaseChange, ...] = ()
+    callouts: tuple[Callout, ...] = ()
+    problems: tuple[str, ...] = ()  # a side that could not be read or parsed, one line each
 
 
 class Cost(NamedTuple):
@@ -149,10 +224,16 @@ class Report(NamedTuple):
         # Built by hand, one level at a time: a deep copy of every value costs ~0.3 s on 2,000 cases.
         d = _shallow(self)
         d["functions"] = [
-            {**_shallow(f), "cases": [_case_dict(c) for c in f.cases]} for f in self.functions
+            {
+                **_shallow(f),
+                "cases": [_case_dict(c) for c in f.cases],
+                "witnesses": [_shallow(w) for w in f.witnesses],
+            }
+            for f in self.functions
         ]
-        for name in ("problems", "edits", "reviews"):
+        for name in ("problems", "edits"):
             d[name] = [_shallow(x) for x in getattr(self, name)]
+        d["reviews"] = [_review_dict(r) for r in self.reviews]
         d["cost"] = _shallow(self.cost) if self.cost else None
         d["scope"] = self.scope.describe() if self.scope else ""
         d["counts"] = self.counts()
@@ -171,12 +252,16 @@ class Report(NamedTuple):
             checks = tuple(Check(**k) for k in c.get("checks", ()))
             return CaseResult(**{**_known(CaseResult, c), "checks": checks})
 
+        def witness(w: dict[str, Any]) -> Witness:
+            return Witness(**{**_known(Witness, w), "args": tuple(w.get("args") or ())})
+
         def func(f: dict[str, Any]) -> FunctionResult:
             return FunctionResult(
                 **{
                     **_known(FunctionResult, f),
                     "cases": tuple(case(c) for c in f.get("cases", ())),
                     "impacted_by": tuple(f.get("impacted_by", ())),
+                    "witnesses": tuple(witness(w) for w in f.get("witnesses", ())),
                 }
             )
 
@@ -185,15 +270,7 @@ class Report(NamedTuple):
             functions=tuple(func(f) for f in d.get("functions", ())),
             problems=tuple(Problem(**_known(Problem, p)) for p in d.get("problems", ())),
             edits=tuple(SpecEdit(**_known(SpecEdit, e)) for e in d.get("edits", ())),
-            reviews=tuple(
-                SpecReview(
-                    file=r["file"],
-                    added=tuple(r.get("added", ())),
-                    removed=tuple(r.get("removed", ())),
-                    changed=tuple(r.get("changed", ())),
-                )
-                for r in d.get("reviews", ())
-            ),
+            reviews=tuple(_review(r) for r in d.get("reviews", ())),
             cost=Cost(**_known(Cost, cost)) if cost else None,
             notes=tuple(d.get("notes", ())),
             mode=d.get("mode", "check"),
@@ -233,7 +310,7 @@ def merge_reports(reports: list[Report]) -> Report:
         functions=tuple(sorted(seen.values(), key=lambda f: f.id)),
         problems=_dedupe(p for r in reports for p in r.problems),
         edits=_dedupe(e for r in reports for e in r.edits),
-        reviews=_dedupe(v for r in reports for v in r.reviews),
+        reviews=_merge_reviews([v for r in reports for v in r.reviews]),
         cost=cost,
         notes=_dedupe(n for r in reports for n in r.notes),
         mode=reports[0].mode,
@@ -250,6 +327,49 @@ def _case_dict(c: CaseResult) -> dict[str, Any]:
     d = _shallow(c)
     d["checks"] = [_shallow(k) for k in c.checks]
     return d
+
+
+def _merge_reviews(reviews: list[SpecReview]) -> tuple[SpecReview, ...]:
+    """One review per spec file from the shards' (each ran the cases of its own functions:
+    a case's status, and a call-out that needs one, come from the shard that ran it)."""
+    by_file: dict[str, SpecReview] = {}
+    for r in reviews:
+        seen = by_file.get(r.file)
+        if seen is None:
+            by_file[r.file] = r
+            continue
+        ran = {(c.function, c.id, c.kind): c for c in r.cases if c.status is not None}
+        cases = tuple(ran.get((c.function, c.id, c.kind), c) for c in seen.cases)
+        callouts: dict[tuple[str, str | None, str | None, str], Callout] = {}
+        for k in (*seen.callouts, *r.callouts):
+            # a removed block's tally differs by shard: the longer one names what ran
+            key = (k.kind, k.function, k.case, "" if k.kind == "block_removed" else k.message)
+            if key not in callouts or len(k.message) > len(callouts[key].message):
+                callouts[key] = k
+        by_file[r.file] = seen._replace(cases=cases, callouts=tuple(callouts.values()))
+    return tuple(by_file.values())
+
+
+def _review_dict(r: SpecReview) -> dict[str, Any]:
+    d = _shallow(r)
+    d["cases"] = [_shallow(c) for c in r.cases]
+    d["callouts"] = [_shallow(c) for c in r.callouts]
+    return d
+
+
+def _review(r: dict[str, Any]) -> SpecReview:
+    lists = ("added", "removed", "changed", "moved", "problems")
+    return SpecReview(
+        **{
+            **_known(SpecReview, r),
+            **{k: tuple(r.get(k, ())) for k in lists},
+            "cases": tuple(
+                CaseChange(**{**_known(CaseChange, c), "what": tuple(c.get("what", ()))})
+                for c in r.get("cases", ())
+            ),
+            "callouts": tuple(Callout(**_known(Callout, c)) for c in r.get("callouts", ())),
+        }
+    )
 
 
 def _dedupe(items: Any) -> tuple[Any, ...]:

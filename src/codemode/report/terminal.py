@@ -20,10 +20,11 @@ _STATUS_COLOR = {
     "stale": "yellow",
     "missing": "yellow",
     "orphaned": "yellow",
+    "changed": "red",
     "passed": "green",
     "failed": "red",
     "empty": "yellow",
-    "skipped": "dim",
+    "skipped": "dim",  # a case an LLM judge skipped, a function a budget left unexplored
 }
 
 
@@ -66,6 +67,8 @@ def _states_both(c: CaseResult) -> bool:
 def _case_lines(f: FunctionResult, c: CaseResult, p: Painter) -> list[str]:
     head = f"{_loc(f.spec, c.line)}{f.id}[{c.id}]: {p.status(c.status)}"
     out = [f"{head}: {c.message}" if c.message else head]
+    if c.call:
+        out.append(f"    call: {c.call}")
     if c.status == "drifted" and c.has_expected and c.message and not _states_both(c):
         from codemode.compare import window  # json, difflib: only when a case is shown
 
@@ -78,6 +81,19 @@ def _case_lines(f: FunctionResult, c: CaseResult, p: Painter) -> list[str]:
             + p(line, "red" if line.startswith("-") else "green" if line.startswith("+") else "dim")
             for line in c.diff.splitlines()
         ]
+    return out
+
+
+def _witness_lines(f: FunctionResult) -> list[str]:
+    if not f.witnesses and not f.diff_note:
+        return []  # report.call (json) is imported only for a function the diff spoke of
+    from codemode.report.witness import MAX_SHOWN, witness_text
+
+    out = [f"    {witness_text(w)}" for w in f.witnesses[:MAX_SHOWN]]
+    if len(f.witnesses) > MAX_SHOWN:
+        out.append(f"    ... and {len(f.witnesses) - MAX_SHOWN} more (--format json lists them)")
+    if f.diff_note:
+        out.append(f"    ({f.diff_note})")
     return out
 
 
@@ -111,12 +127,16 @@ def render(
     for f in report.sorted_functions():
         if f.status == "ok" and not verbose:
             continue
-        if f.status in ("missing", "orphaned", "stale") or (f.message and not f.cases):
-            loc = _loc(f.spec, f.line) or (f"{f.path}: " if f.path else "")
+        loc = _loc(f.spec, f.line) or (f"{f.path}: " if f.path else "")
+        if f.status in ("missing", "orphaned", "stale", "changed") or (f.message and not f.cases):
             via = f" (impacted by {', '.join(f.impacted_by)})" if f.impacted_by else ""
             lines.append(f"{loc}{f.id}: {p.status(f.status)}: {f.message}{via}")
-            if f.status != "stale":
+            lines += _witness_lines(f)
+            if f.status not in ("stale", "changed"):
                 continue
+        elif f.witnesses:  # drifted or broken too: the calls the change altered
+            lines.append(f"{loc}{f.id}: {p.status('changed')}: the outcome of these calls changed")
+            lines += _witness_lines(f)
         for c in f.cases:
             if c.status == CASE_PASSED and not verbose:
                 continue
@@ -128,6 +148,7 @@ def render(
                     lines.append(_shared_line(group, p))
                 continue
             lines.extend(_case_lines(f, c, p))
+    lines.extend(spec_changes(report, p))
     if not quiet:
         for note in report.notes:
             if not note.startswith("elapsed"):
@@ -138,6 +159,35 @@ def render(
         lines.append(hint)
     # A message or value with a line of its own must not become a workflow command in CI (#11).
     return log_safe("\n".join(lines) + "\n")
+
+
+def spec_changes(report: Report, p: Painter) -> list[str]:
+    """The review of the spec files the change edited: a line per file with its counts, then
+    each call-out (``!`` a reviewer must look, ``·`` all is well)."""
+    if not report.reviews:
+        return []
+    out = [p("spec changes:", "bold")]
+    for r in report.reviews:
+        counts = [
+            f"{len(ids)} {word}"
+            for ids, word in ((r.added, "added"), (r.changed, "changed"), (r.removed, "removed"))
+            if ids
+        ] + ([f"{len(r.moved)} moved"] if r.moved else [])
+        what = {"added": " (new file)", "deleted": " (deleted)"}.get(r.status, "")
+        if r.old_file:
+            what = f" (renamed from {r.old_file})"
+        out.append(f"  {r.file}{what}: {', '.join(counts) or 'no case changed'}")
+        out.extend(f"    problem: {x}" for x in r.problems)
+        cases = {(c.function, c.id): c for c in r.cases}
+        for k in r.callouts:
+            mark = p("!", "yellow") if k.level == "warning" else p("·", "dim")
+            ref = f"{k.function}[{k.case}]" if k.case else (k.function or "")
+            line = f"    {mark} {_loc(r.file, k.line)}{ref}: {k.message}"
+            change = cases.get((k.function or "", k.case or ""))
+            if change is not None and change.observed:
+                line += f": {change.call}: {change.expected} → {change.observed}"
+            out.append(line)
+    return out
 
 
 def summary(report: Report, p: Painter | None = None) -> str:
@@ -175,6 +225,13 @@ def accept_hint(report: Report) -> str:
             "If the new behaviour is intended, take the observed outputs as expectations:\n"
             f"  codemode accept {' '.join(drifted[:3])}{more}"
         )
+    changed = ""
+    if any(f.witnesses for f in report.functions):  # report.call imports json: only then
+        from codemode.report.witness import accept_function_command
+
+        changed = accept_function_command(report)
+    if changed:
+        out.append(f"If the behaviour changes are intended, record them as cases:\n  {changed}")
     if stale and regen:  # the same change the check looked at, so the command does something
         out.append(f"To write cases for the changed functions:\n  {regen}")
     return "\n".join(out)

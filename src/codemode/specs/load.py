@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 import yaml
 
 from codemode.specs import RESERVED_KEYS, bounds
+from codemode.specs.compose import Budget, compose
 from codemode.specs.types import (
     SCOPE_ALIASES,
     CaseSpec,
@@ -45,6 +46,29 @@ from codemode.specs.validate import (
 from codemode.specs.yaml_nodes import _construct, _duplicate_keys, _key_str, _line, _pairs
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+# Characters that reorder how a line reads (the "Trojan Source" controls) or are invisible
+# controls: an id holding one would show one thing in a report and be another (#21).
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _id_problem(case_id: str) -> str | None:
+    if any(ch in _BIDI for ch in case_id):
+        return (
+            f"case id {case_id!a} holds a bidirectional control character, which makes "
+            "it read differently from what it is; use plain text"
+        )
+    if not case_id.isprintable():
+        return f"case id {case_id!a} holds a control character; use plain text"
+    return None
+
+
+def _nfc(text: str) -> str:
+    """Ids in one Unicode form: ``café`` typed two ways is one id, not two twins."""
+    import unicodedata  # only for ids beyond ASCII
+
+    return unicodedata.normalize("NFC", text)
 
 
 # --- validation ------------------------------------------------------------------------
@@ -125,6 +149,11 @@ def _parse_case(
     data = _construct(loader, case_node)
     raw_id = data.get("id")
     case_id = str(raw_id) if raw_id is not None else default_id
+    if not (case_id.isascii() and case_id.isprintable()):
+        bad_id = _id_problem(case_id)
+        if bad_id:
+            return CaseSpec(id=ascii(case_id), line=key_lines.get("id", line), error=bad_id)
+        case_id = _nfc(case_id)
     try:
         c, fields = _validate("CaseModel", data)
     except _Invalid as bad:
@@ -422,16 +451,19 @@ def _bare_name(name: str, value: yaml.Node) -> str:
 
 
 def _root_node(text: str) -> yaml.MappingNode | SpecProblem:
-    """The YAML document's top mapping, or why there is none (bounded before it is built)."""
-    bad = bounds.size_problem(len(text)) or bounds.depth_problem(text, _Loader)
+    """The YAML document's top mapping, or why there is none: composed from the parser's
+    events with every budget checked on the way (specs/compose.py), never built past one."""
+    bad = bounds.size_problem(len(text))
     if bad is not None:
         return bad
     try:
         loader = _Loader(text)
         try:
-            root = loader.get_single_node()
+            root = compose(loader)
         finally:
             loader.dispose()
+    except Budget as exc:
+        return exc.problem
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -441,7 +473,7 @@ def _root_node(text: str) -> yaml.MappingNode | SpecProblem:
         return SpecProblem(1, "the file is empty")
     if not isinstance(root, yaml.MappingNode):
         return SpecProblem(_line(root), "the top level must be a mapping of function ids")
-    return bounds.node_problem(root) or root
+    return root
 
 
 def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
@@ -538,6 +570,16 @@ def load_spec_file(path: Path, root: Path | None = None) -> SpecFile:
             return SpecFile(path, rel, problems=(refused,))
     except OSError as exc:
         return SpecFile(path, rel, problems=(SpecProblem(None, f"cannot read: {exc.strerror}"),))
+    text, problem = _decode(raw)
+    if text is None:
+        assert problem is not None
+        return SpecFile(path, rel, problems=(problem,))
+    return parse_spec_text(text, path, rel)
+
+
+def parse_spec_bytes(raw: bytes, path: Path, rel: str) -> SpecFile:
+    """A spec file's content read elsewhere (a git object: the old side of a change), checked
+    as ``load_spec_file`` checks what it reads."""
     text, problem = _decode(raw)
     if text is None:
         assert problem is not None

@@ -401,22 +401,43 @@ def _serializers(
     updates: Sequence[FunctionUpdate],
     replacements: dict[int, tuple[_Span, list[str]]],
 ) -> list[str]:
-    """The updates' serializers under top-level ``serializers:`` (added to it, or a new block)."""
+    """The updates' serializers under top-level ``serializers:`` (added to it, or a new block).
+
+    An entry of the same name whose schema changed is one codemode wrote (regen recognises
+    its own by name and form, explore/writing/serializers.py): it is rewritten in place, on its lines.
+    """
     have = dict((data or {}).get("serializers") or {}) if isinstance(data, dict) else {}
     new = {
         u.serializer[0]: {"schema": dict(u.serializer[1])}
         for u in updates
         if u.serializer and u.serializer[0] not in have
     }
-    if not new:
+    changed = {
+        u.serializer[0]: {"schema": dict(u.serializer[1])}
+        for u in updates
+        if u.serializer
+        and u.serializer[0] in have
+        and have[u.serializer[0]] != {"schema": dict(u.serializer[1])}
+    }
+    if not new and not changed:
         return []
     entries = [f"  {flow(name)}: {flow(body)}\n" for name, body in new.items()]
     if "serializers" in spans:
-        span, _ = spans["serializers"]
-        replacements[span.start] = (
-            span,
-            [lines[span.start], *entries, *lines[span.start + 1 : span.end]],
-        )
+        span, node = spans["serializers"]
+        body_lines = [*lines[span.start + 1 : span.end]]
+        for name, entry in changed.items():
+            found = _child(node, name)
+            if found is None:
+                continue
+            k, v = found
+            first, last = k.start_mark.line - span.start - 1, v.end_mark.line - span.start - 1
+            if v.end_mark.column == 0:
+                last -= 1
+            indent = lines[k.start_mark.line][: k.start_mark.column]
+            body_lines[first : last + 1] = [f"{indent}{flow(name)}: {flow(entry)}\n"] + [
+                "" for _ in range(last - first)
+            ]
+        replacements[span.start] = (span, [lines[span.start], *entries, *body_lines])
         return []
     return ["\n", "serializers:\n", *entries]
 
@@ -441,57 +462,6 @@ def _finish(text: str, appended: list[str]) -> str:
     return re.sub(r"\n{3,}", "\n\n", text)
 
 
-# --- accept: new expectations for named cases -------------------------------------------
-
-
-def set_expectations(text: str, function_id: str, changes: Mapping[str, Mapping[str, Any]]) -> str:
-    """Rewrite the named cases of ``function_id``: each change maps keys to set (None removes).
-
-    Only the accepted items are re-emitted (as one flow line each); their neighbours keep
-    their bytes.
-    """
-    text = block_layout(text)
-    lines = text.splitlines(keepends=True)
-    spans = _top_spans(_compose(text), lines)
-    if function_id not in spans:
-        raise KeyError(function_id)
-    span, node = spans[function_id]
-    ds = _child(node, "dataset")
-    if ds is None or not isinstance(ds[1], yaml.SequenceNode):
-        raise KeyError(function_id)
-    if ds[1].flow_style:  # items share lines: re-emit the block one item a line, then edit
-        plain = FunctionUpdate(function_id, (), None, "")
-        block = _edit_block(lines, span, node, plain, set())
-        return set_expectations(
-            "".join(_splice(lines, {span.start: (span, block)})), function_id, changes
-        )
-    items = list(ds[1].value)
-    starts = [it.start_mark.line for it in items]
-    replacements: dict[int, tuple[_Span, list[str]]] = {}
-    for i, it in enumerate(items):
-        cid = _item_id(it)
-        if cid is None or cid not in changes:
-            continue
-        end = starts[i + 1] if i + 1 < len(items) else span.end
-        item_span = _Span(starts[i], _content_end(lines, starts[i], end))
-        case = yaml.safe_load(
-            "".join(lines[item_span.start : item_span.end]).strip().removeprefix("-")
-        )["case"]
-        for key, value in changes[cid].items():
-            if value is None:
-                case.pop(key, None)
-            else:
-                case[key] = value
-        order = ["id", "input", "inputs", "expected", "raises", "match"]
-        case = {k: case[k] for k in order if k in case} | {
-            k: v for k, v in case.items() if k not in order
-        }
-        dash = lines[starts[i]]
-        indent = dash[: len(dash) - len(dash.lstrip())]
-        replacements[item_span.start] = (item_span, _case_lines([case], indent))
-    return "".join(_splice(lines, replacements))
-
-
 # --- files ------------------------------------------------------------------------------
 
 
@@ -504,3 +474,49 @@ def unified_diff(old: str, new: str, rel: str) -> str:
             tofile=f"b/{rel}",
         )
     )
+
+
+# --- accept: new cases for a function (the behaviour diff's witnesses, #18) -------------
+
+
+def add_cases(text: str, function_id: str, cases: Sequence[Mapping[str, Any]]) -> str:
+    """``text`` with ``cases`` appended to ``function_id``'s dataset (one flow line each),
+    the block created when the file has none. Every other line keeps its bytes; the cases
+    are hand-written ones (not listed as generated), so a later ``regen`` keeps them."""
+    if not cases:
+        return text
+    if text and not text.endswith("\n"):
+        text += "\n"
+    text = block_layout(text)
+    lines = text.splitlines(keepends=True)
+    spans = _top_spans(_compose(text) if text.strip() else None, lines)
+    if function_id not in spans:
+        block = [f"{flow(function_id)}:\n", "  dataset:\n", *_case_lines(cases, "    ")]
+        if not text.strip():
+            return "".join([HEADER, "\n", *block])
+        return _finish(text, ["\n", *block])
+    span, node = spans[function_id]
+    ds = _child(node, "dataset")
+    if ds is None or not isinstance(ds[1], yaml.SequenceNode) or ds[1].flow_style:
+        # no dataset yet, or a flow list: the block re-emitted one item a line, the new last
+        body = yaml.safe_load("".join(lines[span.start : span.end])) or {}
+        fields = dict(body.get(function_id) or {})
+        dataset = [*(fields.pop("dataset", None) or []), *({"case": dict(c)} for c in cases)]
+        block = [f"{flow(function_id)}:\n"]
+        block += [f"  {flow(k)}: {flow(v)}\n" for k, v in fields.items()]
+        block += ["  dataset:\n", *(_item_line(item) for item in dataset)]
+        return "".join(_splice(lines, {span.start: (span, block)}))
+    items = list(ds[1].value)
+    if items:
+        dash = lines[items[0].start_mark.line]
+        indent = dash[: len(dash) - len(dash.lstrip())]
+    else:
+        indent = "    "
+    at = span.end  # after the block's last content line: comments that follow stay below
+    return "".join([*lines[:at], *_case_lines(cases, indent), *lines[at:]])
+
+
+def _item_line(item: Any) -> str:
+    if isinstance(item, dict) and list(item) == ["case"]:
+        return f"    - case: {flow(item['case'])}\n"
+    return f"    - {flow(item)}\n"

@@ -15,6 +15,8 @@ from codemode.specs.types import (
     SpecProblem,
 )
 
+_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def _line(node: yaml.Node | None) -> int | None:
     return node.start_mark.line + 1 if node is not None else None
@@ -29,27 +31,44 @@ def _key_str(key: yaml.Node) -> str | None:
 
 
 def _duplicate_keys(node: yaml.Node, problems: list[SpecProblem]) -> None:
-    """PyYAML keeps the last of two equal keys silently; we report every duplicate."""
+    """PyYAML keeps the last of two equal keys silently; we report every duplicate, also those
+    equal only once resolved (``1``, ``0x1`` and ``1.0`` are one key of the mapping, #21)."""
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, yaml.MappingNode):
-            seen: dict[str, int | None] = {}
+            seen: dict[object, tuple[str, int | None]] = {}
             for k, v in n.value:
                 ks = _key_str(k)
-                if ks is not None:
-                    if ks in seen and ks != "<<":
+                if ks is not None and ks != "<<":
+                    key = _resolved_key(k, ks)
+                    if key in seen:
+                        first, at = seen[key]
+                        same = "" if first == ks else f" (the same key as {first!r} once resolved)"
                         problems.append(
                             SpecProblem(
                                 _line(k),
-                                f"duplicate key {ks!r} (first at line {seen[ks]}); "
+                                f"duplicate key {ks!r}{same} (first at line {at}); "
                                 "YAML keeps only the last one, so remove or rename one",
                             )
                         )
-                    seen.setdefault(ks, _line(k))
+                    seen.setdefault(key, (ks, _line(k)))
                 stack.append(v)
         elif isinstance(n, yaml.SequenceNode):
             stack.extend(n.value)
+
+
+def _resolved_key(key: yaml.ScalarNode, text: str) -> object:
+    """The value a scalar key becomes in the mapping: its text for a string (nearly every
+    key), else the resolved value (an int, float, bool, date...), tagged as not a string."""
+    if key.tag == _STR_TAG:
+        return text
+    try:
+        value = _Loader("").construct_object(key)
+        hash(value)
+    except (yaml.YAMLError, TypeError, ValueError):
+        return text
+    return ("resolved", value)
 
 
 _STR_TAG = "tag:yaml.org,2002:str"

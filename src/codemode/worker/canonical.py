@@ -148,14 +148,24 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
     return {UNREPRESENTABLE_TAG: _qualname(cls)}
 
 
+# Dicts whose keys collided in canonical form since the worker last cleared this (``_convert``
+# turns any into an error of the case); the value itself is marked as having no faithful form.
+COLLISIONS: list[str] = []
+
+
 def _canonical_dict(value: dict[Any, Any], d: int, path: set[int]) -> dict[Any, Any]:
     out: dict[Any, Any] = {}
     for k, v in value.items():
+        original = k
         if isinstance(k, enum.Enum):
             k = k.value
         if not (k is None or isinstance(k, (str, int, float, bool))):
             ck = canonical(k, d, path)
             k = json.dumps(ck, sort_keys=True, default=str) if not isinstance(ck, str) else ck
+        if k in out:  # (1, 2) and "[1, 2]": one would silently replace the other (#21)
+            why = f"two keys of a dict have one canonical form ({_safe_repr(original)} is {k!r})"
+            COLLISIONS.append(why)
+            return {UNREPRESENTABLE_TAG: why}
         out[k] = canonical(v, d, path)
     return out
 

@@ -81,18 +81,42 @@ def apply_serializer(
         return [res], {}
     schema = serializer.get("schema")
     if isinstance(schema, str):
-        build = import_object(schema)
+        build = _builder(schema)
         if form == "inputs_dict":
             return [_build(build, kwargs)], {}
         return [_build(build, a) for a in args], kwargs
     if isinstance(schema, dict):
-        builders = {k: import_object(v) for k, v in schema.items()}
-        kwargs = {k: _build(builders[k], v) if k in builders else v for k, v in kwargs.items()}
+        from . import builders as forms
+
+        builders = {k: _builder(v) for k, v in schema.items()}
+        kwargs = {
+            k: v
+            if k not in builders
+            else forms.receiver(builders[k], v)
+            if k == forms.RECEIVER
+            else _build(builders[k], v)
+            for k, v in kwargs.items()
+        }
         return args, kwargs
     return args, kwargs
 
 
+def _builder(entry: str) -> Any:
+    """A schema entry: an importable name (vowel), or a type expression (``list[mod.Cls]``)."""
+    if "[" in entry or "|" in entry:
+        from . import builders as forms
+
+        return forms.resolve(entry, import_object)
+    return import_object(entry)
+
+
 def _build(builder: Any, value: Any) -> Any:
+    if isinstance(builder, type) or not callable(builder) or hasattr(builder, "__origin__"):
+        from . import (
+            builders as forms,  # a class or a type expression: fields built by their annotations
+        )
+
+        return forms.build(builder, value)
     if isinstance(value, dict):
         validate = getattr(builder, "model_validate", None)
         if callable(validate):

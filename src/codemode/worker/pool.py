@@ -14,7 +14,6 @@ import selectors
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -22,8 +21,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from codemode.errors import FatalError
-from codemode.worker import canonical, runner
+from codemode.worker import canonical, replies, runner
 from codemode.worker.environment import scrub_env
+from codemode.worker.errtail import ErrTail
 
 # The worker's entry script, run by path in the project's interpreter (not imported here).
 RUNTIME_SCRIPT = Path(__file__).resolve().with_name("runtime.py")
@@ -216,7 +216,7 @@ class Worker:
         self.received = 0  # bytes of large replies kept so far (see _recv)
         self.proc: subprocess.Popen[bytes] | None = None
         self.reader: _Lines | None = None
-        self.stderr_file: Any = None
+        self.stderr: ErrTail | None = None
         self.ready = False
         # The worker forks a child per function block; one that cannot (no os.fork) is
         # replaced by a fresh process before each block instead, so that no block sees
@@ -240,14 +240,12 @@ class Worker:
         if self.memory_mb:
             cmd += ["--memory-mb", str(self.memory_mb)]
         adopt_orphans()
-        # Closed in close(): it must outlive this call, so no context manager.
-        self.stderr_file = tempfile.TemporaryFile()  # noqa: SIM115
         try:
             self.proc = subprocess.Popen(
                 cmd,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self.stderr_file,
+                stderr=subprocess.PIPE,
                 env=self.env,
                 cwd=self.root,
                 start_new_session=True,  # so a kill reaches the function's own children too
@@ -257,8 +255,12 @@ class Worker:
                 f"cannot start the project's Python {self.python!r}: {exc.strerror}; "
                 "set it with --python or `python = ...` under [tool.codemode]"
             ) from exc
-        assert self.proc.stdout is not None
+        assert self.proc.stdout is not None and self.proc.stderr is not None
         self.reader = _Lines(self.proc.stdout.fileno())
+        # The tail's thread owns a copy of the pipe: a closed number reused by another file
+        # is never read by it.
+        self.stderr = ErrTail(os.dup(self.proc.stderr.fileno()))
+        self.proc.stderr.close()
         self.ready = False
         self.blocks = 0
         with contextlib.suppress(WorkerDied):
@@ -315,9 +317,7 @@ class Worker:
                 self.proc.stdin.flush()
             _wait_exit(self.proc, 2.0)
         self.kill()
-        if self.stderr_file is not None:
-            self.stderr_file.close()
-            self.stderr_file = None
+        self.stderr = None
 
     def __enter__(self) -> Worker:
         self.start()
@@ -327,15 +327,10 @@ class Worker:
         self.close()
 
     def stderr_tail(self, limit: int = 600) -> str:
-        if self.stderr_file is None:
+        if self.stderr is None:
             return ""
-        try:
-            self.stderr_file.seek(0, os.SEEK_END)
-            size = self.stderr_file.tell()
-            self.stderr_file.seek(max(0, size - limit))
-            text: str = self.stderr_file.read().decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
+        settle = 0.5 if self.proc is not None and self.proc.poll() is not None else 0.0
+        text = self.stderr.tail(limit, settle)
         lines = [ln for ln in text.strip().splitlines() if ln.strip()]
         return lines[-1].strip() if lines else ""
 
@@ -378,11 +373,11 @@ class Worker:
         if line is None:
             return None
         try:
-            reply = canonical.loads(line.decode("utf-8", "replace"))
-        except (ValueError, TypeError, RecursionError) as exc:  # not the worker's own writing
-            return {"outcome": "error", "message": f"unreadable reply from the worker: {exc}"}
+            reply = replies.check_decoded(line.decode("utf-8", "replace"), canonical.loads)
+        except replies.BadReply as exc:  # not the worker's own writing
+            return {"bad": str(exc)}
         if not isinstance(reply, dict):
-            return {"outcome": "error", "message": "unreadable reply from the worker"}
+            return {"bad": "unreadable reply from the worker: not a mapping"}
         if len(line) > _LARGE_REPLY and "case" in reply:
             # Each case may return up to 2 MB, but not every case: past MAX_LARGE_TOTAL the
             # large outputs of a run are errors, so 160 cases of 2 MB cannot make a 320 MB
@@ -422,6 +417,10 @@ class Worker:
                 if reply is None:
                     self.kill()
                     yield {"fatal": "timeout", "message": f"no reply within {timeout:g} s"}
+                    return
+                if "bad" in reply:
+                    self.kill()
+                    yield {"fatal": "protocol", "message": reply["bad"]}
                     return
                 if reply.get("done"):
                     return
@@ -497,6 +496,14 @@ class Worker:
                 progress.done += 1
                 yield Outcome(case=case_id, kind="error", message=self._timed_out())
                 return
+            bad = _bad_reply(reply, case_id)
+            if bad is not None:
+                # The stream can no longer be trusted: this case is an error, the worker is
+                # replaced, and the rest of the block runs in a fresh one (#21).
+                self.kill()
+                progress.done += 1
+                yield Outcome(case=case_id, kind="error", message=bad)
+                return
             if "fatal" in reply:
                 # The target cannot run at all: every remaining case reports the same cause.
                 progress.finished = True
@@ -516,7 +523,9 @@ class Worker:
         progress.finished = True
         # consume the {"done": true} trailer
         with contextlib.suppress(WorkerDied):
-            self._recv(self.timeout)
+            trailer = self._recv(self.timeout)
+            if trailer is None or trailer.get("done") is not True:
+                self.kill()  # anything but the trailer: the stream is out of step
 
     def _timed_out(self) -> str:
         return (
@@ -533,6 +542,20 @@ class Worker:
             "raise `memory_limit_mb` under [tool.codemode] if it needs more",
             duration_ms=outcome.duration_ms,
         )
+
+
+def _bad_reply(reply: dict[str, Any], case_id: str) -> str | None:
+    """Why ``reply`` cannot be the answer for ``case_id``, or None when it fits its schema."""
+    if "bad" in reply:
+        return str(reply["bad"])
+    try:
+        if "fatal" in reply:
+            replies.check_fatal(reply)
+        else:
+            replies.check_case_reply(reply, case_id)
+    except replies.BadReply as exc:
+        return f"the worker's reply does not fit the protocol: {exc}"
+    return None
 
 
 class _Progress:

@@ -1,4 +1,4 @@
-"""Running cases: one function block per request, in a forked child, each call's outcome
+"""Running cases: one function block per request, in a forked child (children.py), each call's outcome
 in canonical data. Stdlib only; runs inside the worker."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import time
 import types
 from collections.abc import Awaitable, Callable
 
-from .canonical import _qualname, canonical, dumps, realize, typed
+from .canonical import COLLISIONS, _qualname, canonical, dumps, realize, typed
 from .clock import _clock_watch, _ShiftedClock
 from .fixtures import Fixtures, apply_serializer
 from .policy import TargetError, _exc_line, import_path
@@ -73,9 +73,6 @@ def _too_big(msg: dict[str, Any], size: int) -> dict[str, Any]:
     }
 
 
-_CHILD_OK = 117  # a forked child that sent all its replies; os._exit(0) in user code is not it
-
-
 def _shares_file_state(req: dict[str, Any]) -> bool:
     """A block with a ``scope: file`` fixture shares that value with the file's other blocks
     on purpose (vowel's semantics): it runs in the worker itself, where the value lives."""
@@ -87,7 +84,9 @@ class Runner:
     def __init__(self, proto: Any, fork: bool = False) -> None:
         self.proto = proto
         self.fixtures = Fixtures()
-        self.fork = fork  # a forked child per function block (see run)
+        self.fork = fork  # function blocks run in forked children (see run)
+        self.child: Any = None  # the live child (children.py), if any
+        self.line = ""  # the request being handled, as it came (a child gets it verbatim)
 
     def send(self, msg: dict[str, Any]) -> None:
         line = dumps(msg)
@@ -103,8 +102,10 @@ class Runner:
         elif op == "run":
             self.run(req)
         elif op == "end_file":
+            self.retire()
             self.send({"ok": True, "errors": self.fixtures.end_file(req.get("key", ""))})
         elif op == "mutate":
+            self.retire()
             from . import exploring  # only when exploring
 
             exploring.run_mutants(self, req)
@@ -121,35 +122,61 @@ class Runner:
         # A `main()` under test parses the argv of `python -m its.module`, not the worker's.
         sys.argv = [getattr(module, "__file__", None) or target]
         if not self.fork or not req.get("isolate", True) or _shares_file_state(req):
+            self.retire()
             self.run_cases(obj, owner, module, req)
             return
-        # One child per function block: module state its cases change dies with the child, so
-        # no verdict depends on which other functions ran before in this worker (#12).
-        import warnings
+        # In a forked child: module state its cases change dies with the child, so no verdict
+        # depends on which other functions ran before in this worker (#12, children.py).
+        from . import children
 
-        with warnings.catch_warnings():
-            # 3.12+ warns of fork with threads (the module may start some at import); the
-            # child only runs the block and leaves by os._exit.
-            warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
-        if pid == 0:
-            code = _CHILD_OK
-            try:
-                self.run_cases(obj, owner, module, req)
-            except MemoryError:
-                self.send({"fatal": "memory", "message": "the worker ran out of memory"})
-            except BaseException:
-                code = 3
-            finally:
-                try:
-                    self.proto.flush()
-                finally:
-                    os._exit(code)
-        _, status = os.waitpid(pid, 0)
+        if self.child is not None and self.child.modules != len(sys.modules):
+            self.retire()  # imported since the fork: a fresh child has what this one lacks
+        if self.child is None:
+            self.proto.flush()
+            self.child = children.spawn(self._child_main, self.proto.fileno())
+        self.proto.flush()
+        child = self.child
+        stay = children.relay(child, req, self.line, self.proto.buffer)
+        if stay:
+            return
+        self.child = None
+        status = child.close(kill=False)
+        if status is None:
+            return
         if os.WIFSIGNALED(status):  # die the same death: the parent reports it and respawns
             os.kill(os.getpid(), os.WTERMSIG(status))
-        elif os.waitstatus_to_exitcode(status) != _CHILD_OK:
+        elif os.waitstatus_to_exitcode(status) != children.CHILD_OK:
             os._exit(os.waitstatus_to_exitcode(status))
+
+    def retire(self) -> None:
+        """End the live child, if any: the worker is about to change its own state."""
+        if self.child is not None:
+            self.child.close(kill=True)
+            self.child = None
+
+    def _child_main(self, requests: Any, replies: Any) -> None:
+        """The forked child: blocks from ``requests`` until one leaves state behind."""
+        from . import leaks
+        from .canonical import loads
+        from .policy import _in_project
+
+        self.proto, self.child = replies, None
+        snap = leaks.snapshot(_in_project)
+        for line in requests:
+            req = loads(line)
+            try:
+                obj, owner, module = import_path(req["target"])
+                sys.argv = [getattr(module, "__file__", None) or req["target"]]
+                self.run_cases(obj, owner, module, req)
+            except TargetError as exc:
+                self.send({"fatal": exc.kind, "message": str(exc)})
+            except MemoryError:
+                self.send({"fatal": "memory", "message": "the worker ran out of memory"})
+                return
+            stay = snap is not None and snap.unchanged()
+            self.send({"stay": stay})
+            if not stay:
+                return
 
     def run_cases(self, obj: Any, owner: Any, module: Any, req: dict[str, Any]) -> None:
         file_key = req.get("file_key", "")
@@ -244,8 +271,10 @@ class Runner:
                     }
                     if case.get("self") is not None:
                         fx = {"\u0000self": realize(case["self"]), **fx}
-                func, fx = _bind(obj, owner, fx)
                 args, kwargs = apply_serializer(case, req.get("serializer"))
+                if isinstance(owner, type) and isinstance(kwargs.get("self"), owner):
+                    fx = {"\u0000self": kwargs.pop("self"), **fx}  # a receiver recipe (#22)
+                func, fx = _bind(obj, owner, fx)
                 if case.get("exprs"):  # docstring and test calls, built with the module's globals
                     from . import exploring
 
@@ -310,6 +339,34 @@ def _trace_lines(func: Any, lines: set[int]) -> bool:
     return True
 
 
+def _convert(result: Any, module: Any, case: dict[str, Any], out: dict[str, Any]) -> None:
+    """The returned value's canonical form and type answers into ``out``. Apart from the call:
+    a value whose conversion raises (an ``__iter__`` that raises, dict keys that cannot be
+    sorted) is an error of the case, never an exception the function raised (#21)."""
+    try:
+        COLLISIONS.clear()
+        value = canonical(result)
+        if COLLISIONS:
+            raise ValueError(COLLISIONS[0])
+        extra: dict[str, Any] = {}
+        if case.get("typed"):
+            extra["typed"] = typed(result)
+        types = case.get("types") or []
+        if types:
+            ns = vars(module) if module is not None else {}
+            extra["types"] = [
+                type_answer(result, t["expr"], bool(t.get("strict")), ns) for t in types
+            ]
+    except (SystemExit, Exception) as exc:
+        try:
+            text = _exc_line(exc)[:2000]
+        except Exception:  # an exception whose str() raises too
+            text = type(exc).__name__
+        out.update(outcome="error", message="the returned value could not be converted: " + text)
+        return
+    out.update(outcome="returned", value=value, **extra)
+
+
 def _call(
     func: Any,
     args: list[Any],
@@ -340,20 +397,14 @@ def _call(
             import asyncio
 
             result = asyncio.run(_await(result))
-        elapsed = time.perf_counter() - t0
-        out["outcome"] = "returned"
-        out["value"] = canonical(result)
-        if case.get("typed"):
-            out["typed"] = typed(result)
-        types = case.get("types") or []
-        if types:
-            ns = vars(module) if module is not None else {}
-            out["types"] = [
-                type_answer(result, t["expr"], bool(t.get("strict")), ns) for t in types
-            ]
+        if hasattr(result, "__next__") or hasattr(result, "__anext__"):
+            result = _consumed(result)  # a generator's items are its output (#22)
     except (SystemExit, Exception) as exc:
         elapsed = time.perf_counter() - t0
         out.update(outcome="raised", exc=_exc_info(exc))
+    else:
+        elapsed = time.perf_counter() - t0
+        _convert(result, module, case, out)
     finally:
         sys.stdout = old_stdout
         if tracing:
@@ -366,6 +417,18 @@ def _call(
     if clock:
         out["clock"] = clock[0]
     return out
+
+
+def _consumed(result: Any) -> Any:
+    from . import builders as forms
+
+    if forms.is_iterator(result):
+        return forms.consume(result)
+    if forms.is_async_iterator(result):
+        import asyncio
+
+        return asyncio.run(forms.consume_async(result))
+    return result
 
 
 async def _await(aw: Any) -> Any:

@@ -131,11 +131,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if req.get("op") == "exit":
             break
+        run.line = line
         try:
             run.handle(req)
         except MemoryError:
             run.send({"fatal": "memory", "message": "the worker ran out of memory"})
             return 3
+    run.retire()
     return 0
 
 

@@ -82,6 +82,12 @@ class Budget:
             self.input_tokens += input_tokens
             self.output_tokens += output_tokens
 
+    def seconds_left(self) -> float | None:
+        """What is left of ``--max-seconds``: each request's client timeout (None: no cap)."""
+        if self.max_seconds is None:
+            return None
+        return max(0.0, self.max_seconds - (time.monotonic() - self.started))
+
     def remaining_requests(self) -> int | None:
         if self.max_requests is None:
             return None

@@ -264,6 +264,48 @@ def _unreachable(exc: BaseException) -> bool:
     )
 
 
+def _settings(model_settings: Any, budget: Budget) -> Any:
+    """The SDK's retries off; a request never outlives ``--max-seconds`` (its timeout, #22)."""
+    settings: Any = {**(model_settings or {}), "max_retries": 0}
+    left = budget.seconds_left()
+    if left is not None:
+        settings["timeout"] = max(0.5, left)
+    return settings
+
+
+def _http_error(model: Any, exc: BaseException, tally: Tally, attempt: int) -> float:
+    """A failed HTTP request: the seconds to wait before the next attempt, or raise."""
+    # It still counts: the provider may bill it, the cap must see it.
+    model.budget.settle(1, 1, 0, 0)
+    tally.requests += 1
+    if _unreachable(exc):
+        url = model.wrapped.base_url or "the provider"
+        raise Unreachable(
+            f"cannot reach the model at {url} ({_describe(exc)}); is the server "
+            "running and is --base-url (or CODEMODE_BASE_URL) right?"
+        ) from None
+    ok, retry_after = _retryable(exc)
+    if not ok or attempt == RETRY_ATTEMPTS - 1:
+        why = "gave up after retries" if ok else "not retried"
+        raise ModelFailed(f"the model failed ({_describe(exc)}; {why})") from None
+    delay = min(
+        RETRY_MAX_DELAY, retry_after if retry_after is not None else model.base_delay * 2**attempt
+    )
+    left = model.budget.seconds_left()
+    return delay if left is None else min(delay, left)
+
+
+def _unreadable(budget: Budget, tally: Tally, exc: BaseException) -> ModelFailed:
+    """The server answered, but not in a form the client could read (``choices: []``, a
+    stream cut short): counted, as the server saw it; the function keeps what it recorded."""
+    budget.settle(1, 1, 0, 0)
+    tally.requests += 1
+    return ModelFailed(
+        f"the model's answer could not be read ({type(exc).__name__}: "
+        f"{_first_sentence(str(exc))[:200]})"
+    )
+
+
 def _make_retrying_model() -> type:
     from pydantic_ai.exceptions import ModelAPIError, UnsupportedSettingWarning
     from pydantic_ai.models.wrapper import WrapperModel
@@ -277,45 +319,29 @@ def _make_retrying_model() -> type:
             self.base_delay = base_delay
 
         async def request(self, messages: Any, model_settings: Any, params: Any) -> Any:
-            settings: Any = {**(model_settings or {}), "max_retries": 0}  # the SDK's retries: off
             tally = current_tally.get() or Tally()
-            last = ""
             for attempt in range(RETRY_ATTEMPTS):
                 self.budget.reserve(1)
+                settings = _settings(model_settings, self.budget)
                 try:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore", UnsupportedSettingWarning)
                         response = await self.wrapped.request(messages, settings, params)
                 except ModelAPIError as exc:
-                    # A failed HTTP request still counts: the provider may bill it, the cap must see it.
-                    self.budget.settle(1, 1, 0, 0)
-                    tally.requests += 1
-                    if _unreachable(exc):
-                        url = self.wrapped.base_url or "the provider"
-                        raise Unreachable(
-                            f"cannot reach the model at {url} ({_describe(exc)}); is the server "
-                            "running and is --base-url (or CODEMODE_BASE_URL) right?"
-                        ) from None
-                    ok, retry_after = _retryable(exc)
-                    last = _describe(exc)
-                    if not ok or attempt == RETRY_ATTEMPTS - 1:
-                        why = "gave up after retries" if ok else "not retried"
-                        raise ModelFailed(f"the model failed ({last}; {why})") from None
-                    delay = self.base_delay * 2**attempt
-                    await asyncio.sleep(
-                        min(RETRY_MAX_DELAY, retry_after if retry_after is not None else delay)
-                    )
+                    await asyncio.sleep(_http_error(self, exc, tally, attempt))
                     continue
-                except BaseException:
+                except (asyncio.CancelledError, KeyboardInterrupt):
                     self.budget.settle(1, 0, 0, 0)
                     raise
+                except Exception as exc:
+                    raise _unreadable(self.budget, tally, exc) from None
                 u = response.usage
                 self.budget.settle(1, 1, u.input_tokens, u.output_tokens)
                 tally.requests += 1
                 tally.input_tokens += u.input_tokens
                 tally.output_tokens += u.output_tokens
                 return response
-            raise ModelFailed(f"the model failed ({last})")
+            raise ModelFailed("the model failed (no attempt left)")
 
     return RetryingModel
 

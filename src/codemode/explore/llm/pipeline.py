@@ -5,7 +5,7 @@ snippet runs in Monty with the target delegated to the worker, and the tool retu
 snippet, every call of the target (numbered, with its result or exception), what it printed,
 its last expression and its error with the line, then the source lines not reached yet. The
 model's own code stays in the conversation. After at most ``1 + rounds`` tool rounds the tool
-is withdrawn and the model must answer with the calls to keep (``SpecChoice``): at most
+is withdrawn and the model must answer with the calls to keep (``Answer``): at most
 ``rounds + 2`` requests, 3 by default. Expected values come from the record, never from the
 answer. What the model sees is capped (``MAX_VISIBLE`` bytes of tool output per function) and
 counted.
@@ -26,12 +26,20 @@ from codemode.explore.llm import prompts
 from codemode.explore.llm.budget import Budget, BudgetExceeded
 from codemode.explore.llm.snippets import SnippetResult, SnippetRunner
 from codemode.explore.record import CallRecord, Recorder, wire_call
-from codemode.explore.selection.cases import build_cases, describe_call, inputs_of, safe_id, usable
+from codemode.explore.selection.cases import (
+    build_cases,
+    describe_call,
+    inputs_of,
+    refusal,
+    safe_id,
+    usable,
+)
 from codemode.explore.target import TargetInfo
 
 MAX_VISIBLE = 24_000  # bytes of tool output one function's conversation may carry
 MAX_CALL_LINES = 24  # recorded calls listed per snippet; the rest are summarised
 MAX_SNIPPETS = 8  # per tool call
+MAX_REFUSED = 12  # refused choices named in one function's note
 
 
 @dataclass
@@ -46,7 +54,10 @@ class Exploration:
     notes: list[str] = field(default_factory=list)
     answers: dict[str, Any] = field(default_factory=dict)  # what the cache keeps
     cached: bool = False
-    stopped: str = ""  # why the model stopped early (a budget), when it did
+    stopped: str = ""  # why the model stopped early (a budget, a failure), when it did
+    budget_stop: bool = False  # a budget cap stopped it
+    failed: str = ""  # the model failed (an HTTP error, an answer it could not give)
+    refused: list[str] = field(default_factory=list)  # chosen calls not written, and why
 
 
 def context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[int]) -> str:
@@ -70,13 +81,23 @@ def context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[
 
 
 def _snippet_report(
-    r: SnippetResult, number: int, by_n: dict[int, CallRecord], name: str, seen: set[int]
+    r: SnippetResult,
+    number: int,
+    by_n: dict[int, CallRecord],
+    info: TargetInfo,
+    seen: set[int],
 ) -> list[str]:
+    name = info.name
     out = [f"snippet {number}:" + ("" if r.calls else " (no call of the function)")]
     calls = list(dict.fromkeys(r.calls))
     for n in calls[:MAX_CALL_LINES]:
         again = " (seen before)" if n in seen else ""
-        out.append("  " + describe_call(by_n[n], name) + again)
+        rec = by_n[n]
+        why = refusal(rec, info) if n not in seen and rec.kind != "error" else None
+        mark = f" [not writable: {why[:140]}]" if why else ""
+        if why and rec.clock:  # the clock rule is applied before the choice (clock_free)
+            mark = f" [read the clock ({rec.clock}): a case only if the date changes nothing]"
+        out.append("  " + describe_call(by_n[n], name) + again + mark)
     if len(calls) > MAX_CALL_LINES:
         out.append(
             f"  ... {len(calls) - MAX_CALL_LINES} more calls, #{calls[MAX_CALL_LINES]}-#{calls[-1]}"
@@ -120,7 +141,7 @@ class _Session:
         by_n = {r.n: r for r in self.recorder.records}
         lines: list[str] = []
         for r in results:
-            lines += _snippet_report(r, start + r.index, by_n, self.info.name, self.seen)
+            lines += _snippet_report(r, start + r.index, by_n, self.info, self.seen)
         unreached = sorted(self.info.body_lines() - self.recorder.lines())
         src = self.info.source.splitlines()
         if unreached:
@@ -140,17 +161,13 @@ class _Session:
 
 
 def _agent(session: _Session, model: Any, budget: Budget, retry_delay: float | None) -> Any:
-    from pydantic_ai import Agent, RunContext, Tool
+    from pydantic_ai import Agent, RunContext, Tool, ToolOutput
     from pydantic_ai.tools import ToolDefinition
 
     from codemode.explore.llm.client import retrying
 
     async def run_snippets(snippets: list[str]) -> str:
-        """Run Python snippets in the sandbox; every call of the function is recorded.
-
-        Args:
-            snippets: Python source code, one snippet per item (2-6 per call).
-        """
+        """Run snippets."""
         return await session.tool(snippets)
 
     async def prepare(ctx: RunContext[None], tool: ToolDefinition) -> ToolDefinition | None:
@@ -159,7 +176,7 @@ def _agent(session: _Session, model: Any, budget: Budget, retry_delay: float | N
 
     return Agent(
         retrying(model, budget, retry_delay),
-        output_type=prompts.SpecChoice,
+        output_type=ToolOutput(prompts.Answer, name="answer", description="Calls to keep"),
         instructions=prompts.INSTRUCTIONS,
         tools=[Tool(run_snippets, prepare=prepare, max_retries=1)],
         retries=1,
@@ -181,15 +198,25 @@ async def _converse(
     try:
         limits = UsageLimits(request_limit=session.rounds + 3, tool_calls_limit=session.rounds + 2)
         result = await _agent(session, model, budget, delay).run(prompt, usage_limits=limits)
-        return result.output
+        return result.output.choice()
     except (BudgetExceeded, UsageLimitExceeded) as exc:
         ex.stopped = str(exc)
+        ex.budget_stop = isinstance(exc, BudgetExceeded)
         ex.notes.append(
             f"stopped early ({exc}); cases chosen offline from the {len(session.recorder.records)} calls recorded"
         )
         return None
-    except UnexpectedModelBehavior as exc:
-        raise ModelFailed(f"the model gave no usable answer ({exc})") from None
+    except (ModelFailed, UnexpectedModelBehavior) as exc:
+        # Prose, bad JSON, too many cases, a malformed or failed response: the calls the
+        # snippets already made are kept and chosen from offline (#22).
+        why = (
+            str(exc) if isinstance(exc, ModelFailed) else f"the model gave no usable answer ({exc})"
+        )
+        ex.stopped = ex.failed = why
+        ex.notes.append(
+            f"{why}; cases chosen offline from the {len(session.recorder.records)} calls recorded"
+        )
+        return None
     finally:
         current_tally.reset(token)
         ex.requests, ex.input_tokens, ex.output_tokens = (
@@ -253,7 +280,13 @@ def _choose(ex: Exploration, session: _Session, choice: Any, taken: set[str]) ->
         ignored = [c.call for c in choice.cases if c.call not in by_n]
         if ignored:
             ex.notes.append(f"the model named calls that do not exist: {ignored[:5]}")
-        ex.cases = build_cases(chosen, info, set(taken))
+        refused: list[str] = []
+        ex.cases = build_cases(chosen, info, set(taken), refused)
+        ex.refused = refused
+        if refused:
+            ex.notes.append(
+                f"{len(refused)} chosen call(s) not written: " + "; ".join(refused[:MAX_REFUSED])
+            )
         if not ex.cases:
             ex.notes.append(
                 "the model chose no usable call; the offline selection was used instead"
@@ -319,6 +352,13 @@ _VACUOUS_TYPES = frozenset({"object", "Any", "typing.Any"})
 
 
 def vacuous(assertion: str | None, type_expr: str | None) -> bool:
+    from codemode.explore.target import AST_LOCK
+
+    with AST_LOCK:  # validate_evaluators runs in a thread (target.py says why)
+        return _vacuous(assertion, type_expr)
+
+
+def _vacuous(assertion: str | None, type_expr: str | None) -> bool:
     """A proposed evaluator that prints or names a type everything has: never written (#11).
 
     An assertion runs on every later ``check``; one that calls ``print`` would print there

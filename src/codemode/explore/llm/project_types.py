@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codemode.explore.record import Recorder
-from codemode.explore.target import TargetInfo
+from codemode.explore.target import AST_LOCK, TargetInfo
 
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"}
 
@@ -35,12 +35,14 @@ class ClassInfo:
     members: dict[str, Any] = field(default_factory=dict)  # enum: name -> literal value
     methods: tuple[str, ...] = ()
     builtin_base: str = "Exception"  # for an exception class
+    params: tuple[str, ...] = ()  # the constructor's parameters, in order (spec forms name them)
 
 
 def read_classes(source: str) -> dict[str, ClassInfo]:
     """The module's top-level classes, as the sandbox needs to know them."""
     try:
-        tree = ast.parse(source)
+        with AST_LOCK:  # explorations run in threads (target.py says why)
+            tree = ast.parse(source)
     except SyntaxError:
         return {}
     nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
@@ -69,8 +71,21 @@ def read_classes(source: str) -> dict[str, ClassInfo]:
                         members[s.targets[0].id] = None
             out[name] = ClassInfo(name, "enum", members=members, methods=methods)
         else:
-            out[name] = ClassInfo(name, "class", methods=methods)
+            out[name] = ClassInfo(name, "class", methods=methods, params=_init_params(node))
     return out
+
+
+def _init_params(node: ast.ClassDef) -> tuple[str, ...]:
+    """``__init__``'s parameters after ``self``; without one, the annotated fields in order (a
+    dataclass's constructor, a pydantic model's keywords)."""
+    for n in node.body:
+        if isinstance(n, ast.FunctionDef) and n.name == "__init__":
+            return tuple(a.arg for a in [*n.args.posonlyargs, *n.args.args][1:])
+    return tuple(
+        n.target.id
+        for n in node.body
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+    )
 
 
 def _builtin_exception(name: str, nodes: dict[str, ast.ClassDef], depth: int = 0) -> str | None:
@@ -96,7 +111,8 @@ def rewrite_imports(code: str, module: str, classes: dict[str, ClassInfo]) -> st
     if not excs or module not in code:
         return code
     try:
-        tree = ast.parse(code)
+        with AST_LOCK:
+            tree = ast.parse(code)
     except SyntaxError:
         return code  # the sandbox reports it
     lines = code.splitlines()
@@ -126,6 +142,7 @@ class Recipe:
         self._kwargs = dict(kwargs)
         self._calls: list[list[Any]] = []
         self._state = state if isinstance(state, dict) else {}
+        self._params: tuple[str, ...] = ()  # the constructor's parameter names, when known
 
     def __codemode_wire__(self) -> tuple[str, dict[str, Any]]:
         return "new", {
@@ -138,6 +155,7 @@ class Recipe:
     def snapshot(self) -> Recipe:
         copy = Recipe(self._cls, tuple(self._args), self._kwargs, self._state)
         copy._calls = [list(c) for c in self._calls]
+        copy._params = self._params
         return copy
 
     def __repr__(self) -> str:
@@ -209,7 +227,10 @@ class ProjectModule:
     def construct(self, cls: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Recipe:
         o = self.recorder.side_call(cls, list(args), kwargs)
         state = self._outcome(o)
-        return Recipe(cls, args, kwargs, state)
+        recipe = Recipe(cls, args, kwargs, state)
+        known = self.classes.get(cls.rsplit(".", 1)[-1])
+        recipe._params = known.params if known is not None else ()
+        return recipe
 
     def method(
         self, recipe: Recipe, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -225,7 +246,9 @@ class ProjectModule:
         self._refresh(recipe)
         return value
 
-    def external(self) -> Any:
+    def external(self, target: Callable[..., Any] | None = None) -> Any:
+        """The module as the sandbox imports it; ``target`` is the host function the bare name
+        is bound to, so an imported target gets the same argument checks and time cap (#22)."""
         from pydantic_monty import ClassInstance, ExternalModule
 
         attrs: dict[str, Any] = {}
@@ -234,9 +257,9 @@ class ProjectModule:
                 attrs[name] = self._class_type(name, c)
             elif c.kind == "enum":
                 attrs[name] = self._enum_type(name, c)
-        target = self.info.qualname.split(".")[0]
+        name_ = self.info.qualname.split(".")[0]
         if "." not in self.info.qualname:
-            attrs[target] = lambda *a, **k: self.call_target(a, k, None)
+            attrs[name_] = target or (lambda *a, **k: self.call_target(a, k, None))
         _ = ClassInstance
         return ExternalModule(attrs)
 

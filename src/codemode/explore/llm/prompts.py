@@ -2,48 +2,42 @@
 
 Kept short on purpose: the function's own source carries most of the information, and
 every character here is paid for on every request (vowel sends about 39,000 characters of
-instructions per spec call; these are under 2,500). ``PROMPT_VERSION`` is part of the cache
+instructions per spec call; these are under 1,000). ``PROMPT_VERSION`` is part of the cache
 key: change it whenever a prompt, a tool or an output model changes meaning.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Any
 
-PROMPT_VERSION = "2"
+from pydantic import BaseModel, Field, model_validator
 
+PROMPT_VERSION = "3"
+
+# Every byte here is sent with every request: the fixed part (these instructions and the two
+# tool schemas) was 59% of a typical request on a 14-function project, now under 40% (#22,
+# benchmarks/llm_cost.py measures it). What the model needs stays: the steps, the edges to
+# try, the answer's form, and what the sandbox can and cannot do.
 MONTY_SUBSET = """\
-Snippets run in Monty, a sandboxed Python subset: no files, network, environment or \
-subprocesses; sleeps return at once. `datetime`, `decimal`, `math`, `re`, `json`, `random` \
-import as usual. `class` statements work, but without base classes (no Enum, NamedTuple or \
-pydantic subclasses of your own). The function's module imports as in the project \
-(`from pkg.mod import Cls`): its classes build the real objects (read their fields, call \
-their methods in sequence on one instance), Enum members are `Cls.NAME`, its exception \
-classes can be caught (by their nearest builtin base). Call the function by its name (or \
-`target`); for a method, call it on an instance, or by name to use a default instance. \
-Results keep their type when Monty has it (int, float, str, bytes, tuple, list, dict, set, \
-Decimal, date, datetime, timedelta); a custom object comes back as a dict of its fields, \
-an Enum member as its value."""
+Snippets run in Monty, a Python subset (no files, network or environment). Import the \
+module as in the project: its classes build real objects (methods in sequence on one \
+instance), Enum members are `Cls.NAME`, its exceptions can be caught. Results keep their \
+types; objects come back as dicts of fields."""
 
 INSTRUCTIONS = f"""\
-You test one Python function by running snippets against the real code, then choose which \
-recorded calls become the test cases of its spec.
-1. Call `run_snippets` with 2-6 snippets that call the function on typical inputs, edge \
-cases (empty, zero, negative, large, unicode, both sides of every comparison) and every \
-error path. Loops over many inputs in one snippet are cheap; catch expected exceptions.
-2. Each call of the function is numbered (#n) with its result or exception; you also see \
-what the snippets printed, their last expression, their errors, and the lines not reached \
-yet. Run more snippets only to reach those lines or to fix failures.
-3. Answer with 4-12 calls that together show each behaviour and error path once, each with \
-a short snake_case id. Expected values are copied from the record: give only call numbers. \
-Optionally propose global evaluators that hold for every call: a `type` (e.g. "int", \
-"list[str]") or an `assertion` (a Python expression over `input` and `output`).
+Test one Python function: run snippets on the real code, then choose the recorded calls \
+that become its spec's cases.
+1. Call `run_snippets` with 2-6 snippets: typical inputs, edges (empty, zero, negative, both \
+sides of each comparison), each error path; catch expected exceptions. Run more only to reach \
+lines not reached or fix failures.
+2. Answer `cases`: snake_case id -> call number (#n), 4-12 calls, each behaviour once. \
+Optional `evaluators` true of every call: name -> "type: int" or an assertion on `output`.
 {MONTY_SUBSET}"""
 
 
 class ChosenCase(BaseModel):
-    call: int = Field(description="The number of a recorded call, e.g. 3 for #3.")
-    id: str = Field(description="snake_case case id.")
+    call: int
+    id: str
     reason: str = ""
 
 
@@ -54,5 +48,47 @@ class ProposedEvaluator(BaseModel):
 
 
 class SpecChoice(BaseModel):
+    """The choice as the pipeline and the cache hold it."""
+
     cases: list[ChosenCase] = Field(max_length=30)
     evaluators: list[ProposedEvaluator] = Field(default_factory=list, max_length=5)
+
+
+class Answer(BaseModel):
+    # The model's answer. No docstring: it would be sent with every request, as the schema is.
+
+    # No length caps in the schema: a longer answer keeps its first 30 cases and 5 evaluators
+    # (it used to fail validation and lose the function's work, #22).
+    cases: dict[str, int]
+    evaluators: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lists(cls, data: Any) -> Any:
+        """The long form (a list of {call, id}, of {name, type|assertion}) is read too."""
+        if not isinstance(data, dict):
+            return data
+        out = dict(data)
+        if isinstance(out.get("cases"), list):
+            out["cases"] = {
+                str(c.get("id")): c.get("call") for c in out["cases"] if isinstance(c, dict)
+            }
+        if isinstance(out.get("evaluators"), list):
+            out["evaluators"] = {
+                str(e.get("name")): f"type: {e['type']}" if e.get("type") else e.get("assertion")
+                for e in out["evaluators"]
+                if isinstance(e, dict)
+            }
+        return out
+
+    def choice(self) -> SpecChoice:
+        evaluators = []
+        for name, text in list(self.evaluators.items())[:5]:
+            if text.startswith("type:"):
+                evaluators.append(ProposedEvaluator(name=name, type=text[5:].strip()))
+            else:
+                evaluators.append(ProposedEvaluator(name=name, assertion=text))
+        return SpecChoice(
+            cases=[ChosenCase(call=n, id=i) for i, n in list(self.cases.items())[:30]],
+            evaluators=evaluators,
+        )

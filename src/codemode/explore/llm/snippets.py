@@ -1,8 +1,9 @@
 """Run model-written snippets in Monty; the project is reachable only through the worker.
 
 A snippet gets no files, environment, network, imports of host modules or real sleeps
-(Monty's policy: sleeps return at once, the clock is frozen, ``random`` is seeded, so a
-replayed snippet makes the same calls). Every call of the target is a host function that
+(Monty's policy: sleeps return at once, ``random`` is seeded, so a replayed snippet makes the
+same calls; the clock is the host's at the snippet's start, as the function the snippet calls
+reads it, so ``f(date.today())`` passes the date the function sees as today (#22)). Every call of the target is a host function that
 asks the worker, records the call, and hands back the result with its Python types where
 Monty has them (Decimal, date, tuple, bytes...); a custom object arrives as its data. The
 target's own module imports as in the project (``explore/llm/project_types.py``): its classes,
@@ -35,7 +36,6 @@ from codemode.explore.record import Recorder, TooManyCalls
 from codemode.explore.target import TargetInfo
 
 _DATA = (type(None), bool, int, float, str, bytes, decimal.Decimal, dt.timedelta, Recipe, MemberRef)
-_FROZEN_NOW = dt.datetime(2024, 1, 15, 12, 0, 0)
 
 
 PRINT_LIMIT = 600  # characters of a snippet's printed output the model gets back
@@ -184,7 +184,8 @@ class SnippetRunner:
             # every host call is a suspension: this bounds the calls one snippet makes
             max_suspensions=self.max_calls,
         )
-        policy = {"sleep": "zero", "datetime": _FROZEN_NOW, "random_start": {"seed": 0}}
+        now = dt.datetime.now().replace(microsecond=0)  # the host's clock, as the worker's
+        policy = {"sleep": "zero", "datetime": now, "random_start": {"seed": 0}}
         return self._pool.checkout(limits=limits, os_policy=policy, external_modules=modules)
 
     def run(
@@ -203,7 +204,7 @@ class SnippetRunner:
             modules = {}
             if info is not None:
                 code = rewrite_imports(code, info.module, classes)
-                modules = _module_tree(info.module, project.external())
+                modules = _module_tree(info.module, project.external(target))
             printed: list[str] = []
             value, error = self._feed(code, {n: target for n in names}, modules, printed)
             text = _cap("".join(printed).rstrip(), PRINT_LIMIT)

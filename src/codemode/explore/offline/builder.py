@@ -92,7 +92,7 @@ class Builder:
         if any(type(v.value) is str for v in values):
             values = [*option_texts(self.fn, p.name, self.module), *values]
         elif any(type(v.value) is list and v.value and type(v.value[0]) is str for v in values):
-            # lists of text whose items the body looks up: `for s in suppress: Unit[s]`
+            # lists of text whose items the body looks up: `for item in options: Color[item]`
             values = [*option_lists(self.fn, p.name, self.module), *values]
         if p.has_default and p.default is not MISSING:
             values = [Value(p.default, "default"), *format_variants(p.default), *values]

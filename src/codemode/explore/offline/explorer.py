@@ -21,24 +21,27 @@ import datetime as dt
 import itertools
 import math
 import random
+import re
 import textwrap
 import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codemode.config import Config
 from codemode.explore.offline.builder import Builder
 from codemode.explore.offline.harvest import Candidate, docstring_calls, file_calls, patterns
+from codemode.explore.offline.near_sources import data_texts, doc_file_calls, sibling_calls
 from codemode.explore.offline.values import Value, dedupe
 from codemode.explore.offline.variants import example_values, variants
-from codemode.explore.record import CallRecord, Recorder, value_key
-from codemode.explore.selection import admit
-from codemode.explore.selection.by_mutation import Mutation, choose, run_mutants, shortlist
-from codemode.explore.selection.cases import auto_id, build_cases, usable
 from codemode.explore.target import AST_LOCK, Param, TargetInfo
+
+# Choosing cases (records, mutants, case mappings) is imported where cases are chosen:
+# `plan` alone is what the behaviour diff of a pre-commit hook needs (#18).
+if TYPE_CHECKING:
+    from codemode.explore.record import CallRecord, Recorder
 
 MAX_PLANNED = 400
 MAX_CASES: int = Config._field_defaults[
@@ -145,8 +148,13 @@ def _value_class(v: Value) -> str:
     return f"{'negative' if n < 0 else 'positive'}_{size}"
 
 
+# A label that starts with, or holds after an underscore, one of _CONSTANT_LABELS: one
+# compiled search instead of a loop over the labels (this runs for every planned call).
+_DERIVED = re.compile("(?:^|_)(?:" + "|".join(map(re.escape, _CONSTANT_LABELS)) + ")")
+
+
 def _source_of(labels: Sequence[str]) -> str:
-    derived = any(lb.startswith(p) or f"_{p}" in lb for lb in labels for p in _CONSTANT_LABELS)
+    derived = any(_DERIVED.search(lb) for lb in labels)
     return "constants" if derived else "types"
 
 
@@ -243,8 +251,11 @@ def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = Non
     params = _params(info, fixtures)
     doc = docstring_calls(info)
     tests, callers = file_calls(info, root) if root is not None else ([], [])
-    found = [*tests, *doc, *callers]
-    found += variants([*doc, *tests])
+    docs = doc_file_calls(info, root) if root is not None else []
+    # near the function: its siblings' test inputs, the data files its tests read
+    near = [*sibling_calls(info, root), *data_texts(info, root)] if root is not None else []
+    found = [*tests, *doc, *docs, *callers, *near]
+    found += variants([*doc, *docs, *tests])
     fn = _fn_node(info)
     module = _module_tree(info)
     pats = patterns(fn, module) if fn is not None and module is not None else []
@@ -294,6 +305,8 @@ def plan_calls(
 
 
 def _key(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
+    from codemode.explore.record import value_key
+
     return value_key([list(args), kwargs], default=str)
 
 
@@ -321,6 +334,8 @@ def _non_finite(value: Any) -> bool:
 def _unhandled_non_finite(rec: CallRecord) -> bool:
     """An infinity or NaN the function does not handle (the interpreter's OverflowError from
     ``round(inf)``) shows nothing of the function: such a call is not a case."""
+    from codemode.explore.selection import admit
+
     if rec.kind != "raised" or admit.raised_by_project(rec.exc):
         return False
     return any(_non_finite(v) for v in (*rec.args, *rec.kwargs.values()))
@@ -337,6 +352,9 @@ def explore(
     info: TargetInfo, recorder: Recorder, *, max_cases: int = MAX_CASES, root: Path | None = None
 ) -> OfflineResult:
     """Plan, run, mutate, choose: the cases (not yet gated) and what they are worth."""
+    from codemode.explore.selection.by_mutation import choose, run_mutants, shortlist
+    from codemode.explore.selection.cases import build_cases, usable
+
     with AST_LOCK:
         planned = plan(info, recorder.fixture_names, root)
     if planned.needs_fixture and not planned.candidates:
@@ -389,6 +407,9 @@ def select(
     records: Sequence[CallRecord], info: TargetInfo, max_cases: int = MAX_CASES
 ) -> list[tuple[CallRecord, str]]:
     """Without mutants (the model's fallback): new lines, then new outcomes."""
+    from codemode.explore.selection.by_mutation import Mutation, choose
+    from codemode.explore.selection.cases import auto_id, usable
+
     ok = [r for r in records if usable(r, info)]
     picked = choose(ok, Mutation(), (), max_cases)
     return [(r, auto_id(r, info)) for r in sorted(picked, key=lambda r: r.n)]

@@ -18,11 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from codemode.explore.offline.row_bindings import MAX_ROWS, assignments, class_tables, loop_rows
 from codemode.explore.target import TargetInfo
 
-MAX_FROM_FILES = 60  # calls per function from tests and callers
+MAX_FROM_FILES = 120  # calls per function from tests and callers (table rows count each)
 MAX_FILES = 400
-_SKIP_DIRS = frozenset(
+SKIP_DIRS = frozenset(
     [
         ".git",
         ".hg",
@@ -71,7 +72,7 @@ def is_test_file(rel: str) -> bool:
 def python_files(root: Path) -> Iterator[tuple[str, Path]]:
     count = 0
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         for f in sorted(filenames):
             if f.endswith(".py"):
                 path = Path(dirpath) / f
@@ -205,15 +206,20 @@ def _calls_in_file(
         return
     setup = _imports(tree)
     tables = _tables(tree)
+    module_env = assignments(tree.body)
+    class_env = class_tables(tree) if source == "tests" else {}
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         if same_module and fn.name == info.name:
             continue  # its own recursive calls say nothing new
         rows = _parametrize_rows(fn, tables) if source == "tests" else [{}]
+        # the rows of the tables the test iterates (`for a, b in self.versions:`)
+        loops = loop_rows(fn, {**module_env, **class_env.get(id(fn), {})}) if rows else {}
         for node in ast.walk(fn):
             if isinstance(node, ast.Call) and matcher.matches(node):
-                for row in rows:
+                bound = loops.get(id(node), [{}])
+                for row in [{**r, **b} for r in rows for b in bound][:MAX_ROWS]:
                     call = _Sub(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
                     label = f"from_{fn.name}" if source == "tests" else f"as_in_{fn.name}"
                     cand = _call_from(call, label, source, setup)

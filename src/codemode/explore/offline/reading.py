@@ -172,9 +172,10 @@ def _is_param(node: ast.expr, name: str) -> bool:
 
 
 def option_texts(fn: ast.AST | None, name: str, module: ast.Module | None) -> list[Value]:
-    """The values a text option is compared with (``if gender == "male"``, ``in ("a", "b")``)
-    or looked up as (``Unit[minimum_unit.upper()]``: the class's member names): each is a
-    behaviour, so they come first, where the combinations of two options take theirs."""
+    """The values a text option is compared with (``if mode == "strict"``, ``in ("a", "b")``)
+    or looked up as: an Enum's members by name (``Color[name.upper()]``, the Enum API's
+    access by name), so the class's member names. Each is a behaviour, so they come first,
+    where the combinations of two options take theirs."""
     if fn is None:
         return []
     found: dict[str, None] = {}
@@ -196,8 +197,8 @@ def option_texts(fn: ast.AST | None, name: str, module: ast.Module | None) -> li
 
 
 def option_lists(fn: ast.AST | None, name: str, module: ast.Module | None) -> list[Value]:
-    """For a list whose items the body compares or looks up (``for s in suppress``), lists
-    of the values it compares them with."""
+    """For a list whose items the body compares or looks up (``for item in options:``),
+    lists of the values it compares them with."""
     items: dict[str, None] = {}
     for node in ast.walk(fn) if fn is not None else []:
         if (
@@ -215,8 +216,8 @@ def option_lists(fn: ast.AST | None, name: str, module: ast.Module | None) -> li
 
 
 def member_names(fn: ast.AST | None, module: ast.Module | None = None) -> list[str]:
-    """``Unit.MILLISECONDS`` in the body, and the other upper-case members of a module class
-    it names: what a text option may be looked up as (``Unit[minimum_unit.upper()]``)."""
+    """``Color.RED`` in the body, and the other upper-case members of a module class it
+    names: what a text option may be looked up as (``Color[name.upper()]``)."""
     if fn is None:
         return []
     out: dict[str, None] = {}

@@ -80,15 +80,22 @@ _NON_FINITE = (
     (math.nan, "not_a_number"),
 )
 # No huge int of its own: `range(n)` or a loop counting n down would hang (a table's may).
-# where repr turns to exponents, with exponents of many digits between them
-_FLOAT_MAGNITUDES = ((1.5e-7, "tiny"), (6.5e25, "huge"), (1.6e-19, "minuscule"))
+# Floats where their text changes form: repr() writes an exponent from 1e16 up and below
+# 1e-4 (Python's float repr, the 'r' format: "exponent < -4 or >= 16"), and past 1e100 the
+# exponent has three digits; near the ends of the double range (sys.float_info).
+_FLOAT_MAGNITUDES = (
+    (1.5e-5, "tiny"),
+    (1.5e16, "huge"),
+    (1.5e-200, "minuscule"),
+    (1.5e200, "enormous"),
+)
 # A parameter that takes a number or its text (``float | str``) gets numbers written as text.
 _NUMERIC_TEXTS = (
     ("1000", "text_thousand"),
     ("-3", "text_negative"),
     ("7", "text_digit"),
     ("1,234.5", "text_grouped"),
-    ("12,34,567", "text_irregular_grouping"),
+    ("12,34,567", "text_irregular_grouping"),  # CLDR's Indian grouping (#,##,##0)
     ("1234567", "text_millions"),
     ("0.25", "text_fraction"),
     ("1e3", "text_exponent"),
@@ -97,29 +104,38 @@ _NUMERIC_TEXTS = (
     ("nan", "text_nan"),
     (" 42 ", "text_padded"),
 )
-_TIMEDELTAS = (  # one of each unit first, then the boundaries of the units time code rounds to
-    (dt.timedelta(minutes=30), "half_hour"),
-    (dt.timedelta(0), "no_time"),
-    (dt.timedelta(microseconds=500), "microseconds"),
-    (dt.timedelta(milliseconds=1500), "milliseconds"),
-    (dt.timedelta(hours=5, minutes=20), "hours"),
-    (dt.timedelta(days=2, hours=3), "days"),
-    (dt.timedelta(days=75), "months"),
-    (dt.timedelta(days=400), "year_and_month"),
-    (dt.timedelta(days=800, seconds=5), "years"),
-    (dt.timedelta(days=500_000), "millennia"),
-    (dt.timedelta(days=-1, seconds=3600), "negative"),
-    (dt.timedelta(seconds=1), "one_second"),
-    (dt.timedelta(seconds=59), "under_a_minute"),
-    (dt.timedelta(seconds=90), "minute_and_a_half"),
-    (dt.timedelta(seconds=3599), "under_an_hour"),
-    (dt.timedelta(hours=1), "one_hour"),
-    (dt.timedelta(hours=2), "two_hours"),
-    (dt.timedelta(days=1), "one_day"),
-    (dt.timedelta(days=31), "month"),
-    (dt.timedelta(days=365), "one_year"),
-    (dt.timedelta(days=36500), "century"),
+# Spans for a timedelta parameter, from the units a span is written in: timedelta's own
+# constructor units (microseconds, milliseconds, seconds, minutes, hours, days, weeks: the
+# datetime documentation) and the calendar's month and year (30 and 365 days, as ISO 8601
+# durations are read by most code). First one of each unit with a remainder (code that
+# picks a unit sees each one), then the edges of each unit: one step of the smaller unit
+# below it, the unit itself, and twice it (where "1 minute" turns into "2 minutes").
+_UNITS: tuple[tuple[dt.timedelta, str], ...] = (
+    (dt.timedelta(microseconds=1), "microsecond"),
+    (dt.timedelta(milliseconds=1), "millisecond"),
+    (dt.timedelta(seconds=1), "second"),
+    (dt.timedelta(minutes=1), "minute"),
+    (dt.timedelta(hours=1), "hour"),
+    (dt.timedelta(days=1), "day"),
+    (dt.timedelta(weeks=1), "week"),
+    (dt.timedelta(days=30), "month"),
+    (dt.timedelta(days=365), "year"),
 )
+
+
+def _unit_spans() -> tuple[list[tuple[dt.timedelta, str]], list[tuple[dt.timedelta, str]]]:
+    """(one of each unit with a remainder, the edges of each unit)."""
+    each = [(dt.timedelta(0), "no_time"), (dt.timedelta(days=-1, hours=1), "negative")]
+    edges: list[tuple[dt.timedelta, str]] = []
+    for (unit, name), (smaller, _) in zip(_UNITS[1:], _UNITS):
+        each.append((unit * 2 + smaller * 3, f"{name}s_and_more"))
+        edges += [(unit - smaller, f"under_a_{name}"), (unit, f"one_{name}")]
+        edges.append((unit * 2, f"two_{name}s"))
+    each.append((_UNITS[-1][0] * 1000, "thousand_years"))  # past the largest unit
+    return each, edges
+
+
+_TIMEDELTA_EACH, _TIMEDELTA_EDGES = _unit_spans()
 _DATES = (
     (dt.date(2024, 5, 15), "mid_month"),
     (dt.date(2024, 1, 1), "new_year"),
@@ -380,6 +396,17 @@ def _near(n: float, kind: type) -> list[Value]:
     ]
 
 
+def _past(table: list[Any]) -> Any:
+    """One step past a table's last threshold, by the table's own ratio (its last two
+    thresholds'), or ten times the one when that ratio says nothing."""
+    last = table[-1]
+    before = table[-2] if len(table) > 1 else 0
+    if before and last / before > 1:
+        step = last / before
+        return last * round(step) if isinstance(last, int) else last * step
+    return last * 10 if last else 10
+
+
 class NumberValues:
     """Ints and floats: typical values, then each index of a literal sequence the body
     subscripts, infinities and NaN, the boundaries around the body's literals and around
@@ -405,7 +432,7 @@ class NumberValues:
             ints += near if isinstance(n, int) else []
             floats += near
         if table:  # past the table's last threshold, where a loop over it falls through
-            past = Value(max(table) * 1000, "past_table")
+            past = Value(_past(sorted(table)), "past_table")
             ints += [past] if isinstance(past.value, int) else []
             floats.append(past)
         self.ints = dedupe([*ints, *(Value(v, label) for v, label in _INTS_MORE)])
@@ -414,9 +441,10 @@ class NumberValues:
 
 
 def timedeltas(literals: Sequence[Any]) -> list[Value]:
-    """Spans at the units' boundaries, then each whole-number literal of the body read as
-    seconds and as days (``if seconds < 60``, ``if days < 365``)."""
-    fixed = [Value(d, label) for d, label in _TIMEDELTAS]
+    """One span of each unit, then the units' edges interleaved with each whole-number
+    literal of the body read as microseconds, seconds and days (``if seconds < 60``)."""
+    each = [Value(d, label) for d, label in _TIMEDELTA_EACH]
+    edges = [Value(d, label) for d, label in _TIMEDELTA_EDGES]
     read: list[Value] = []
     for n in literals:
         if type(n) is int and 1 < n <= 10**6:
@@ -425,7 +453,7 @@ def timedeltas(literals: Sequence[Any]) -> list[Value]:
                 read.append(Value(dt.timedelta(seconds=n), f"seconds_{n}"))
             if n <= 3650:
                 read.append(Value(dt.timedelta(days=n), f"days_{n}"))
-    return dedupe([*fixed[:11], *interleave([read, fixed[11:]])])
+    return dedupe([*each, *interleave([read, edges])])
 
 
 def interleave(groups: Sequence[Sequence[Value]]) -> list[Value]:

@@ -79,69 +79,78 @@ def inputs_of(rec: CallRecord, info: TargetInfo | None) -> list[Any] | dict[str,
 SCHEMA_KEY = "\u0000schema"  # a case's serializer needs, popped before it is written
 
 
-def _spec_value(value: Any) -> tuple[Any, str | None] | None:
-    """(YAML value, builder) for one argument; None when it has no spec form.
+def input_form(rec: CallRecord, info: TargetInfo | None) -> tuple[Any, dict[str, str]]:
+    """The case's ``inputs`` and the serializer schema they need (``specs/forms.py``); NoForm
+    says why the call cannot be written, and what would make it writable (#22)."""
+    from codemode.specs.forms import NoForm, receiver, to_spec, top_level
 
-    vowel's serializers rebuild keyword arguments from their YAML data (``schema:``): a
-    Decimal from its text, an Enum member from its value, a pydantic model or a keyword-built
-    project object from its fields, bytes from base64, a tuple from its list.
-    """
-    import base64
-    import datetime as dt
-    import decimal
+    inputs = inputs_of(rec, info)
+    if rec.receiver is None and inputs is not None and yaml_safe(inputs):
+        return inputs, {}
+    if info is None:
+        raise NoForm("the call's arguments need a form the function's signature decides")
+    named = bind_keywords(info, list(rec.args), dict(rec.kwargs))
+    if named is None:
+        raise NoForm("the arguments do not bind to the function's parameters by name")
+    out: dict[str, Any] = {}
+    schema: dict[str, str] = {}
+    if rec.receiver is not None:
+        if RECEIVER in named:
+            raise NoForm(f"a parameter is named {RECEIVER!r}, the key of a method's receiver")
+        out[RECEIVER], cls = receiver(rec.receiver)
+        schema[RECEIVER] = str(cls)
+    for name, value in named.items():
+        try:
+            data, builder = top_level(to_spec(value))
+        except NoForm as exc:
+            raise NoForm(f"argument {name!r}: {exc}") from None
+        out[name] = data
+        if builder is not None:
+            schema[name] = builder
+    return out, schema
 
-    from codemode.explore.llm.project_types import MemberRef, Recipe
 
-    if isinstance(value, decimal.Decimal):
-        return str(value), "decimal.Decimal"
-    if isinstance(value, MemberRef):
-        return (value.value, value._cls) if yaml_safe(value.value) else None
-    if isinstance(value, Recipe):
-        wire = value.__codemode_wire__()[1]
-        ok = not wire["args"] and not wire["calls"] and yaml_safe(wire["kwargs"])
-        return (dict(wire["kwargs"]), wire["cls"]) if ok else None
-    if isinstance(value, dt.timedelta):
-        return {"seconds": value.total_seconds()}, "datetime.timedelta"
-    if isinstance(value, bytes):
-        return base64.b64encode(value).decode("ascii"), "base64.b64decode"
-    if type(value) is tuple and yaml_safe(list(value)):
-        return list(value), "builtins.tuple"
-    return (value, None) if yaml_safe(value) else None
+RECEIVER = "self"  # the inputs key of a method's receiver (worker/builders.py reads it)
 
 
 def spec_inputs(rec: CallRecord, info: TargetInfo | None) -> tuple[Any, dict[str, str]] | None:
     """The case's ``inputs`` and the serializer schema they need; None when not writable."""
-    if rec.receiver is not None:
-        return None  # a method on an instance a snippet built: no spec form yet
-    inputs = inputs_of(rec, info)
-    if inputs is not None and yaml_safe(inputs):
-        return inputs, {}
-    if info is None:
+    from codemode.specs.forms import NoForm
+
+    try:
+        return input_form(rec, info)
+    except NoForm:
         return None
-    named = bind_keywords(info, list(rec.args), dict(rec.kwargs))
-    if named is None:
-        return None
-    out: dict[str, Any] = {}
-    schema: dict[str, str] = {}
-    for name, value in named.items():
-        form = _spec_value(value)
-        if form is None:
-            return None
-        out[name] = form[0]
-        if form[1] is not None:
-            schema[name] = form[1]
-    return out, schema
+
+
+def refusal(rec: CallRecord, info: TargetInfo | None) -> str | None:
+    """Why the call cannot become a case that replays faithfully from YAML (None: it can)."""
+    from codemode.specs.forms import NoForm
+
+    if rec.kind == "error":
+        return f"the call could not run ({rec.message.split(';')[0][:120]})"
+    if rec.clock:
+        return (
+            f"it read the clock ({rec.clock}); an outcome that changes with the date is never "
+            "a case: pass the time in as a parameter"
+        )
+    try:
+        input_form(rec, info)
+    except NoForm as exc:
+        return str(exc)
+    if rec.kind == "returned" and not (has_faithful_form(rec.value) and yaml_safe(rec.value)):
+        return "its output has no faithful form in YAML (an object without data fields?)"
+    if rec.kind == "raised" and incidental(rec, info):
+        return (
+            f"{(rec.exc or {}).get('type')} raised by Python, not by the project: the input was of the wrong "
+            "kind (junk), not a behaviour"
+        )
+    return None
 
 
 def usable(rec: CallRecord, info: TargetInfo | None) -> bool:
     """Whether the call can become a case that replays faithfully from YAML."""
-    if rec.kind not in ("returned", "raised") or rec.clock:
-        return False  # a call that read the clock may answer otherwise tomorrow
-    if spec_inputs(rec, info) is None:
-        return False
-    if rec.kind == "returned":
-        return has_faithful_form(rec.value) and yaml_safe(rec.value)
-    return not incidental(rec, info)
+    return refusal(rec, info) is None
 
 
 def incidental(rec: CallRecord, info: TargetInfo | None) -> bool:
@@ -178,7 +187,7 @@ def describe_call(rec: CallRecord, name: str, limit: int = 160) -> str:
     parts = [_show(a) for a in rec.args] + [f"{k}={_show(v)}" for k, v in rec.kwargs.items()]
     call = f"{name}({', '.join(parts)})"
     if rec.receiver is not None:
-        call = f"{rec.receiver!r}.{call}"
+        call = f"{call} on {_receiver_text(rec.receiver)}"
     if len(call) > limit:
         call = call[: limit - 3] + "..."
     if rec.kind == "returned":
@@ -189,6 +198,23 @@ def describe_call(rec: CallRecord, name: str, limit: int = 160) -> str:
         exc = rec.exc or {}
         return f"#{rec.n} {call} raises {exc.get('type')}: {str(exc.get('message', ''))[:100]}"
     return f"#{rec.n} {call} failed: {rec.message[:100]}"
+
+
+def _receiver_text(recipe: Any) -> str:
+    """``Wallet('ada', Decimal('100')) after .deposit(Decimal('50'))``: the instance and the
+    calls made on it before, never written as a chain on a return value (#22)."""
+    text = repr(recipe.snapshot()) if hasattr(recipe, "snapshot") else repr(recipe)
+    calls = list(getattr(recipe, "_calls", []) or [])
+    if not calls:
+        return text
+    ctor = text[: len(text) - sum(len(_call_text(c)) for c in calls)]
+    return f"{ctor} after " + ", ".join(_call_text(c) for c in calls)
+
+
+def _call_text(call: Any) -> str:
+    name, args, kwargs = call
+    inner = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    return f".{name}({', '.join(inner)})"
 
 
 def _rich(value: Any) -> bool:
@@ -245,13 +271,22 @@ def representative(
 
 
 def build_cases(
-    chosen: Iterable[tuple[CallRecord, str]], info: TargetInfo | None, taken: set[str]
+    chosen: Iterable[tuple[CallRecord, str]],
+    info: TargetInfo | None,
+    taken: set[str],
+    refused: list[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Cases for the chosen (record, wanted id) pairs; unusable records are skipped."""
+    """Cases for the chosen (record, wanted id) pairs; unusable records are skipped, each
+    with its reason in ``refused`` (``#5 (id): why``) when a list is given."""
     out: list[dict[str, Any]] = []
     seen_calls: set[int] = set()
     for rec, wanted in chosen:
-        if rec.n in seen_calls or not usable(rec, info):
+        if rec.n in seen_calls:
+            continue
+        why = refusal(rec, info)
+        if why is not None:
+            if refused is not None:
+                refused.append(f"#{rec.n} ({wanted}): {why}")
             continue
         seen_calls.add(rec.n)
         out.append(case_from_record(rec, unique_id(readable_id(wanted), taken), info))

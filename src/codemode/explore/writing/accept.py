@@ -20,9 +20,13 @@ from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.lock import locked
 from codemode.report.model import CASE_DRIFTED, CASE_PASSED, FunctionResult, Report, SpecEdit
+from codemode.specs import textfile
+from codemode.specs.edit_case import CaseEditError, set_expectations
 from codemode.specs.index import SpecIndex, build_index
+from codemode.specs.load import load_spec_file, parse_spec_text
 from codemode.specs.types import FunctionSpec, SpecFile
-from codemode.specs.write import set_expectations, unified_diff
+from codemode.specs.write import unified_diff
+from codemode.worker.pool import Outcome
 
 _REF = re.compile(r"^(?P<fid>[\w.]+)\[(?P<case>[^\[\]]+)\]$")
 
@@ -36,57 +40,112 @@ def parse_ref(text: str) -> tuple[str, str]:
     return m.group("fid"), m.group("case")
 
 
-def _change(observed: Any, match: str | None) -> dict[str, Any]:
-    if isinstance(observed, dict) and set(observed) == {"raised", "message"}:
+def _change(outcome: Outcome | None, match: str | None) -> dict[str, Any]:
+    """The keys to write: ``raises`` only for an exception the call raised; a returned dict
+    shaped like ``{"raised": X, "message": m}`` is a value like any other (#21)."""
+    if outcome is not None and outcome.kind == "raised":
+        exc = outcome.exc or {}
+        message = str(exc.get("message", ""))
         try:
-            keep = match if match and saferegex.search(match, str(observed["message"])) else None
+            keep = match if match and saferegex.search(match, message) else None
         except saferegex.RegexError:  # too slow or invalid: the new expectation drops it
             keep = None
-        return {"expected": None, "raises": observed["raised"], "match": keep}
-    return {"expected": observed, "raises": None, "match": None}
+        return {"expected": None, "raises": exc.get("type"), "match": keep}
+    value = outcome.value if outcome is not None else None
+    return {"expected": value, "raises": None, "match": None}
+
+
+def _faults(spec: SpecFile) -> set[str]:
+    """What the loader objects to in ``spec``."""
+    return (
+        {f"problem: {p.message}" for p in spec.problems}
+        | {f"{f.id}: {f.error}" for f in spec.functions if f.error}
+        | {f"{f.id}[{c.id}]: {c.error}" for f in spec.functions for c in f.cases if c.error}
+    )
+
+
+def _cases_of(spec: SpecFile) -> list[tuple[str, str]]:
+    return [(f.id, c.id) for f in spec.functions for c in f.cases]
+
+
+def _edit(path: Path, old: str, file_changes: list[tuple[str, dict[str, Any]]]) -> str:
+    new = old
+    for fid, changes in file_changes:
+        try:
+            new = set_expectations(new, fid, changes)
+        except KeyError:
+            raise FatalError(
+                f"{path}: {fid} was removed from the spec while accept ran; nothing was "
+                "written, run accept again"
+            ) from None
+        except CaseEditError as exc:
+            raise FatalError(f"{path}: {fid}: {exc}; nothing was written") from None
+    return new
 
 
 def _write(
-    path: Path, file_changes: list[tuple[str, dict[str, Any]]], dry_run: bool
+    path: Path, rel: str, root: Path, file_changes: list[tuple[str, dict[str, Any]]], dry_run: bool
 ) -> tuple[str, str]:
     """(old, new) text of the spec, the changes applied under its lock to the file as it is
-    now: a ``regen`` that wrote meanwhile keeps its edit, and so does this accept (#11)."""
-    with locked(path) as target:
-        old = target.read_text(encoding="utf-8")
-        new = old
-        for fid, changes in file_changes:
-            try:
-                new = set_expectations(new, fid, changes)
-            except KeyError:
-                raise FatalError(
-                    f"{path}: {fid} was removed from the spec while accept ran; nothing was "
-                    "written, run accept again"
-                ) from None
-        if not dry_run and new != old:
-            write_atomic(target, new)
+    now: a ``regen`` that wrote meanwhile keeps its edit, and so does this accept (#11).
+
+    The file keeps its bytes outside the edited values: its line endings, its byte order mark.
+    Once written it is loaded again; if it no longer loads as before (a new problem, a case
+    gone), the old bytes are put back and the run stops (exit 2)."""
+    with locked(path, root) as target:
+        raw = target.read_bytes()
+        old, form = textfile.decode(raw)
+        new = _edit(path, old, file_changes)
+        if dry_run or new == old:
+            return old, new
+        write_atomic(target, textfile.encode(new, form))
+        before, after = parse_spec_text(old, path, rel), load_spec_file(target, root)
+        broken = sorted(_faults(after) - _faults(before))
+        if not broken and _cases_of(after) != _cases_of(before):
+            broken = ["the edit changed which cases the file holds"]
+        if broken:
+            write_atomic(target, raw)
+            raise FatalError(
+                f"{path}: after accept's edit the file no longer loads ({broken[0]}); "
+                "the old file was put back: accept this case by hand"
+            )
     return old, new
 
 
-def _find(index: SpecIndex, fid: str, cases: list[str]) -> tuple[SpecFile, FunctionSpec]:
-    """The spec block of ``fid`` (the first file that names it), which must hold ``cases``."""
-    found = [(s, s.function(fid)) for s in index.files if s.function(fid) is not None]
+def _find(
+    index: SpecIndex, fid: str, cases: list[str]
+) -> list[tuple[SpecFile, FunctionSpec, list[str]]]:
+    """Each spec file that holds some of ``cases`` of ``fid``, with those cases: a function may
+    have a block in several files, and accept reaches a case in any of them (#21)."""
+    found = [(s, f) for s in index.files for f in [s.function(fid)] if f is not None]
     if not found:
         raise FatalError(
             f"{fid}: no spec names this function; check the id (`codemode check --all` lists them)"
         )
-    spec, func = found[0]
-    assert func is not None
-    known = {c.id for c in func.cases}
-    for c in cases:
-        if c not in known:
-            raise FatalError(
-                f"{fid}[{c}]: no such case in {spec.rel}; its cases are {', '.join(sorted(known))}"
-            )
-    return spec, func
+    out: list[tuple[SpecFile, FunctionSpec, list[str]]] = []
+    left = list(dict.fromkeys(cases))
+    for spec, func in found:
+        known = {c.id for c in func.cases}
+        here = [c for c in left if c in known]
+        if here:
+            out.append((spec, func, here))
+            left = [c for c in left if c not in known]
+    if left:
+        files = ", ".join(s.rel for s, _ in found)
+        known_all = sorted({c.id for _, f in found for c in f.cases})
+        raise FatalError(
+            f"{fid}[{left[0]}]: no such case in {files}; its cases are {', '.join(known_all)}"
+        )
+    return out
 
 
 def _accepted(
-    fid: str, func: FunctionSpec, result: FunctionResult, cases: list[str], notes: list[str]
+    fid: str,
+    func: FunctionSpec,
+    verifier: Verifier,
+    result: FunctionResult,
+    cases: list[str],
+    notes: list[str],
 ) -> dict[str, dict[str, Any]]:
     """The new expectations of the named cases that drifted; a note for each of the others."""
     by_id = {c.id: c for c in result.cases}
@@ -99,7 +158,7 @@ def _accepted(
         elif r.status != CASE_DRIFTED:
             notes.append(f"{fid}[{c}] is {r.status}, not drifted ({r.message}); not accepted")
         else:
-            changes[c] = _change(r.observed, specs_by_id[c].match)
+            changes[c] = _change(verifier.outcomes.get(c), specs_by_id[c].match)
     return changes
 
 
@@ -116,18 +175,19 @@ def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) ->
     worker = make_worker(config)
     try:
         for fid, cases in wanted.items():
-            spec, func = _find(index, fid, cases)
-            result, _ = Verifier(config, worker).verify_function(spec, func)
-            changes = _accepted(fid, func, result, cases, notes)
-            if changes:
-                texts.setdefault(spec.rel, (spec.path, []))[1].append((fid, changes))
-            status = "ok" if changes else result.status
-            message = f"accepted {', '.join(changes)}" if changes else "nothing accepted"
-            functions.append(FunctionResult(fid, status, spec.rel, func.line, message=message))
+            for spec, func, here in _find(index, fid, cases):
+                verifier = Verifier(config, worker)
+                result, _ = verifier.verify_function(spec, func)
+                changes = _accepted(fid, func, verifier, result, here, notes)
+                if changes:
+                    texts.setdefault(spec.rel, (spec.path, []))[1].append((fid, changes))
+                status = "ok" if changes else result.status
+                message = f"accepted {', '.join(changes)}" if changes else "nothing accepted"
+                functions.append(FunctionResult(fid, status, spec.rel, func.line, message=message))
     finally:
         worker.close()
     for rel, (path, file_changes) in texts.items():
-        old, new = _write(path, file_changes, dry_run)
+        old, new = _write(path, rel, config.root, file_changes, dry_run)
         edits.append(
             SpecEdit(
                 rel,

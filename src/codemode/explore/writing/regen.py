@@ -32,16 +32,18 @@ from codemode.explore.writing.plan import (
     _Target,
     _targets,
 )
+from codemode.explore.writing.serializers import choose_serializer, own_schema
 from codemode.explore.writing.summary import (
     _bootstrap_summary,
     _empty_scope,
     _needs_fixture,
     _no_case,
 )
-from codemode.lock import locked
+from codemode.lock import OutsideRepository, locked
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
 from codemode.scope import Scope
 from codemode.shard import in_shard
+from codemode.specs import textfile
 from codemode.specs.index import build_index
 from codemode.specs.load import parse_spec_text
 from codemode.specs.types import FunctionSpec, SpecFile
@@ -184,7 +186,7 @@ class _Run:
         path = self.config.root / done.spec_rel
         if done.spec_rel not in self.before:
             self.before[done.spec_rel] = path.read_text(encoding="utf-8") if path.is_file() else ""
-        _, bad = _write_file(path, done.spec_rel, [done.update], dry_run=False)
+        _, bad = _write_file(path, done.spec_rel, self.config.root, [done.update], dry_run=False)
         if bad:
             done.status = "error"
             done.message = f"the edited spec would not load ({bad}); not written"
@@ -202,9 +204,10 @@ class _Run:
         rel = spec.rel if spec else _new_spec_rel(self.config, self.index, info.module)
         fixtures = [spec.fixtures[n].to_wire() for n in func.fixtures] if spec and func else []
         fixture_names = list(func.fixtures) if func else []
+        # The explorer passes real values: its own schema would build them twice.
         serializer = (
             spec.serializers[func.serializer].to_wire()
-            if spec and func and func.serializer
+            if spec and func and func.serializer and own_schema(target.id, spec, func) is None
             else None
         )
         taken = {c.id for c in func.cases if not c.generated} if func else set()
@@ -215,13 +218,13 @@ class _Run:
         done = _Done(target.id, "ok", "", rel)
         try:
             cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
-            if done.status == "error":  # needs a fixture: no cases at all
+            if done.status != "ok":  # needs a fixture, or a budget left it unexplored
                 return done
         except _ModelError as exc:
             return _Done(
                 target.id,
-                "error",
-                f"{exc}; the spec was kept as it was",
+                "skipped" if exc.skipped else "error",
+                f"not explored: {exc}" if exc.skipped else f"{exc}; the spec was kept as it was",
                 rel,
                 notes=done.notes,
                 requests=exc.requests,
@@ -233,7 +236,8 @@ class _Run:
             cases = [c for c in cases if str(c["id"]) not in deleted]
             if not cases:
                 return _Done(target.id, "ok", "every new case was deleted before by hand", rel)
-        cases, written_with = _serializer(target.id, cases, func, done)
+        own = own_schema(target.id, spec, func)
+        cases, written_with = choose_serializer(target.id, cases, func, done.notes, own)
         if not cases:
             done.status, done.message = "error", _no_case(recorder)
             return done
@@ -274,6 +278,11 @@ class _Run:
         )
         done.visible_bytes = ex.visible_bytes
         done.notes += [f"{target.id}: {n}" for n in ex.notes]
+        if not ex.cases and ex.budget_stop:  # a cap left it unexplored: skipped, not failed
+            done.status, done.message = "skipped", f"not explored: {ex.stopped}"
+            return [], {}
+        if not ex.cases and ex.failed:
+            raise _ModelError(ex.failed, ex.requests)
         if ex.sandbox_errors:
             done.notes.append(
                 f"{target.id}: {len(ex.sandbox_errors)} snippet(s) failed in the sandbox; first: {ex.sandbox_errors[0]}"
@@ -297,14 +306,11 @@ class _Run:
         evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
         flaky = tuple(gate.nondeterministic)
         fid = update.function_id
-        if gate.nondeterministic:
-            done.notes.append(
-                f"{fid}: nondeterministic, not written: {', '.join(gate.nondeterministic)}"
-            )
-        if gate.unfaithful:
-            done.notes.append(
-                f"{fid}: do not replay from YAML, not written: {', '.join(gate.unfaithful)}"
-            )
+        for cid in gate.nondeterministic:
+            done.notes.append(f"{fid}: nondeterministic, not written: {cid} ({gate.why[cid]})")
+        for cid in gate.unfaithful:
+            why = gate.why.get(cid, "")
+            done.notes.append(f"{fid}: does not replay from YAML, not written: {cid} ({why})")
         if not kept:
             done.status, done.message = (
                 "error",
@@ -367,52 +373,20 @@ class _Run:
                 cached=cached,
                 retry_delay=self.retry_delay,
             )
-        except (ModelFailed, BudgetExceeded) as exc:
+        except ModelFailed as exc:  # the replay of cached snippets cannot fail this way
             raise _ModelError(str(exc), budget.requests - before) from exc
+        except BudgetExceeded as exc:
+            raise _ModelError(str(exc), budget.requests - before, skipped=True) from exc
         if cached is None and info.fingerprint and ex.answers.get("choice"):
             cache.put(key, ex.answers)
         return ex
 
 
-def _serializer(
-    fid: str, cases: list[dict[str, Any]], func: FunctionSpec | None, done: _Done
-) -> tuple[list[dict[str, Any]], tuple[str, dict[str, str]] | None]:
-    """Cases whose inputs need a vowel serializer share one ``schema:`` (param -> builder).
-
-    A function block that already names a serializer keeps it, and one with hand-written
-    cases gets none: cases that would need one are left out (noted).
-    """
-    from codemode.explore.selection.cases import SCHEMA_KEY, safe_id
-
-    schema: dict[str, str] = {}
-    kept: list[dict[str, Any]] = []
-    for c in cases:
-        need = c.pop(SCHEMA_KEY, {})
-        if any(schema.get(k, v) != v for k, v in need.items()):
-            continue  # one schema per function: a conflicting case is left out
-        schema.update(need)
-        kept.append(c)
-    if not schema:
-        return kept, None
-    # A serializer added under hand-written cases would change how they are built: never.
-    if func is not None and (func.serializer or any(not c.generated for c in func.cases)):
-        plain = [c for c in kept if not _needs(c, schema)]
-        done.notes.append(
-            f"{fid}: {len(kept) - len(plain)} case(s) need a serializer; the block has its own or hand-written cases"
-        )
-        return plain, None
-    return kept, ("codemode_" + safe_id(fid), schema)
-
-
-def _needs(case: dict[str, Any], schema: dict[str, str]) -> bool:
-    inputs = case.get("inputs")
-    return isinstance(inputs, dict) and bool(set(inputs) & set(schema))
-
-
 class _ModelError(Exception):
-    def __init__(self, message: str, requests: int) -> None:
+    def __init__(self, message: str, requests: int, skipped: bool = False) -> None:
         super().__init__(message)
         self.requests = requests
+        self.skipped = skipped
 
 
 def _offline_evaluators(recorder: Recorder, info: TargetInfo) -> dict[str, dict[str, Any]]:
@@ -513,15 +487,22 @@ async def _all_or_stop(run: _Run, targets: list[_Target], sem: asyncio.Semaphore
 
 
 def _write_file(
-    path: Path, rel: str, updates: list[FunctionUpdate], dry_run: bool
+    path: Path, rel: str, root: Path, updates: list[FunctionUpdate], dry_run: bool
 ) -> tuple[str, str | None]:
-    """(diff, None), or ("", why not) when the edited file would not load.
+    """(diff, None), or ("", why not) when the edited file would not load or lies outside the
+    repository. Under the spec's lock the edit is applied to the file as it is now: a
+    concurrent ``regen`` or ``accept`` that wrote meanwhile keeps its edit."""
+    try:
+        return _write_locked(path, rel, root, updates, dry_run)
+    except OutsideRepository as exc:
+        return "", str(exc)
 
-    Under the spec's lock the edit is applied to the file as it is now, not as it was when
-    the run began: a concurrent ``regen`` or ``accept`` that wrote meanwhile keeps its edit.
-    """
-    with locked(path) as target:
-        old = target.read_text(encoding="utf-8") if target.is_file() else ""
+
+def _write_locked(
+    path: Path, rel: str, root: Path, updates: list[FunctionUpdate], dry_run: bool
+) -> tuple[str, str | None]:
+    with locked(path, root) as target:
+        old, form = textfile.decode(target.read_bytes()) if target.is_file() else ("", None)
         new = apply_updates(old, updates)
         loaded = parse_spec_text(new, path, rel)
         bad = (
@@ -533,7 +514,7 @@ def _write_file(
             return "", bad[0]
         diff = unified_diff(old, new, rel)
         if diff and not dry_run:
-            write_atomic(target, new)
+            write_atomic(target, textfile.encode(new, form or textfile.Form()))
     return diff, None
 
 
@@ -547,9 +528,10 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
     failed_files: dict[str, str] = {}
     for rel, updates in sorted(by_file.items()):
         if dry_run:
-            diff, bad = _write_file(config.root / rel, rel, updates, dry_run)
+            diff, bad = _write_file(config.root / rel, rel, config.root, updates, dry_run)
         else:  # written as each function finished (_Run._write_now): the run's whole edit
-            now = (config.root / rel).read_text(encoding="utf-8")
+            path = config.root / rel  # not written if it links out of the repository (#21)
+            now = path.read_text(encoding="utf-8") if path.is_file() else run.before.get(rel, "")
             diff, bad = unified_diff(run.before.get(rel, ""), now, rel), None
         if bad:
             failed_files[rel] = bad

@@ -1,0 +1,167 @@
+"""Releases of real libraries for benchmarks/upgrade_detection.py: fetched from PyPI as
+sdists (they carry the tests) into a cache outside the repository, laid out as a project's
+source, and swapped into a git repository the way a pull request would bring them."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+CACHE = Path(os.environ.get("CODEMODE_BENCH_CACHE", Path.home() / ".cache" / "codemode-bench"))
+PIP_DOWNLOAD = (
+    sys.executable,
+    "-m",
+    "pip",
+    "download",
+    "--quiet",
+    "--no-deps",
+    "--no-binary",
+    ":all:",
+)
+# test data next to the tests is copied too (a project's tests read it), up to this size
+MAX_TEST_DATA_BYTES = 2_000_000
+
+
+class BenchError(Exception):
+    """A comparison that could not run: the benchmark stops with exit 2."""
+
+
+@dataclass(frozen=True)
+class Library:
+    dist: str  # name on PyPI
+    package: str  # top-level import name
+    old: str
+    new: str
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _archive(downloads: Path, dist: str, version: str) -> Path | None:
+    # sdist names vary: 'Unidecode-1.3.6.tar.gz', 'more_itertools-10.1.0.tar.gz'
+    for path in sorted(downloads.iterdir()):
+        for suffix in (".tar.gz", ".zip", ".tar.bz2"):
+            name, _, ver = path.name[: -len(suffix)].rpartition("-")
+            if path.name.endswith(suffix) and (_normal(name), ver) == (_normal(dist), version):
+                return path
+    return None
+
+
+def fetch(dist: str, version: str, cache: Path | None = None) -> Path:
+    """The unpacked sdist of ``dist==version`` (downloaded once into the cache)."""
+    cache = cache or CACHE
+    unpacked = cache / "src" / f"{dist}-{version}"
+    if unpacked.is_dir():
+        return unpacked
+    downloads = cache / "sdists"
+    downloads.mkdir(parents=True, exist_ok=True)
+    archive = _archive(downloads, dist, version)
+    if archive is None:
+        proc = subprocess.run(
+            [*PIP_DOWNLOAD, "--dest", str(downloads), f"{dist}=={version}"],
+            capture_output=True,
+            text=True,
+        )
+        archive = _archive(downloads, dist, version)
+        if proc.returncode != 0 or archive is None:
+            raise BenchError(f"pip download {dist}=={version} failed: {proc.stderr.strip()[-500:]}")
+    tmp = Path(tempfile.mkdtemp(dir=downloads))
+    try:
+        if archive.name.endswith(".zip"):
+            with zipfile.ZipFile(archive) as z:
+                z.extractall(tmp)
+        else:
+            with tarfile.open(archive) as t:
+                t.extractall(tmp, filter="data")
+        (top,) = list(tmp.iterdir())
+        unpacked.parent.mkdir(parents=True, exist_ok=True)
+        top.rename(unpacked)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return unpacked
+
+
+def package_source(sdist: Path, package: str) -> Path:
+    """The package folder or module file inside an unpacked sdist."""
+    for candidate in (sdist / package, sdist / "src" / package):
+        if (candidate / "__init__.py").is_file():
+            return candidate
+    for candidate in (sdist / f"{package}.py", sdist / "src" / f"{package}.py"):
+        if candidate.is_file():
+            return candidate
+    raise BenchError(f"{sdist.name}: no package or module named {package!r} in the sdist")
+
+
+def _testlike(path: Path, pkg: Path) -> bool:
+    inside = pkg.is_dir() and pkg in path.parents
+    name = path.name
+    testlike = name.startswith("test") or name.endswith("_test.py") or "tests" in path.parts
+    return testlike and (not inside or name.startswith("test"))
+
+
+def test_files(sdist: Path, package: str) -> list[Path]:
+    pkg = package_source(sdist, package)
+    return [p for p in sorted(sdist.rglob("*.py")) if _testlike(p, pkg)]
+
+
+def _test_data(sdist: Path, files: list[Path]) -> list[Path]:
+    """Non-Python files in the folders the test files live in (and below), bounded."""
+    out: list[Path] = []
+    total = 0
+    folders = {p.parent for p in files if p.parent != sdist}
+    for folder in sorted(folders):
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file() or path.suffix in (".py", ".pyc") or path in out:
+                continue
+            total += path.stat().st_size
+            if total > MAX_TEST_DATA_BYTES:
+                return out
+            out.append(path)
+    return out
+
+
+def copy_tests(sdist: Path, package: str, dest: Path) -> int:
+    """The release's own test files and the data beside them, under ``dest`` (emptied first),
+    as in a project that has tests. Returns how many test files."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    files = test_files(sdist, package)
+    for path in [*files, *_test_data(sdist, files)]:
+        parts = path.relative_to(sdist).parts
+        while parts[0] in ("src", "tests", "test", package) and len(parts) > 1:
+            parts = parts[1:]
+        target = dest.joinpath(*parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+    return len(files)
+
+
+def install_source(sdist: Path, package: str, src: Path) -> Path:
+    """Copy the package into ``src`` (emptied first), with the metadata an installed
+    distribution has (some packages read their own version at import); returns ``src``."""
+    if src.exists():
+        shutil.rmtree(src)
+    src.mkdir(parents=True)
+    pkg = package_source(sdist, package)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    if pkg.is_dir():
+        shutil.copytree(pkg, src / package, ignore=ignore)
+    else:
+        shutil.copy2(pkg, src / pkg.name)
+    name, _, version = sdist.name.rpartition("-")
+    info = src / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8"
+    )
+    return src

@@ -1,0 +1,252 @@
+"""Each flag of benchmarks/upgrade_detection.py names a call that shows the change: a drifted
+case of the function's spec, or a witness of the behaviour diff. Here those calls are taken
+out of codemode's JSON report (and the spec files, for a case's inputs) and re-run on both
+releases by the differential runner, so that a flag counts only when its call really
+behaves differently (stable on the old release, a different outcome on the new one)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from _differential import Call
+
+FLAG_STATUSES = ("drifted", "changed")  # a verdict that flags a function
+NOT_RECHECKABLE = "not re-checkable"
+
+
+@dataclass(frozen=True)
+class Witness:
+    function: str
+    call: Call | None  # None: the call has no plain Python form the runner can rebuild
+    source: str  # "case <id>" or "witness <n>"
+    text: str  # how codemode showed it
+    # a method's instance: (class id, args source, kwargs source); None = ``Class()``
+    receiver: tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]] | None = None
+
+
+def _literal(value: Any) -> str | None:
+    """Python source of a YAML-safe value, or None for one that has no literal form."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float({str(value)!r})"  # repr() gives nan and inf: no literal reads them back
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return repr(value)
+    if isinstance(value, list):
+        items = [_literal(v) for v in value]
+        return None if None in items else f"[{', '.join(items)}]"  # type: ignore[arg-type]
+    if isinstance(value, dict):
+        pairs = [(_literal(k), _literal(v)) for k, v in value.items()]
+        if any(k is None or v is None for k, v in pairs):
+            return None
+        return "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
+    return None
+
+
+def call_from_inputs(fid: str, case: dict[str, Any], origin: str) -> Call | None:
+    """The call a spec case makes (``input`` or ``inputs``), as plain Python source."""
+    if "input" in case:
+        args, kwargs = [case["input"]], {}
+    elif isinstance(case.get("inputs"), list):
+        args, kwargs = case["inputs"], {}
+    elif isinstance(case.get("inputs"), dict):
+        args, kwargs = [], case["inputs"]
+    else:
+        args, kwargs = [], {}
+    a = [_literal(v) for v in args]
+    k = [(str(key), _literal(v)) for key, v in kwargs.items()]
+    if None in a or any(v is None for _, v in k):
+        return None
+    return Call(fid, tuple(a), tuple(k), origin)  # type: ignore[arg-type]
+
+
+def call_from_text(fid: str, text: str, origin: str) -> Call | None:
+    """A call written as ``name(args)`` (a witness's call), when its arguments are literals."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.Call):
+        return None
+    try:
+        args = tuple(repr(ast.literal_eval(a)) for a in node.args)
+        kwargs = tuple((k.arg or "", repr(ast.literal_eval(k.value))) for k in node.keywords)
+    except ValueError:
+        return None
+    if any(k == "" for k, _ in kwargs):
+        return None
+    return Call(fid, args, kwargs, origin)
+
+
+def _spec_cases(root: Path, spec: str | None, fid: str) -> dict[str, dict[str, Any]]:
+    if not spec:
+        return {}
+    try:
+        data = yaml.safe_load((root / spec).read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        return {}
+    block = data.get(fid) or {}
+    out = {}
+    for item in block.get("dataset") or ():
+        case = item.get("case", item) if isinstance(item, dict) else None
+        if isinstance(case, dict) and "id" in case:
+            out[str(case["id"])] = case
+    return out
+
+
+def _witness_call(fid: str, w: Any, n: int) -> Witness:
+    origin = f"witness {n}"
+    if not isinstance(w, dict):
+        return Witness(fid, None, origin, str(w))
+    call = None
+    receiver = None
+    if w.get("receiver"):  # the instance as the tests build it: {"cls", "args", "kwargs"}
+        r = w["receiver"]
+        built = call_from_inputs(str(r.get("cls", "")), {"inputs": list(r.get("args") or [])}, "")
+        named = call_from_inputs("", {"inputs": dict(r.get("kwargs") or {})}, "")
+        if built is None or named is None:
+            return Witness(fid, None, origin, str(w.get("call", ""))[:200])
+        receiver = (built.function, built.args, named.kwargs)
+    if "inputs" in w or "input" in w:
+        call = call_from_inputs(fid, w, origin)
+    elif "args" in w:  # codemode's JSON witness: args (list), kwargs (mapping or null)
+        call = call_from_inputs(fid, {"inputs": list(w.get("args") or [])}, origin)
+        kwargs = w.get("kwargs") or {}
+        if call is not None and kwargs:
+            extra = call_from_inputs(fid, {"inputs": dict(kwargs)}, origin)
+            call = None if extra is None else Call(fid, call.args, extra.kwargs, origin)
+    text = str(w.get("call", ""))
+    if call is None and text:
+        call = call_from_text(fid, text, origin)
+    shown = f"{text or w.get('inputs')}: {w.get('old')!r} -> {w.get('new')!r}"
+    return Witness(fid, call, origin, shown[:200], receiver)
+
+
+def witnesses(root: Path, function: dict[str, Any]) -> list[Witness]:
+    """The calls that show a flagged function's change: its drifted cases, its witnesses."""
+    fid = function["id"]
+    out = []
+    cases = _spec_cases(root, function.get("spec"), fid)
+    for case in function.get("cases", ()):
+        if case.get("status") != "drifted":
+            continue
+        spec_case = cases.get(case["id"])
+        call = call_from_inputs(fid, spec_case, f"case {case['id']}") if spec_case else None
+        shown = f"{case['id']}: {case.get('expected')!r} -> {case.get('observed')!r}"
+        out.append(Witness(fid, call, f"case {case['id']}", shown[:200]))
+    for n, w in enumerate(function.get("witnesses") or (), 1):
+        out.append(_witness_call(fid, w, n))
+    return out
+
+
+RECHECK = r"""
+import contextlib, importlib, io, itertools, json, re, signal, sys, types
+sys.path.insert(0, sys.argv[1])
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+def alarm(signum, frame):
+    raise TimeoutError("call took too long")
+signal.signal(signal.SIGALRM, alarm)
+def resolve(fid):
+    # the longest importable module, then attributes: a function, or a class and a method
+    parts = fid.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        chain = [obj]
+        for p in parts[i:]:
+            chain.append(getattr(chain[-1], p))
+        return chain
+    raise ImportError(fid)
+def outcome(fid, args, kwargs, receiver):
+    try:
+        chain = resolve(fid)
+        a = [eval(x, {}) for x in args]
+        k = {key: eval(v, {}) for key, v in kwargs}
+    except Exception as e:
+        return "bad-input:" + type(e).__name__
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            fn = chain[-1]
+            if len(chain) >= 3 and isinstance(chain[-2], type):  # a method: on an instance
+                cls = chain[-2]
+                if receiver is None:
+                    obj = cls()
+                else:
+                    obj = cls(*[eval(x, {}) for x in receiver[0]], **{n: eval(v, {}) for n, v in receiver[1]})
+                fn = getattr(obj, fid.rsplit(".", 1)[1])
+            value = fn(*a, **k)
+            if isinstance(value, types.GeneratorType) or (hasattr(value, "__next__") and hasattr(value, "__iter__")):
+                value = list(itertools.islice(value, 1000))
+        return "value:" + ADDRESS.sub("", repr(value))[:2000]
+    except TimeoutError:
+        return "timeout"
+    except BaseException as e:
+        return "raised:" + type(e).__name__ + ": " + ADDRESS.sub("", str(e))[:300]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+json.dump([outcome(*c) for c in json.load(sys.stdin)], sys.stdout)
+"""
+
+
+def _rerun(src: Path, found: list[Witness]) -> list[str]:
+    payload = []
+    for w in found:
+        assert w.call is not None
+        recv = (
+            None if w.receiver is None else [list(w.receiver[1]), [list(k) for k in w.receiver[2]]]
+        )
+        payload.append([w.function, list(w.call.args), [list(k) for k in w.call.kwargs], recv])
+    proc = subprocess.run(
+        [sys.executable, "-c", RECHECK, str(src)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=src,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"re-running witnesses under {src} failed: {proc.stderr[-1500:]}")
+    out: list[str] = json.loads(proc.stdout)
+    return out
+
+
+def recheck(
+    old_src: Path, new_src: Path, found: list[Witness], module_level: set[str] | None = None
+) -> dict[Witness, str]:
+    """Each witness's verdict: 'real' (stable on the old release, a different value or
+    exception type on the new), 'real (message)' (the same exception type with another
+    message), 'same' (no difference when re-run), 'unstable', or NOT_RECHECKABLE (an input
+    with no literal form; shown apart, never counted as correct). Methods run on the
+    witness's instance (or ``Class()``), as codemode ran them."""
+    runnable = [w for w in found if w.call is not None]
+    verdict = {w: NOT_RECHECKABLE for w in found}
+    if not runnable:
+        return verdict
+    old1, old2, new = (
+        _rerun(old_src, runnable),
+        _rerun(old_src, runnable),
+        _rerun(new_src, runnable),
+    )
+    for w, a, b, n in zip(runnable, old1, old2, new):
+        if a != b or "timeout" in (a, n) or a.startswith("bad-input"):
+            verdict[w] = "unstable"
+        elif a == n:
+            verdict[w] = "same"
+        elif _kind(a) == _kind(n):
+            verdict[w] = "real (message)"  # the same exception type, another message
+        else:
+            verdict[w] = "real"
+    return verdict
+
+
+def _kind(outcome: str) -> str:
+    return outcome.split(":", 2)[1] if outcome.startswith("raised:") else outcome

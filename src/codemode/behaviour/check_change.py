@@ -1,0 +1,374 @@
+"""The behaviour diff of one change: which functions, which trees, and the verdicts it adds.
+
+``check_change(config, scope)`` is what the delivery layers call for a change scope: the
+spec check (``check.run.run_check``), then the behaviour diff on the same change (its
+analysis is cached, its new tree is what the check verified). For each changed or impacted public function that exists on both
+sides, the old version (HEAD for ``--staged``/``--worktree``, the merge base for ``--base``)
+and the new one run on the pool of ``explore.offline.input_pool.pool_for``; a function with witnesses gets
+the verdict ``changed`` (a drifted or broken function keeps its verdict and gains them).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from codemode.config import Config
+from codemode.report.model import FunctionResult, Report
+from codemode.scope import Scope
+from codemode.shard import in_shard
+
+# The engine (the worker, the pool's parsers) is imported only when a function is diffed:
+# a commit that changes no public function pays nothing for it.
+if TYPE_CHECKING:
+    from codemode.behaviour.engine import FunctionDiff
+    from codemode.change.diff import ChangedFunction, DiffResult
+    from codemode.change.git import StagedChange
+    from codemode.explore.offline.input_pool import PoolCall
+    from codemode.specs.index import SpecIndex
+    from codemode.worker.pool import Worker
+
+_DIFFED = ("modified", "impacted", "renamed")
+# Verdicts a witness takes over: they say less than "this call now does something else".
+_WEAKER = ("ok", "stale", "missing")
+
+
+def check_change(
+    config: Config,
+    scope: Scope,
+    *,
+    shard: tuple[int, int] | None = None,
+    staged: StagedChange | None = None,
+    worker: Worker | None = None,
+) -> Report:
+    """``run_check`` with the behaviour diff of a change scope (other scopes: as they were)."""
+    from codemode.check.run import run_check
+
+    started = time.perf_counter()
+    report = run_check(config, scope, shard=shard, staged=staged, worker=worker)
+    if not scope.is_change or not config.diff:
+        return report
+    return _with_diff(config, scope, report, shard, staged, started)
+
+
+def _with_diff(
+    config: Config,
+    scope: Scope,
+    report: Report,
+    shard: tuple[int, int] | None,
+    staged: StagedChange | None,
+    started: float,
+) -> Report:
+    """The report with the diff's verdicts; the new side is what the check verified (the
+    staged content for ``--staged``, written again when the work tree differs)."""
+    from codemode.change import diff as diff_mod
+    from codemode.check.run import materialize_new_side
+
+    analysis = diff_mod.analyze(config, scope, staged=staged)  # cached: the check's own
+    if not diff_targets(analysis, shard):
+        return report
+    staged_root = materialize_new_side(config, scope)  # the side the check verified (#21)
+    root = staged_root or config.root
+    try:
+        index = _spec_index(config, root, analysis)
+        functions, notes = _Differ(config, scope, shard)(
+            analysis, root, index, list(report.functions)
+        )
+    finally:
+        if staged_root is not None:
+            import shutil  # bz2, lzma: only when a staged tree was written
+
+            shutil.rmtree(staged_root, ignore_errors=True)
+    kept = [n for n in report.notes if not n.startswith("elapsed ")]
+    total = f"elapsed {time.perf_counter() - started:.2f} s"
+    return report._replace(functions=tuple(functions), notes=(*kept, *notes, total))
+
+
+def _spec_index(config: Config, root: Path, analysis: DiffResult) -> SpecIndex:
+    """The spec files that name a diffed function (read without YAML first, as the check
+    does): their inputs join the pool, and their passing cases say what was accepted."""
+    from codemode.check.fastpath import spec_keys
+    from codemode.specs.discover import find_spec_files
+    from codemode.specs.index import index_specs
+
+    wanted = {f.id for f in analysis.functions}
+    paths = []
+    for path in find_spec_files(config, root=root):
+        try:
+            keys = spec_keys(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue
+        if keys is None or wanted & keys.keys():
+            paths.append(path)
+    if not paths:
+        return index_specs([])
+    from codemode.specs.load import load_spec_file
+
+    return index_specs([load_spec_file(p, root) for p in paths])
+
+
+class _Differ:
+    """The diff of one change's targets, merged into the check's verdicts."""
+
+    def __init__(self, config: Config, scope: Scope, shard: tuple[int, int] | None) -> None:
+        self.config = config
+        self.scope = scope
+        self.shard = shard
+
+    def __call__(
+        self,
+        analysis: DiffResult,
+        new_root: Path,
+        index: SpecIndex,
+        functions: list[FunctionResult],
+    ) -> tuple[list[FunctionResult], list[str]]:
+        targets = diff_targets(analysis, self.shard)
+        if not targets:
+            return functions, []
+        started = time.perf_counter()
+        old = _old_tree(self.config, self.scope)
+        if old is None:
+            return functions, []
+        tmp, old_root = old
+        import shutil  # bz2, lzma: only when a tree was written
+
+        try:
+            diffs = run_diff(
+                self.config, targets, old_root, new_root, index, _old_files(analysis, targets)
+            )
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        took = time.perf_counter() - started
+        n = len(targets)
+        notes = [f"behaviour diff: {n} function{'s' if n != 1 else ''} (elapsed {took:.2f} s)"]
+        accepted, covered = pinned(index, functions)
+        return merge(functions, diffs, targets, accepted, covered), notes
+
+
+def diff_targets(
+    analysis: DiffResult, shard: tuple[int, int] | None = None
+) -> list[ChangedFunction]:
+    """The changed or impacted public functions that exist on both sides, tests left out."""
+    found = [f for f in analysis.functions if f.status in _DIFFED and in_shard(f.id, shard)]
+    if not found:
+        return []  # an added function has no old side: nothing to import for it
+    from codemode.explore.offline.harvest import is_test_file
+    from codemode.explore.writing.scan import is_private
+
+    return [
+        f for f in found if not is_private(f.id.rsplit(".", 1)[-1]) and not is_test_file(f.path)
+    ]
+
+
+def _old_files(analysis: DiffResult, targets: Sequence[ChangedFunction]) -> bool:
+    """Whether the change touched a Python file other than the diffed functions' modules (a
+    test, a caller): only then do the old side's files hold calls the new side's do not."""
+    own = {t.path for t in targets}
+    return any(p.endswith(".py") and p not in own for p in analysis.changed_files)
+
+
+def _old_tree(config: Config, scope: Scope) -> tuple[Path, Path] | None:
+    """The old side written to a temporary directory: (the directory, its project root: the
+    same place in the repository as ``config.root``), or None when there is no old side (no
+    commit yet)."""
+    from codemode.change import git
+
+    repo = git.repo_root(config.root)
+    sides = git.resolve(repo, scope)
+    if git.commit_or_none(repo, sides.base) is None:
+        return None  # the empty tree: everything is new
+    tmp = git.write_tree(repo, sides.base)
+    sub = config.root.resolve().relative_to(repo.resolve())
+    return tmp, tmp / sub
+
+
+def run_diff(
+    config: Config,
+    targets: Sequence[ChangedFunction],
+    old_root: Path,
+    new_root: Path,
+    index: SpecIndex | None = None,
+    old_files: bool = True,
+) -> list[FunctionDiff]:
+    from codemode.behaviour.engine import Budget, FunctionDiff, diff_function, sides
+
+    old_w, new_w = _worker(config, old_root), _worker(config, new_root)
+    budget = Budget(config.diff_seconds, config.diff_calls)
+    pools = _Pools(config, targets, old_root, new_root, index, old_files)
+    try:
+        out = []
+        for f, pool in zip(targets, pools):
+            if not pool:
+                out.append(FunctionDiff(f.id, note="no inputs to compare the versions on"))
+                continue
+            old, new = sides(old_w, new_w, f.renamed_from or f.id, f.id)
+            out.append(diff_function(f.id, pool, old, new, budget, config.float_tolerance))
+        return out
+    finally:
+        pools.stop()
+        old_w.close()
+        new_w.close()
+
+
+class _Pools:
+    """Each target's pool, built one ahead in a thread: the parent reads sources while the
+    two workers run the previous function's calls (they wait on pipes, not on the parent)."""
+
+    def __init__(
+        self,
+        config: Config,
+        targets: Sequence[ChangedFunction],
+        old_root: Path,
+        new_root: Path,
+        index: SpecIndex | None,
+        old_files: bool,
+    ) -> None:
+        import queue
+        import threading
+
+        self.config, self.targets, self.index = config, targets, index
+        self.old_files = old_files
+        self.roots = (old_root, new_root)
+        self.ready: queue.Queue[list[PoolCall] | BaseException] = queue.Queue(maxsize=1)
+        self.stopped = False
+        self.thread = threading.Thread(target=self._build, daemon=True)
+        self.thread.start()
+
+    def _build(self) -> None:
+        from codemode.explore.offline.input_pool import pool_for
+
+        for f in self.targets:
+            if self.stopped:
+                return
+            try:
+                pool = pool_for(
+                    self.config,
+                    f.id,
+                    old_root=self.roots[0],
+                    new_root=self.roots[1],
+                    old_id=f.renamed_from or f.id,
+                    spec_inputs=_spec_inputs(self.index, f.id),
+                    old_files=self.old_files,
+                )
+            except BaseException as exc:  # re-raised in the caller's thread
+                self.ready.put(exc)
+                return
+            self.ready.put(pool)
+
+    def __iter__(self) -> Iterator[list[PoolCall]]:
+        for _ in self.targets:
+            item = self.ready.get()
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    def stop(self) -> None:
+        self.stopped = True
+        while self.thread.is_alive():  # let a blocked put finish
+            try:
+                self.ready.get(timeout=0.05)
+            except Exception:
+                pass
+
+
+def _worker(config: Config, root: Path) -> Worker:
+    from codemode.check.run import make_worker
+
+    w = make_worker(config, root)
+    # One hash seed on both sides: a set's order is then the same wherever the code is.
+    w.env["PYTHONHASHSEED"] = "0"
+    w.timeout = max(1.0, min(config.timeout, config.diff_seconds))
+    w.spawn()
+    return w
+
+
+def _spec_inputs(index: SpecIndex | None, function_id: str) -> list[tuple[Any, dict[str, Any]]]:
+    if index is None:
+        return []
+    out = []
+    for spec in index.files:
+        func = spec.function(function_id)
+        if func is None or func.serializer or func.fixtures:
+            continue  # inputs that need the spec's own machinery: the pool has its own
+        out += [(c.args, dict(c.kwargs)) for c in func.cases if c.error is None]
+    return out
+
+
+def call_key(args: Sequence[Any], kwargs: Mapping[str, Any] | None) -> str:
+    import json
+
+    return json.dumps([list(args), dict(kwargs or {})], sort_keys=True, default=repr)
+
+
+def pinned(
+    index: SpecIndex, functions: Sequence[FunctionResult]
+) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Per function, (the calls a passing case of its spec pins: a witness on one of them is
+    a behaviour change already accepted, the spec expecting the new outcome; the calls any
+    case holds: the case's own verdict already tells of them)."""
+    passed = {(f.id, c.id) for f in functions for c in f.cases if c.status == "passed"}
+    out: dict[str, set[str]] = {}
+    covered: dict[str, set[str]] = {}
+    for spec in index.files:
+        for func in spec.functions:
+            for c in func.cases:
+                covered.setdefault(func.id, set()).add(call_key(c.args, c.kwargs))
+                # only a case that states the outcome pins it (a `type:` check does not)
+                if (func.id, c.id) in passed and (c.has_expected or c.raises):
+                    out.setdefault(func.id, set()).add(call_key(c.args, c.kwargs))
+    return out, covered
+
+
+def merge(
+    functions: list[FunctionResult],
+    diffs: Sequence[FunctionDiff],
+    targets: Sequence[ChangedFunction],
+    accepted: Mapping[str, set[str]] | None = None,
+    covered: Mapping[str, set[str]] | None = None,
+) -> list[FunctionResult]:
+    """The check's verdicts with the witnesses added: ``changed`` where a witness was found
+    and the verdict said less; a function the check did not list gets a result of its own.
+    ``accepted``: calls whose new outcome a passing case pins, per function (the change
+    is accepted); ``covered``: calls a case holds (its verdict tells of them already)."""
+    by_id = {f.id: i for i, f in enumerate(functions)}
+    paths = {t.id: t.path for t in targets}
+    out = list(functions)
+    for d in diffs:
+        keep = (accepted or {}).get(d.id, set())
+        if keep and any(call_key(w.args, w.kwargs) in keep for w in d.witnesses):
+            # The spec already expects the new outcome of a call whose outcome changed: the
+            # change was accepted (`codemode accept`), and the rest of it with it.
+            n = len(d.witnesses)
+            note = (
+                f"behaviour change accepted: the spec records the new outcomes ({n} calls differ)"
+            )
+            d = d._replace(witnesses=(), note=note)
+        held = (covered or {}).get(d.id, set())
+        if held:
+            d = d._replace(
+                witnesses=tuple(w for w in d.witnesses if call_key(w.args, w.kwargs) not in held)
+            )
+        if not d.witnesses and not d.note:
+            continue
+        i = by_id.get(d.id)
+        fr = out[i] if i is not None else FunctionResult(d.id, "ok", path=paths.get(d.id))
+        if d.witnesses:
+            status = "changed" if fr.status in _WEAKER else fr.status
+            message = fr.message if fr.status not in _WEAKER else _message(d)
+            fr = fr._replace(status=status, witnesses=d.witnesses, message=message)
+        fr = fr._replace(diff_note=d.note)
+        if i is None:
+            if not d.witnesses:
+                continue  # a note alone for a function the check did not list: not worth a row
+            out.append(fr)
+        else:
+            out[i] = fr
+    return out
+
+
+def _message(d: FunctionDiff) -> str:
+    n = len(d.witnesses)
+    calls = "call" if n == 1 else "calls"
+    return f"the change alters the outcome of {n} {calls}, e.g. {d.witnesses[0].call}"

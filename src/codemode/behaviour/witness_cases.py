@@ -1,0 +1,193 @@
+"""``codemode accept FUNCTION_ID`` and ``accept --all``: record a behaviour change (#18).
+
+A function id (no ``[CASE]``) accepts everything the change did to that function: its
+drifted cases take their observed outputs (``explore.accept``), and each witness of the
+behaviour diff becomes a case with the new outcome and a readable id, appended to the
+function's spec (a new one where it has none). The diff is run again now, in the scope
+given (never read from an old report), so what is written is what the code does. The next
+run is clean: a witness whose call a passing case pins is the behaviour the spec records.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from codemode.atomic import write_atomic
+from codemode.config import Config
+from codemode.errors import FatalError
+from codemode.lock import locked
+from codemode.report.model import FunctionResult, Report, SpecEdit, Witness
+from codemode.scope import Scope
+
+MAX_ID = 48
+MAX_MATCH = 80
+
+
+def run_accept_functions(
+    config: Config,
+    refs: Sequence[str],
+    *,
+    scope: Scope,
+    accept_all: bool = False,
+    dry_run: bool = False,
+) -> Report:
+    """Accept the named cases (``ID[CASE]``), and all of each named function (``ID``), or of
+    every function the change touched (``accept_all``)."""
+    from codemode.behaviour.check_change import check_change
+    from codemode.explore.writing.accept import run_accept
+
+    case_refs = [r for r in refs if "[" in r]
+    function_ids = [r.strip() for r in refs if "[" not in r]
+    for fid in function_ids:
+        if not re.fullmatch(r"[\w.]+", fid):
+            raise FatalError(
+                f"{fid!r}: name a function by its id (shop.pricing.to_cents) or a case as "
+                "ID[CASE] (shop.pricing.to_cents[whole])"
+            )
+    found: Report | None = None
+    if function_ids or accept_all:
+        found = check_change(config, scope)
+        known = {f.id: f for f in found.functions}
+        wanted = list(known) if accept_all else function_ids
+        for fid in function_ids:
+            if fid not in known:
+                raise FatalError(
+                    f"{fid}: the change ({scope.describe()}) neither drifts nor changes this "
+                    "function; nothing to accept (check the id and the scope)"
+                )
+        chosen = [known[fid] for fid in wanted]
+        case_refs += [f"{f.id}[{c.id}]" for f in chosen for c in f.cases if c.status == "drifted"]
+    else:
+        chosen = []
+    report = run_accept(config, case_refs, dry_run=dry_run) if case_refs else Report(mode="accept")
+    return _with_witnesses(config, report, [f for f in chosen if f.witnesses], dry_run)
+
+
+def record_witnesses(config: Config, scope: Scope, *, dry_run: bool = False) -> Report:
+    """``regen`` in a change scope: each witness the diff finds now becomes a case with the
+    new outcome (hand-written cases, drifted or not, are left as they are)."""
+    from codemode.behaviour.check_change import check_change
+
+    found = check_change(config, scope)
+    changed = [f for f in found.functions if f.witnesses]
+    return _with_witnesses(config, Report(mode="regen"), changed, dry_run)
+
+
+def _with_witnesses(
+    config: Config, report: Report, functions: list[FunctionResult], dry_run: bool
+) -> Report:
+    if not functions:
+        if not report.functions and not report.edits:
+            return report._replace(notes=(*report.notes, "nothing to accept"))
+        return report
+    from codemode.specs.index import build_index
+
+    index = build_index(config)
+    edits = list(report.edits)
+    results = {f.id: f for f in report.functions}
+    notes = list(report.notes)
+    by_file: dict[str, list[tuple[str, list[dict[str, Any]]]]] = {}
+    for f in functions:
+        rel = _spec_for(config, index, f.id)
+        taken = {c for refs in index.refs_for(f.id) for c in refs.cases}
+        cases = []
+        for w in f.witnesses:
+            case = witness_case(f.id, w, taken)
+            if case is None:
+                notes.append(f"{f.id}: {w.call} needs an instance built for it; not written")
+                continue
+            taken.add(case["id"])
+            cases.append(case)
+        if cases:
+            by_file.setdefault(rel, []).append((f.id, cases))
+        done = f"recorded {len(cases)} behaviour change{'s' if len(cases) != 1 else ''} as cases"
+        prev = results.get(f.id)
+        message = f"{prev.message}; {done}" if prev is not None else done
+        results[f.id] = FunctionResult(f.id, "ok", rel, message=message)
+    for rel, items in by_file.items():
+        old, new = _write(config.root / rel, config.root, items, dry_run)
+        from codemode.specs.write import unified_diff
+
+        edits.append(
+            SpecEdit(rel, unified_diff(old, new, rel), not dry_run, "recorded behaviour changes")
+        )
+    return report._replace(
+        functions=tuple(results.values()), edits=tuple(edits), notes=tuple(notes), mode="accept"
+    )
+
+
+def _spec_for(config: Config, index: Any, function_id: str) -> str:
+    """The spec file that names the function, else where ``regen`` would write its spec."""
+    files = index.files_for(function_id)
+    if files:
+        return str(files[0])
+    from codemode.explore.target import split_id
+    from codemode.explore.writing.scan import spec_rel_for
+
+    module, _, _ = split_id(config, function_id)
+    return spec_rel_for(config, module)
+
+
+def _write(
+    path: Path, root: Path, items: list[tuple[str, list[dict[str, Any]]]], dry_run: bool
+) -> tuple[str, str]:
+    from codemode.specs.write import add_cases
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() and not dry_run:
+        path.write_text("", encoding="utf-8")
+    if dry_run and not path.exists():
+        new = ""
+        for fid, cases in items:
+            new = add_cases(new, fid, cases)
+        return "", new
+    with locked(path, root) as target:
+        old = target.read_text(encoding="utf-8")
+        new = old
+        for fid, cases in items:
+            new = add_cases(new, fid, cases)
+        if not dry_run and new != old:
+            write_atomic(target, new)
+    return old, new
+
+
+def witness_case(function_id: str, w: Witness, taken: set[str]) -> dict[str, Any] | None:
+    """The case that pins the witness's new outcome, or None when its call needs an instance
+    (a receiver) that a case cannot build."""
+    if w.receiver:
+        return None
+    kwargs = dict(w.kwargs or {})
+    case: dict[str, Any] = {"id": _unique(case_id(function_id, w), taken)}
+    if kwargs and w.args:
+        return None  # a case holds a list or a mapping, not both
+    case["inputs"] = kwargs if kwargs else list(w.args)
+    new = w.new if isinstance(w.new, dict) else {}
+    if "returned" in new:
+        case["expected"] = new["returned"]
+    else:
+        case["raises"] = str(new.get("raised", "Exception"))
+        message = str(new.get("message") or "")
+        if message and len(message) <= MAX_MATCH and "\n" not in message:
+            case["match"] = "^" + re.escape(message).replace("\\ ", " ") + "$"
+    return case
+
+
+def case_id(function_id: str, w: Witness) -> str:
+    """``loyalty_tier_4999``: the function's name and its arguments, as an identifier."""
+    name = function_id.rsplit(".", 1)[-1]
+    inside = w.call.partition("(")[2].rpartition(")")[0]
+    slug = re.sub(r"\W+", "_", inside).strip("_").lower()
+    out = f"{name}_{slug}" if slug else f"{name}_no_arguments"
+    return out[:MAX_ID].rstrip("_")
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}_{n}" in taken:
+        n += 1
+    return f"{base}_{n}"

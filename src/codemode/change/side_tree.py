@@ -1,0 +1,76 @@
+"""The files a change scope is judged on, when the work tree does not hold them.
+
+``--staged`` judges what will be committed and ``--base`` the head commit (#21): specs and
+modules alike. When the work tree's tracked files equal that side (the common case: a hook
+with nothing unstaged, a CI checkout), it stands in for it, tracked files only; otherwise the
+side is written to a temporary directory. Git runs through ``change.git`` (its only runner).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from codemode.change.git import commit_or_none, run
+from codemode.errors import FatalError
+
+_SAME = ("--no-ext-diff", "--ignore-submodules=all", "--name-only", "-z")
+
+
+def _untracked_modules(root: Path) -> bool:
+    """Whether the work tree holds Python modules git does not track (and does not ignore):
+    staged code that imports one would pass in the work tree and fail once committed (#11)."""
+    out = run(
+        root, "ls-files", "--others", "--exclude-standard", "-z", "--", "*.py", "*.so", "*.pyd"
+    )
+    return bool(out.strip(b"\0"))
+
+
+def materialize_staged(root: Path) -> Path | None:
+    """None when the tracked files in the work tree equal the index; else a new temporary
+    directory holding the index's content, for the worker to import from (the caller removes
+    it). With ``--staged`` what is verified is what will be committed, not the work tree."""
+    return _materialize(root, None)
+
+
+def materialize_commit(root: Path, ref: str) -> Path | None:
+    """The same for a range's head: None when the tracked work tree equals commit ``ref``,
+    else a temporary directory holding that commit's files."""
+    commit = commit_or_none(root, ref)
+    if commit is None:
+        raise FatalError(f"unknown revision {ref!r}; check the name passed to --head")
+    return _materialize(root, commit)
+
+
+def _materialize(root: Path, commit: str | None) -> Path | None:
+    differs = run(root, "diff", *_SAME, *([commit] if commit else [])).strip(b"\0")
+    if not differs and not _untracked_modules(root):
+        return None
+    import tempfile  # only here: a hook's every run should not pay for it
+
+    tmp = Path(tempfile.mkdtemp(prefix="codemode-staged-"))
+    prefix = f"--prefix={tmp}{os.sep}"
+    if commit is None:
+        run(root, "checkout-index", "--all", "--force", prefix)
+        return tmp
+    # The commit through an index of its own: the user's index is never touched.
+    index = tmp.with_name(tmp.name + ".index")
+    env = {"GIT_INDEX_FILE": str(index)}
+    try:
+        run(root, "read-tree", commit, env=env)
+        run(root, "checkout-index", "--all", "--force", prefix, env=env)
+    finally:
+        index.unlink(missing_ok=True)
+    return tmp
+
+
+def tracked(root: Path, paths: Sequence[Path]) -> set[Path]:
+    """Those of ``paths`` (files under ``root``) that the index holds: with the work tree
+    standing in for the index, an untracked or ``git rm --cached`` file is not staged (#21)."""
+    if not paths:
+        return set()
+    rel = [p.relative_to(root).as_posix() for p in paths]
+    out = run(root, "ls-files", "-z", "--full-name", "--", *(f":(literal){r}" for r in rel))
+    names = {n for n in out.decode("utf-8", "surrogateescape").split("\0") if n}
+    return {p for p, r in zip(paths, rel) if r in names}

@@ -1,0 +1,233 @@
+"""``pool_for``: the inputs the behaviour diff runs on both versions of one function (#18).
+
+One pool per function, built from both sides of the change, each call named by where it
+came from: the spec's own inputs first, then the project's tests at the new side (the
+change's own tests say where it changed behaviour) and at the old side, docstring examples,
+callers, those examples varied at their edge, the code's constants and patterns, and
+type-directed values (``explore/offline/explorer.py``'s plan, run once per side). The sources are
+read statically, as the offline explorer reads them; nothing here runs project code.
+
+This is the one entry point the diff engine (``codemode.behaviour``) calls: a new source of
+inputs is added behind it, never beside it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from codemode.config import Config
+from codemode.errors import FatalError
+
+if TYPE_CHECKING:
+    from codemode.explore.target import TargetInfo
+
+# The order calls are tried in, so a budget that cuts the search keeps the likeliest ones:
+# a maintainer's example beats a generated value.
+SOURCE_ORDER = (
+    "spec",
+    "tests",
+    "docstring",
+    "receivers",
+    "callers",
+    "variants",
+    "constants",
+    "types",
+)
+MAX_POOL = 1000
+
+
+class PoolCall(NamedTuple):
+    """One input for both versions: literal ``args``/``kwargs``, or ``exprs`` (argument
+    expressions the worker evaluates with the module's globals and the test file's imports).
+    ``receiver``: for a method, how to build its instance, ``{"cls": "pkg.mod.Class", "args":
+    [...], "kwargs": {...}}`` (None: ``Class()``)."""
+
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    source: str  # one of SOURCE_ORDER
+    label: str = ""
+    exprs: dict[str, Any] | None = None
+    receiver: dict[str, Any] | None = None
+    side: str = ""  # "old" or "new" when only one side's files hold it
+
+    def key(self) -> str:
+        # repr, not json: it tells 1 from 1.0 from True, and costs a fifth (a pool is ~800
+        # candidates before it is deduplicated)
+        return repr((self.args, sorted(self.kwargs.items()), self.exprs, self.receiver))
+
+
+def pool_for(
+    config: Config,
+    function_id: str,
+    *,
+    old_root: Path | None,
+    new_root: Path,
+    old_id: str | None = None,
+    spec_inputs: Iterable[tuple[Sequence[Any], dict[str, Any]]] = (),
+    limit: int = MAX_POOL,
+    old_files: bool = True,
+) -> list[PoolCall]:
+    """The inputs for ``function_id`` (``old_id`` at the old side, when it was renamed),
+    deduplicated, in ``SOURCE_ORDER``, new side before old within a source. ``old_files``:
+    False when the change touched no file but the functions' own modules (no test, no
+    caller): the old side's files then hold the new side's calls, and are not read twice."""
+    found: list[PoolCall] = [PoolCall(tuple(a), dict(k), "spec", "spec") for a, k in spec_inputs]
+    new_info = _info(config, function_id, new_root)
+    found += _side_calls(new_info, new_root, "new", planned=True)
+    if old_root is not None:
+        old_info = _info(config, old_id or function_id, old_root)
+        # The type-directed plan of the old side differs from the new one's only through the
+        # literals and parameters the change touched; the tests and examples always differ.
+        planned = (
+            new_info is None
+            or old_info is None
+            or ((old_info.literals, old_info.params) != (new_info.literals, new_info.params))
+        )
+        found += _side_calls(old_info, old_root, "old", planned=planned, files=old_files)
+    rank = {s: i for i, s in enumerate(SOURCE_ORDER)}
+    found.sort(key=lambda c: rank.get(c.source, len(rank)))  # stable: new before old
+    out: dict[str, PoolCall] = {}
+    for call in found:
+        out.setdefault(call.key(), call)
+        if len(out) >= limit:
+            break
+    return list(out.values())
+
+
+def _info(config: Config, function_id: str, root: Path) -> TargetInfo | None:
+    from codemode.explore.target import load_target
+
+    try:
+        return load_target(config, function_id, root)
+    except FatalError:
+        return None  # not at this side (added, removed) or does not parse
+
+
+def _side_calls(
+    info: TargetInfo | None, root: Path, side: str, *, planned: bool, files: bool = True
+) -> list[PoolCall]:
+    """One side's inputs: every source (``planned``), or only its examples (docstring, and
+    with ``files`` the calls in its tests and callers)."""
+    if info is None:
+        return []
+    from codemode.explore.offline.explorer import plan
+    from codemode.explore.offline.harvest import docstring_calls, file_calls
+    from codemode.explore.target import AST_LOCK
+
+    with AST_LOCK:
+        if planned:
+            candidates = plan(info, (), root if files else None).candidates
+        else:
+            tests, callers = file_calls(info, root) if files else ([], [])
+            candidates = [*tests, *docstring_calls(info), *callers]
+    out = [
+        PoolCall(tuple(c.args), dict(c.kwargs), c.source, c.label, c.exprs, side=side)
+        for c in candidates
+    ]
+    if info.is_method and files:
+        out += _receiver_calls(info, root, side)
+    return out
+
+
+def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCall]:
+    """Calls of a method on an instance the tests build in place: ``Version('1.0.0').bump()``
+    or ``v = Version('1.0.0')`` then ``v.bump()`` in the same test, the constructor's
+    arguments literal. The instance travels as a recipe the worker builds."""
+    from codemode.explore.offline.harvest import is_test_file, python_files
+
+    cls_name = info.qualname.rsplit(".", 2)[-2] if "." in info.qualname else ""
+    if not cls_name:
+        return
+    cls_id = f"{info.module}.{info.qualname.rsplit('.', 1)[0]}"
+    count = 0
+    for rel, path in python_files(root):
+        if not is_test_file(rel):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if info.name not in text or cls_name not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for call in _method_calls(tree, cls_name, info.name, cls_id):
+            yield call._replace(side=side)
+            count += 1
+            if count >= 60:
+                return
+
+
+def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> Iterator[PoolCall]:
+    """Each ``obj.method(...)`` in a test whose instance is built in place or assigned from
+    the class in the same test, once per row of the tables the test takes its values from
+    (``parametrize``, a loop over a table: explore/offline/row_bindings.py)."""
+    from codemode.explore.offline.harvest import _parametrize_rows, _Sub, _tables
+    from codemode.explore.offline.row_bindings import MAX_ROWS, assignments, class_tables, loop_rows
+
+    env, classes, tables = assignments(tree.body), class_tables(tree), _tables(tree)
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        built: dict[str, ast.expr] = {}  # variable -> the constructor call, in this test
+        for node in ast.walk(fn):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and _recipe_call(node.value, cls_name)
+            ):
+                built[node.targets[0].id] = node.value
+        rows = _parametrize_rows(fn, tables)
+        loops = loop_rows(fn, {**env, **classes.get(id(fn), {})})
+        for node in ast.walk(fn):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == method
+            ):
+                continue
+            base = node.func.value
+            made = built.get(base.id) if isinstance(base, ast.Name) else base
+            bound = [{**r, **b} for r in rows for b in loops.get(id(node), [{}])][:MAX_ROWS]
+            for row in bound:
+                call = _Sub(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
+                recipe = None
+                if made is not None:
+                    where = _Sub(row).visit(ast.parse(ast.unparse(made), mode="eval")).body
+                    recipe = _recipe(where, cls_name, cls_id)
+                literal = _literals(call)
+                if recipe is not None and literal is not None:
+                    label = f"from_{fn.name}"
+                    yield PoolCall(literal[0], literal[1], "receivers", label, None, recipe)
+
+
+def _recipe_call(node: ast.expr, cls_name: str) -> bool:
+    return isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == cls_name
+
+
+def _recipe(node: ast.expr, cls_name: str, cls_id: str) -> dict[str, Any] | None:
+    if not (isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == cls_name):
+        return None
+    literal = _literals(node)
+    if literal is None:
+        return None
+    return {"cls": cls_id, "args": list(literal[0]), "kwargs": literal[1]}
+
+
+def _literals(node: ast.Call) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(
+        k.arg is None for k in node.keywords
+    ):
+        return None
+    try:
+        args = tuple(ast.literal_eval(a) for a in node.args)
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
+    except (ValueError, SyntaxError, TypeError):
+        return None
+    return args, kwargs

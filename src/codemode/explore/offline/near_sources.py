@@ -1,0 +1,230 @@
+"""Inputs found near the function rather than in its own calls: literals the tests pass to
+its sibling functions (those of the same module), ``>>>`` examples in the project's text
+files and in the module's other docstrings, files the tests read from a data folder next to
+them. (Receivers for methods, built the way the tests build them, are found by
+``explore/offline/input_pool.py``, which reads a test's rows with ``row_bindings`` as this module does.)
+
+Each source is general: a sibling of the same module takes the same kinds of values more
+often than not (a parser and its formatter, ``compare`` and ``match``), and an input that
+does not fit is dropped by the annotation filter or judged an incidental wrong-type error.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import os
+from pathlib import Path
+from typing import Any
+
+from codemode.explore.offline.harvest import (
+    SKIP_DIRS,
+    Candidate,
+    _calls_in_file,
+    _examples_in,
+    is_test_file,
+    python_files,
+)
+from codemode.explore.target import TargetInfo
+
+MAX_SIBLING = 40  # calls per function borrowed from its siblings' tests
+MAX_DOC_FILES = 40
+MAX_DOC_BYTES = 400_000
+DOC_SUFFIXES = (".rst", ".md", ".txt")
+MAX_DATA_FILES = 12
+MAX_DATA_BYTES = 8_000  # one input: a fixture file larger than this is a corpus, not an example
+_TEXT_ANNOTATIONS = frozenset([None, "str", "Optional[str]", "str | None", "Text", "AnyStr"])
+
+
+def _positional(info: TargetInfo) -> tuple[int, int]:
+    """(required, total) positional parameters of the target."""
+    pos = [p for p in info.params if p.kind in ("positional", "positional_only")]
+    return sum(1 for p in pos if not p.has_default), len(pos)
+
+
+# what a value borrowed from another function must be, for the plain annotations
+_PLAIN: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),
+    "float": (int, float),  # PEP 484: an int is acceptable where a float is annotated
+    "bool": (bool,),
+    "bytes": (bytes,),
+    "list": (list,),
+    "dict": (dict,),
+    "tuple": (tuple,),
+}
+
+
+def _fit(info: TargetInfo, args: tuple[Any, ...]) -> bool:
+    """Each argument respects its parameter's annotation where that is a plain type."""
+    pos = [p for p in info.params if p.kind in ("positional", "positional_only")]
+    for p, a in zip(pos, args):
+        kinds = _PLAIN.get((p.annotation or "").split("[")[0])
+        if kinds and (not isinstance(a, kinds) or (isinstance(a, bool) and bool not in kinds)):
+            return False
+    return True
+
+
+def module_functions(info: TargetInfo) -> list[str]:
+    """The public module-level functions of the target's module, the target left out."""
+    try:
+        tree = ast.parse(info.path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return []
+    return [
+        n.name
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not n.name.startswith("_")
+        and n.name != info.name
+    ]
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(path: str, mtime_ns: int, size: int) -> tuple[str, ast.Module | None]:
+    """A test file's text and tree, once per version of the file: every function of a
+    module reads the same test files for its siblings."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return "", None
+    try:
+        return text, ast.parse(text)
+    except (SyntaxError, ValueError):
+        return text, None
+
+
+def _test_trees(root: Path, words: list[str]) -> list[tuple[str, ast.Module]]:
+    out = []
+    for rel, path in python_files(root):
+        if not is_test_file(rel):
+            continue
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        text, tree = _parsed(str(path), st.st_mtime_ns, st.st_size)
+        if tree is not None and any(w in text for w in words):
+            out.append((rel, tree))
+    return out
+
+
+def sibling_calls(info: TargetInfo, root: Path) -> list[Candidate]:
+    """The literal arguments the tests pass to the target's siblings, as calls of the target:
+    the whole argument list where its length fits the target, and each argument alone as
+    the first one."""
+    if info.is_method:
+        return []
+    required, total = _positional(info)
+    siblings = module_functions(info)
+    out: dict[str, Candidate] = {}
+    for _, tree in _test_trees(root, siblings):
+        for name in siblings:
+            other = dataclasses.replace(info, qualname=name)
+            for cand in _calls_in_file(other, tree, False, "tests"):
+                if cand.exprs is not None or cand.kwargs:
+                    continue
+                label = f"like_{name}"
+                if required <= len(cand.args) <= total and _fit(info, cand.args):
+                    out.setdefault(repr(cand.args), Candidate(cand.args, {}, label, "tests"))
+                for a in cand.args if total and required <= 1 else ():
+                    if _fit(info, (a,)):
+                        out.setdefault(repr((a,)), Candidate((a,), {}, label, "tests"))
+                if len(out) >= MAX_SIBLING:
+                    return list(out.values())
+    return list(out.values())
+
+
+def doc_file_calls(info: TargetInfo, root: Path) -> list[Candidate]:
+    """``>>>`` examples calling the target in the project's text files (README, docs) and
+    in the other docstrings of its module (a module or class docstring's examples)."""
+    files: list[Path] = [info.path, *_text_files(root)]
+    out: list[Candidate] = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if f"{info.name}(" in text:
+            out += _examples_from_text(info, text, own=path == info.path)
+    return out
+
+
+def _text_files(root: Path) -> list[Path]:
+    out: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for f in sorted(filenames):
+            path = Path(dirpath) / f
+            if f.endswith(DOC_SUFFIXES) and path.stat().st_size <= MAX_DOC_BYTES:
+                out.append(path)
+                if len(out) >= MAX_DOC_FILES:
+                    return out
+    return out
+
+
+def _examples_from_text(info: TargetInfo, text: str, own: bool) -> list[Candidate]:
+    context: list[str] = []
+    out: list[Candidate] = []
+    skip = set(range(info.lineno, info.end_lineno + 1)) if own else set()
+    block: list[str] = []
+    for n, raw in enumerate([*text.splitlines(), ""], 1):
+        line = raw.strip()
+        if line.startswith("... ") and block:
+            block.append(line[4:])
+            continue
+        if block:
+            out += _examples_in(info, "\n".join(block), context)
+            block = []
+        if line.startswith(">>> ") and n not in skip:
+            block = [line[4:]]
+    return [c._replace(label="doc_example") for c in out]
+
+
+def data_texts(info: TargetInfo, root: Path) -> list[Candidate]:
+    """The text of files the tests read from a folder next to them, for a target whose
+    first parameter takes text: a file counts when a string in a test file that calls the
+    target names it or its suffix (``DATA / "x.toml"``, ``glob("*.toml")``), or names its
+    folder in a file that lists folders (``os.listdir("cases")``)."""
+    first = next((p for p in info.params if p.kind in ("positional", "positional_only")), None)
+    if first is None or first.annotation not in _TEXT_ANNOTATIONS:
+        return []
+    out: list[Candidate] = []
+    for rel, tree in _test_trees(root, [info.name]):
+        words = {
+            n.value
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and 0 < len(n.value) < 80
+        }
+        folder = (root / rel).parent
+        lists = any(
+            isinstance(n, ast.Call) and ast.unparse(n.func).split(".")[-1] in _LISTING
+            for n in ast.walk(tree)
+        )
+        for path in sorted(folder.rglob("*")):
+            if len(out) >= MAX_DATA_FILES:
+                return out
+            if not _named_by(path, folder, words, lists) or not path.is_file():
+                continue
+            if path.suffix == ".py" or path.stat().st_size > MAX_DATA_BYTES:
+                continue
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            label = "data_" + "".join(c if c.isalnum() else "_" for c in path.stem)[:20]
+            out.append(Candidate((text,), {}, label, "tests"))
+    return out
+
+
+def _named_by(path: Path, folder: Path, words: set[str], lists: bool) -> bool:
+    """A test names the file, or its suffix (``"*.toml"``), or lists the folder it is in."""
+    rel = path.relative_to(folder)
+    names = {path.name, path.stem, path.suffix, f"*{path.suffix}"}
+    if names & words or any(str(rel) in w for w in words):
+        return True
+    return lists and bool(set(rel.parts[:-1]) & words)
+
+
+_LISTING = frozenset(["glob", "rglob", "iterdir", "listdir", "scandir", "walk"])

@@ -1,0 +1,80 @@
+"""One behaviour-diff witness in words: ``loyalty_tier(4999): 'silver' → 'gold'``.
+
+Shared by every rendering (terminal, Markdown, annotations, JUnit) so they say the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from codemode.report.call import format_call, literal
+from codemode.report.model import Report, Witness
+
+MAX_SHOWN = 5  # witnesses per function in a rendering; the JSON holds them all
+
+
+def format_value(value: Any, limit: int = 80) -> str:
+    text = literal(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def outcome_text(outcome: Any, limit: int = 80) -> str:
+    """``'gold'`` for a returned value, ``raises ValueError: bad input`` for an exception."""
+    if isinstance(outcome, dict) and "returned" in outcome:
+        return format_value(outcome["returned"], limit)
+    if isinstance(outcome, dict) and "raised" in outcome:
+        message = str(outcome.get("message") or "")
+        if len(message) > limit:
+            message = message[: limit - 3] + "..."
+        return f"raises {outcome['raised']}" + (f": {message}" if message else "")
+    return format_value(outcome, limit)
+
+
+def witness_text(w: Witness, limit: int = 80) -> str:
+    """``call: old → new``; a message-only change says so."""
+    what = " (message changed)" if w.kind == "message" else ""
+    return f"{w.call}: {outcome_text(w.old, limit)} → {outcome_text(w.new, limit)}{what}"
+
+
+def accept_function_command(report: Report) -> str:
+    """``codemode accept ID ...`` for the functions with witnesses: pasted as is, it writes
+    them as cases with their new outcomes."""
+    ids = [f.id for f in report.sorted_functions() if f.witnesses]
+    if not ids:
+        return ""
+    scope = report.scope
+    where = ""
+    if scope is not None and scope.kind in ("staged", "worktree"):
+        where = f" --{scope.kind}"
+    elif scope is not None and scope.kind == "range" and scope.base:
+        import shlex
+
+        where = f" --base {shlex.quote(scope.base)}"
+        if scope.head not in (None, "", "HEAD"):
+            where += f" --head {shlex.quote(str(scope.head))}"
+    if len(ids) > 3:
+        return f"codemode accept --all{where}"
+    return "codemode accept " + " ".join(ids) + where
+
+
+def witness_call(
+    function_id: str,
+    args: Sequence[object],
+    kwargs: Mapping[str, object] | None,
+    receiver: Mapping[str, object] | None = None,
+) -> str:
+    """``loyalty_tier(4999)``, or ``Version('1.0.0').bump()`` for a method called on the
+    instance a recipe (``{"cls": ..., "args": [...], "kwargs": {...}}``) builds."""
+    shown = format_call(function_id, list(args), dict(kwargs or {}))
+    if not receiver:
+        return shown
+    built_args = receiver.get("args")
+    built_kwargs = receiver.get("kwargs")
+    built = format_call(
+        str(receiver.get("cls", "")),
+        list(built_args) if isinstance(built_args, (list, tuple)) else [],
+        dict(built_kwargs) if isinstance(built_kwargs, Mapping) else None,
+    )
+    method = format_call(function_id.rsplit(".", 1)[-1], list(args), dict(kwargs or {}))
+    return f"{built}.{method}"

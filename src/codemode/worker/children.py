@@ -1,0 +1,156 @@
+"""Forked children that run function blocks, and the worker's relay of their replies.
+Stdlib only: runs in the worker.
+
+Isolation (#12, #20): a block runs in a child forked from the worker, so module state it
+changes dies with the child. A child whose block left nothing behind (worker/leaks.py) runs
+the next block too, while the worker has imported nothing new since the fork; the first
+block that changes state ends its child. One fork per module, not one per function.
+
+The channel (#21): the child never holds the worker's own stdin or stdout. It reads its
+requests from a pipe of its own and writes its replies to another, and the worker passes a
+reply on only when it is the one awaited: the next case of the block, in order, then its
+``done`` (or a ``fatal``). Whatever else arrives (a line the function wrote to any descriptor
+it found, a forged ``done``, a reply for another case) ends the child, and the block's
+remaining cases are errors that say why. The child ends each block with a line of its own,
+``{"stay": bool}``, which the worker reads and never passes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+CHILD_OK = 117  # a child that sent all its replies; os._exit(0) in user code is not it
+MAX_LINE = 16_000_000  # bytes: past this without a newline, the child is not speaking the protocol
+FORGED = (
+    "the function wrote to the worker's reply channel ({what}); its cases that had not "
+    "answered yet are errors"
+)
+
+
+class Child:
+    """A live child: its pid, the write end of its requests, the read end of its replies."""
+
+    def __init__(self, pid: int, requests: int, replies: int, modules: int) -> None:
+        self.pid, self.requests, self.replies = pid, requests, replies
+        self.modules = modules  # len(sys.modules) in the worker at the fork
+        self.buf = b""
+
+    def readline(self) -> bytes | None:
+        """One reply line, or None at EOF (the child is gone)."""
+        while b"\n" not in self.buf:
+            if len(self.buf) > MAX_LINE:
+                return b"\x00too long\n"
+            chunk = os.read(self.replies, 1 << 16)
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line
+
+    def close(self, kill: bool) -> int | None:
+        """End the child; its wait status (None if it was ended already)."""
+        if self.pid < 0:
+            return None
+        for fd in (self.requests, self.replies):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        pid, self.pid = self.pid, -1
+        if kill:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        try:
+            return os.waitpid(pid, 0)[1]
+        except ChildProcessError:
+            return None
+
+
+def spawn(child_main: Callable[[Any, Any], None], proto_fd: int) -> Child:
+    """Fork a child that runs ``child_main(requests, replies)`` (files) and exits."""
+    req_r, req_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    import sys
+    import warnings
+
+    with warnings.catch_warnings():
+        # 3.12+ warns of fork with threads (the module may start some at import); the child
+        # only runs blocks and leaves by os._exit.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:
+        code = CHILD_OK
+        try:
+            os.close(req_w)
+            os.close(rep_r)
+            os.close(proto_fd)  # the worker's channel to codemode: out of the function's reach
+            devnull = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(devnull, 0)  # and so is the worker's stdin
+            os.close(devnull)
+            child_main(
+                os.fdopen(req_r, "r", encoding="utf-8"),
+                os.fdopen(rep_w, "w", encoding="utf-8", errors="backslashreplace"),
+            )
+        except BaseException:
+            code = 3
+        finally:
+            os._exit(code)
+    os.close(req_r)
+    os.close(rep_w)
+    return Child(pid, req_w, rep_r, len(sys.modules))
+
+
+def _prefix(case_id: Any) -> bytes:
+    return b'{"case":' + json.dumps(case_id).encode() + b","
+
+
+def relay(child: Child, req: dict[str, Any], line: str, out: Any) -> bool | None:
+    """Send ``line`` (the request) to ``child`` and pass its replies to ``out`` (binary).
+
+    Returns whether the child stays for another block; None when it is gone (its wait
+    status is then for the caller to read) or was ended for a forged reply.
+    """
+    try:
+        os.write(child.requests, line.encode("utf-8"))
+    except OSError:
+        return None
+    ids = [c.get("id") for c in req.get("cases", [])]
+    at, ended = 0, False
+    while True:
+        reply = child.readline()
+        if reply is None:
+            return None
+        if ended:  # after done or fatal: only the child's own last word
+            if reply in (b'{"stay":true}', b'{"stay":false}'):
+                return reply == b'{"stay":true}'
+            _forged(child, out, [], "a line after the block's end")
+            return None
+        if at < len(ids) and reply.startswith(_prefix(ids[at])):
+            at += 1
+        elif reply.startswith(b'{"fatal":') or (at == len(ids) and reply == b'{"done":true}'):
+            ended = True
+        else:
+            _forged(child, out, ids[at:], "a line that is not the awaited reply")
+            return None
+        out.write(reply + b"\n")
+        out.flush()
+
+
+def _forged(child: Child, out: Any, rest: list[Any], what: str) -> None:
+    child.close(kill=True)
+    message = FORGED.format(what=what)
+    for case_id in rest:
+        line = json.dumps({"case": case_id, "outcome": "error", "message": message})
+        out.write(line.encode() + b"\n")
+    if rest:
+        out.write(b'{"done":true}\n')
+    out.flush()

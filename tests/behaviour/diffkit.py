@@ -1,0 +1,67 @@
+"""A small project in a real git repository, for behaviour-diff tests: write files, commit,
+stage, and run ``codemode`` through ``main([...])``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from gitkit import GIT_ENV
+
+PYPROJECT = """\
+[project]
+name = "demo"
+version = "0"
+
+[tool.codemode]
+source_roots = ["src"]
+"""
+
+
+def git(repo: Path, *args: str) -> str:
+    out = subprocess.run(
+        ["git", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_ENV},
+    )
+    return out.stdout
+
+
+def write(repo: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def project(tmp: Path, files: dict[str, str]) -> Path:
+    """A repository whose first commit holds ``files`` (and a pyproject.toml)."""
+    repo = tmp / "demo"
+    repo.mkdir()
+    write(repo, {"pyproject.toml": PYPROJECT, "src/demo/__init__.py": "", **files})
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "old")
+    return repo
+
+
+def check(repo: Path, *args: str, capsys: Any, monkeypatch: Any) -> tuple[int, dict[str, Any]]:
+    """``codemode check ARGS --format json`` in ``repo``: (exit code, the JSON report)."""
+    from codemode.cli.main import main
+
+    monkeypatch.chdir(repo)
+    capsys.readouterr()
+    rc = main(["check", *args, "--format", "json"])
+    out = capsys.readouterr().out
+    return rc, json.loads(out)
+
+
+def functions(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {f["id"]: f for f in report["functions"]}

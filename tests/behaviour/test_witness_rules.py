@@ -1,0 +1,159 @@
+"""What is and is not a witness, with real git and real workers on both sides (#18): a
+nondeterministic function and a clock-reading one give none; a message-only change says so;
+a method is called on an instance built as the tests build it; a table-driven unittest's
+rows reach the function."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from diffkit import check, functions, git, project, write
+
+
+def _staged(repo: Path, files: dict[str, str]) -> None:
+    write(repo, files)
+    git(repo, "add", "-A")
+
+
+def test_a_nondeterministic_function_gives_no_witness(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = "import random\n\n\ndef jitter(delay: float) -> float:\n    return delay * random.random()\n"
+    new = "import random\n\n\ndef jitter(delay: float) -> float:\n    return random.random() * delay\n"
+    repo = project(tmp_path, {"src/demo/net.py": old})
+    _staged(repo, {"src/demo/net.py": new})
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get("demo.net.jitter")
+    assert f is None or not f["witnesses"], f
+    assert rc == 0
+
+
+CLOCK_OLD = """\
+import time
+
+
+def stamp(label: str) -> str:
+    return f"{label}@{time.time()}"
+"""
+
+
+def test_a_clock_reading_function_gives_no_witness(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path, {"src/demo/clock.py": CLOCK_OLD})
+    new = CLOCK_OLD.replace(
+        'return f"{label}@{time.time()}"', 'now = time.time()\n    return f"{label}@{now}"'
+    )
+    _staged(repo, {"src/demo/clock.py": new})
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get("demo.clock.stamp")
+    assert f is None or not f["witnesses"], f
+    assert rc == 0
+
+
+def test_a_message_only_change_is_reported_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = 'def qty(text: str) -> int:\n    if not text.isdigit():\n        raise ValueError("not a number")\n    return int(text)\n'
+    repo = project(tmp_path, {"src/demo/qty.py": old})
+    _staged(repo, {"src/demo/qty.py": old.replace("not a number", "quantity must be digits")})
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.qty.qty"]
+    assert f["status"] == "changed" and rc == 1
+    w = f["witnesses"][0]
+    assert w["kind"] == "message"
+    assert w["old"] == {"raised": "ValueError", "message": "not a number"}
+    assert w["new"] == {"raised": "ValueError", "message": "quantity must be digits"}
+    capsys.readouterr()
+    from codemode.cli.main import main
+
+    main(["check", "--staged"])
+    assert "(message changed)" in capsys.readouterr().out
+
+
+VERSION = """\
+class Version:
+    def __init__(self, text: str) -> None:
+        self.parts = [int(p) for p in text.split(".")]
+
+    def bump(self, part: str = "patch") -> str:
+        major, minor, patch = self.parts
+        if part == "minor":
+            return f"{major}.{minor + 1}.0"
+        return f"{major}.{minor}.{patch + 1}"
+"""
+TEST_VERSION = """\
+from demo.version import Version
+
+
+def test_bump():
+    v = Version("1.4.2")
+    assert v.bump() == "1.4.3"
+    assert Version("0.9.9").bump("minor") == "0.10.0"
+"""
+
+
+def test_a_method_runs_on_an_instance_built_as_the_tests_build_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Version() cannot be built without text: only the tests' own instances reach bump.
+    repo = project(
+        tmp_path, {"src/demo/version.py": VERSION, "tests/test_version.py": TEST_VERSION}
+    )
+    _staged(
+        repo,
+        {
+            "src/demo/version.py": VERSION.replace(
+                'f"{major}.{minor + 1}.0"', 'f"{major}.{minor + 1}.{patch}"'
+            )
+        },
+    )
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.version.Version.bump"]
+    assert f["status"] == "changed" and rc == 1
+    calls = {w["call"]: w for w in f["witnesses"]}
+    assert calls["Version('0.9.9').bump('minor')"]["old"] == {"returned": "0.10.0"}
+    assert calls["Version('0.9.9').bump('minor')"]["new"] == {"returned": "0.10.9"}
+
+
+TABLE_TEST = """\
+import unittest
+
+from demo.semver import compare
+
+
+class TestCompare(unittest.TestCase):
+    def test_table(self):
+        versions = (
+            ("0.1.0", "0.1.1", -1),
+            ("1.0.0", "1.0.0", 0),
+            ("1.0.0-rc.1", "1.0.0", -1),
+        )
+        for left, right, expected in versions:
+            self.assertEqual(compare(left, right), expected)
+"""
+SEMVER = """\
+def compare(left, right):
+    a, b = _key(left), _key(right)
+    return (a > b) - (a < b)
+
+
+def _key(text):
+    core, _, pre = text.partition("-")
+    return [int(p) for p in core.split(".")] + [0 if pre else 1]
+"""
+
+
+def test_a_table_driven_unittests_rows_reach_the_function(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The change: a pre-release now sorts after its release. Only the table's third row,
+    # iterated in a loop, is a pre-release; no value of the function's own hints at one.
+    repo = project(tmp_path, {"src/demo/semver.py": SEMVER, "tests/test_semver.py": TABLE_TEST})
+    _staged(repo, {"src/demo/semver.py": SEMVER.replace("[0 if pre else 1]", "[1 if pre else 0]")})
+    _, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get("demo.semver.compare")
+    assert f is not None and f["status"] == "changed", f
+    calls = {w["call"] for w in f["witnesses"]}
+    assert "compare('1.0.0-rc.1', '1.0.0')" in calls
