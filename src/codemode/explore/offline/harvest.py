@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -82,7 +82,8 @@ def python_files(root: Path) -> Iterator[tuple[str, Path]]:
                 yield path.relative_to(root).as_posix(), path
 
 
-def _call_from(node: ast.Call, label: str, source: str, setup: str) -> Candidate | None:
+def literal_arguments(node: ast.Call) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+    """A call's arguments when every one is a literal (no ``*args``/``**kwargs``), else None."""
     if any(isinstance(a, ast.Starred) for a in node.args) or any(
         k.arg is None for k in node.keywords
     ):
@@ -90,9 +91,19 @@ def _call_from(node: ast.Call, label: str, source: str, setup: str) -> Candidate
     try:
         args = tuple(ast.literal_eval(a) for a in node.args)
         kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
-        return Candidate(args, kwargs, label, source)
     except (ValueError, SyntaxError, TypeError):
-        pass
+        return None
+    return args, kwargs
+
+
+def _call_from(node: ast.Call, label: str, source: str, setup: str) -> Candidate | None:
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(
+        k.arg is None for k in node.keywords
+    ):
+        return None
+    literal = literal_arguments(node)
+    if literal is not None:
+        return Candidate(literal[0], literal[1], label, source)
     exprs = {
         "args": [ast.unparse(a) for a in node.args],
         "kwargs": {k.arg: ast.unparse(k.value) for k in node.keywords if k.arg},
@@ -256,24 +267,35 @@ def file_calls(info: TargetInfo, root: Path) -> tuple[list[Candidate], list[Cand
     return tests, callers
 
 
+def doctest_lines(text: str, skip: Container[int] = ()) -> Iterator[tuple[bool, str]]:
+    """The lines of ``text`` in order, stripped: ``(True, example)`` for each ``>>>`` example
+    (its ``...`` continuation lines joined; none that starts on a line number in ``skip``),
+    ``(False, line)`` for every other line."""
+    block: list[str] = []
+    for n, raw in enumerate([*text.splitlines(), ""], 1):
+        line = raw.strip()
+        if line.startswith("... ") and block:
+            block.append(line[4:])
+            continue
+        if block:
+            yield True, "\n".join(block)
+            block = []
+        if line.startswith(">>>") and n not in skip:
+            block = [line[3:].strip()]
+        else:
+            yield False, line
+
+
 def docstring_calls(info: TargetInfo) -> list[Candidate]:
     """``>>> f(...)`` examples (continuation lines included) and ``'3 x tea' -> ...`` lines."""
     out: list[Candidate] = []
     required = [
         p for p in info.params if not p.has_default and p.kind in ("positional", "positional_only")
     ]
-    block: list[str] = []
     context: list[str] = []  # `>>> text = "..."` before `>>> f(text)`
-    for raw in [*info.docstring.splitlines(), ""]:
-        line = raw.strip()
-        if line.startswith("... ") and block:
-            block.append(line[4:])
-            continue
-        if block:
-            out += _examples_in(info, "\n".join(block), context)
-            block = []
-        if line.startswith(">>>"):
-            block = [line[3:].strip()]
+    for prompt, line in doctest_lines(info.docstring):
+        if prompt:
+            out += _examples_in(info, line, context)
         elif "->" in line and len(required) == 1:
             try:
                 value = ast.literal_eval(line.split("->", 1)[0].strip())

@@ -221,13 +221,6 @@ def _recipe(node: ast.expr, cls_name: str, cls_id: str) -> dict[str, Any] | None
 
 
 def _literals(node: ast.Call) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
-    if any(isinstance(a, ast.Starred) for a in node.args) or any(
-        k.arg is None for k in node.keywords
-    ):
-        return None
-    try:
-        args = tuple(ast.literal_eval(a) for a in node.args)
-        kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
-    except (ValueError, SyntaxError, TypeError):
-        return None
-    return args, kwargs
+    from codemode.explore.offline.harvest import literal_arguments
+
+    return literal_arguments(node)

@@ -23,6 +23,7 @@ from codemode.explore.offline.harvest import (
     Candidate,
     _calls_in_file,
     _examples_in,
+    doctest_lines,
     is_test_file,
     python_files,
 )
@@ -167,18 +168,10 @@ def _text_files(root: Path) -> list[Path]:
 def _examples_from_text(info: TargetInfo, text: str, own: bool) -> list[Candidate]:
     context: list[str] = []
     out: list[Candidate] = []
-    skip = set(range(info.lineno, info.end_lineno + 1)) if own else set()
-    block: list[str] = []
-    for n, raw in enumerate([*text.splitlines(), ""], 1):
-        line = raw.strip()
-        if line.startswith("... ") and block:
-            block.append(line[4:])
-            continue
-        if block:
-            out += _examples_in(info, "\n".join(block), context)
-            block = []
-        if line.startswith(">>> ") and n not in skip:
-            block = [line[4:]]
+    skip = range(info.lineno, info.end_lineno + 1) if own else range(0)
+    for prompt, example in doctest_lines(text, skip):
+        if prompt:
+            out += _examples_in(info, example, context)
     return [c._replace(label="doc_example") for c in out]
 
 
