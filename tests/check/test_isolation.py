@@ -143,11 +143,18 @@ KINDS = {
     "decimal": ("decimal.getcontext().prec = 3", "decimal.getcontext().prec - 28"),
     "rebind": ("globals()['LIMIT'] = 5", "LIMIT"),
     "stdlib_patch": ("math.pi = 3", "0 if math.pi > 3.1 else 1"),
+    "module_swap": (
+        "sys.modules['json'] = types.ModuleType('json')",
+        "0 if hasattr(sys.modules['json'], 'dumps') else 1",
+    ),
 }
 KINDS_MODULE = """\
 import decimal
+import json
 import math
 import os
+import sys
+import types
 
 LIMIT = 0
 
