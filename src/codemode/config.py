@@ -75,6 +75,9 @@ class Config(NamedTuple):
     diff: bool = True
     diff_seconds: float = 2.0
     diff_calls: int = 300
+    # Lanes that verify function blocks at once, each with a worker (#20); 0: the cores
+    # available to the process (os.sched_getaffinity).
+    jobs: int = 0
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -104,6 +107,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "max_cases": (int,),
     "diff": (bool,),
     "diff_budget": (dict,),
+    "jobs": (int,),
 }
 # TOML spells keys with dashes as often as with underscores; accept both.
 _ALIASES = {k.replace("_", "-"): k for k in _FIELD_TYPES}
@@ -175,6 +179,7 @@ _CEILINGS: dict[str, float] = {
     "coverage_rounds": 100.0,
     "impact_depth": 1000.0,
     "max_cases": 10_000.0,
+    "jobs": 1024.0,
 }
 
 

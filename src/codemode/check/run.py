@@ -7,7 +7,7 @@ the CLI and the Action.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ from codemode.worker.python import find_python, missing_module_hint
 if TYPE_CHECKING:
     from codemode.change.diff import DiffResult
     from codemode.change.git import StagedChange
+    from codemode.check.lanes import Unit
     from codemode.check.verify import VerifyResult
     from codemode.specs.index import SpecIndex
     from codemode.specs.types import SpecFile
@@ -43,16 +44,6 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
     )
 
 
-def _load_specs(config: Config, scope: Scope, root: Path) -> list[SpecFile]:
-    from codemode.specs.load import load_spec_file  # yaml: only when specs are parsed
-
-    paths = scope.paths if scope.kind == "paths" else ()
-    return [
-        load_spec_file(p, root)
-        for p in find_spec_files(config, paths, root=None if paths else root)
-    ]
-
-
 def run_check(
     config: Config,
     scope: Scope,
@@ -67,20 +58,11 @@ def run_check(
     if scope.is_change:
         report = _check_change(config, scope, shard, worker, staged)
     else:
-        own = worker is None
-        w = worker or make_worker(config)
-        if own:
-            w.spawn()  # the interpreter starts while the specs are parsed
-        try:
-            specs = _load_specs(config, scope, config.root)
-            result = _verify(config, w, specs, shard=shard)
-        finally:
-            if own:
-                w.close()
+        result, found = _check_files(config, scope, shard, worker)
         report = Report(
             functions=tuple(result.functions),
             problems=tuple(result.problems),
-            notes=(no_specs_note(config),) if not specs and scope.kind == "all" else (),
+            notes=(no_specs_note(config),) if not found and scope.kind == "all" else (),
             scope=scope,
         )
     notes = list(report.notes)
@@ -91,6 +73,78 @@ def run_check(
         notes.append(hint)
     elapsed = time.perf_counter() - started
     return report._replace(notes=(*notes, f"elapsed {elapsed:.2f} s"))
+
+
+def _check_files(
+    config: Config, scope: Scope, shard: tuple[int, int] | None, worker: Worker | None
+) -> tuple[VerifyResult, int]:
+    """Every spec file of a paths or ``--all`` scope, verified; and how many there were."""
+    paths = find_spec_files(config, scope.paths if scope.kind == "paths" else ())
+    if worker is None:
+        from codemode.check import lanes
+
+        weights = [_size(p) for p in paths]
+        count = lanes.lane_count(config.jobs, sum(weights))
+        if count > 1 and paths and lanes.can_fork():
+            plan = lanes.plan(weights, count)
+            # Each lane parses its own files, in parallel; a file split between lanes is
+            # parsed here once, and the lanes inherit it.
+            split = {u.spec for units in plan for u in units if u.parts > 1}
+            parsed = dict(zip(split, _load_specs_at([paths[i] for i in split], config.root)))
+
+            def load(i: int) -> SpecFile:
+                return parsed.get(i) or _load_specs_at([paths[i]], config.root)[0]
+
+            return _in_lanes(config, config.root, plan, load, None, False, shard), len(paths)
+    own = worker is None
+    w = worker or make_worker(config)
+    if own:
+        w.spawn()  # the interpreter starts while the specs are parsed
+    try:
+        specs = _load_specs_at(paths, config.root)
+        return _verify(config, w, specs, shard=shard), len(specs)
+    finally:
+        if own:
+            w.close()
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # the loader says what is wrong with it
+
+
+def _in_lanes(
+    config: Config,
+    root: Path,
+    plan: list[list[Unit]],
+    load: Callable[[int], SpecFile],
+    only: set[str] | None,
+    trace: bool,
+    shard: tuple[int, int] | None,
+) -> VerifyResult:
+    """``_verify`` of the plan's units, each lane in a fork with a worker of its own
+    (check/lanes.py); the result is the serial one, in the serial order."""
+    from codemode.check import lanes
+
+    def work(units: list[Unit]) -> Iterator[tuple[Unit, VerifyResult]]:
+        from codemode.check.assertions import AssertionSandbox
+        from codemode.check.verify import Verifier
+
+        worker = make_worker(config, root)
+        worker.spawn()
+        sandbox = AssertionSandbox()  # one per lane, not one per unit
+        try:
+            verifier = Verifier(config, worker, sandbox)
+            for unit in units:
+                spec = lanes.part_of(load(unit.spec), unit, only, shard)
+                yield unit, verifier.verify([spec], only, trace, shard)
+        finally:
+            sandbox.close()
+            worker.close()
+
+    return lanes.merge(lanes.run_lanes(plan, work))
 
 
 def no_specs_note(config: Config) -> str:
@@ -195,6 +249,7 @@ def _verify_change(
 ) -> tuple[SpecIndex, VerifyResult | None, list[FunctionResult]]:
     """Load the specs the change can affect and verify those of its functions, then run the
     cases the change removed at head (the worker's lifetime, when it is ours, is this call)."""
+    from codemode.check import lanes
     from codemode.check.classify import to_verify
 
     own = worker is None
@@ -205,25 +260,55 @@ def _verify_change(
 
             known = side_tree.tracked(root, paths)
             paths = [p for p in paths if p in known]
-        if (paths or removed) and own:
+        # Work that may fill lanes starts no worker here: each lane starts its own.
+        may_split = own and lanes.lane_count(config.jobs, sum(map(_size, paths))) > 1
+        if (paths or removed) and own and not may_split:
             # The worker's interpreter starts while the YAML is imported and parsed.
-            worker = make_worker(config, root)
-            worker.spawn()
+            worker = _started(config, root)
         specs = _load_specs_at(paths, root)
         index = index_specs(specs)
         result = None
         if specs:
-            assert worker is not None  # the caller's, or spawned above once paths were known
             only = to_verify(analysis, index, shard)
-            result = _verify(config, worker, specs, only=only, trace=True, shard=shard)
+            if may_split:
+                result = _change_in_lanes(config, root, specs, only, shard)
+            if result is None:
+                worker = worker or _started(config, root)
+                result = _verify(config, worker, specs, only=only, trace=True, shard=shard)
         runs: list[FunctionResult] = []
         if removed:
-            assert worker is not None
+            worker = worker or _started(config, root)
             runs = _verify(config, worker, removed, shard=shard).functions
         return index, result, runs
     finally:
         if own and worker is not None:
             worker.close()
+
+
+def _started(config: Config, root: Path) -> Worker:
+    worker = make_worker(config, root)
+    worker.spawn()
+    return worker
+
+
+def _change_in_lanes(
+    config: Config,
+    root: Path,
+    specs: list[SpecFile],
+    only: set[str],
+    shard: tuple[int, int] | None,
+) -> VerifyResult | None:
+    """The change's function blocks in lanes, when they are enough to pay for them."""
+    from codemode.check import lanes
+    from codemode.shard import in_shard
+
+    runs = [[f for f in s.functions if f.id in only and in_shard(f.id, shard)] for s in specs]
+    weights = [lanes.CASE_BYTES * sum(len(f.cases) for f in fs) for fs in runs]
+    # A function's blocks are never split: no more lanes than functions.
+    count = min(lanes.lane_count(config.jobs, sum(weights)), sum(map(len, runs)))
+    if count < 2 or not lanes.can_fork():
+        return None
+    return _in_lanes(config, root, lanes.plan(weights, count), specs.__getitem__, only, True, shard)
 
 
 def _read_text(path: Path) -> str | None:

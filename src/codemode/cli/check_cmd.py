@@ -15,6 +15,7 @@ from codemode.cli.common import (
     scope_from_args,
     write_output,
 )
+from codemode.errors import FatalError
 
 EXAMPLES = """\
 examples:
@@ -52,12 +53,30 @@ def register(sub: Any) -> None:
         "--shard", metavar="K/N", help="check only the K-th of N shares of the functions"
     )
     p.add_argument(
+        "-j",
+        "--jobs",
+        metavar="N",
+        help="verify function blocks in N lanes at once, each with a worker of its own "
+        "(default: the cores available, `jobs` under [tool.codemode]; 'auto' the same; "
+        "1: one worker); the report is the same whatever N",
+    )
+    p.add_argument(
         "--no-diff",
         action="store_true",
         help="in a change scope, skip the behaviour diff (running the old and the new version "
         "of each changed function on the same inputs); `diff = false` under [tool.codemode]",
     )
     p.set_defaults(run=run)
+
+
+def parse_jobs(value: str) -> int:
+    """``--jobs N`` (N >= 1), or ``auto``: 0, the cores available."""
+    text = value.strip().lower()
+    if text == "auto":
+        return 0
+    if not text.isdigit() or not 1 <= int(text) <= 1024:
+        raise FatalError(f"--jobs {value!r}: write a number of lanes from 1 to 1024, or auto")
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     if args.no_diff:
         config = config.replace(diff=False)
+    if args.jobs is not None:
+        config = config.replace(jobs=parse_jobs(args.jobs))
     # A commit that stages only non-spec YAML (CI, pre-commit config) still wakes the hook:
     # answer it from `git diff --cached` before importing the verification stack.
     change = staged_change(config.root) if scope.kind == "staged" else None

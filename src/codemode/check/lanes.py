@@ -1,0 +1,248 @@
+"""``--jobs N``: function blocks verified in N lanes at once, each with a worker of its own (#20).
+
+A lane is a fork of this process: it inherits the loaded configuration (and, in a change
+scope, the spec files already parsed), loads the spec files it was given, verifies them in
+its own worker and sends its results back through a pipe, one piece per unit; the parent
+puts the pieces back in the serial order, so the report is the one ``--jobs 1`` gives.
+
+The work is split by spec file, not by function: a file's functions are mostly one module's,
+so each module is imported in one worker. A file larger than a lane's share is split into
+contiguous parts (by case count, decided in each lane from the same parse), unless it has a
+``scope: file`` fixture, whose value its blocks share: such a file stays whole. Files go to
+lanes largest first, each to the least loaded lane. Memory stays bounded by N: a lane holds
+one spec file and its results at a time.
+
+Where it does not apply: a run given a worker by its caller, a process with threads running
+(a fork would copy their locks), a platform without ``os.fork``, and, unless ``--jobs`` names
+a number, work too small to pay for a second interpreter (``LANE_BYTES``): those run
+serially, with the same report.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import selectors
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from codemode.errors import FatalError
+from codemode.shard import in_shard
+
+if TYPE_CHECKING:
+    from codemode.check.verify import VerifyResult
+    from codemode.specs.types import SpecFile
+
+# A lane costs an interpreter start (~40 ms of CPU) and a fork; it pays from about 200 cases,
+# ~16 KB of spec text at the ~80 bytes a flow-style case takes. Smaller work runs serially.
+LANE_BYTES = 16_384
+CASE_BYTES = 80  # a case's weight, where cases are counted rather than files measured
+
+
+class Unit(NamedTuple):
+    """Part ``part`` of ``parts`` of the function blocks of spec file ``spec`` (its index in
+    the serial order)."""
+
+    spec: int
+    part: int = 0
+    parts: int = 1
+
+
+def available_cores() -> int:
+    """The cores this process may run on (a container's or taskset's limit, not the host's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def lane_count(jobs: int, total_weight: int) -> int:
+    """How many lanes to start: ``jobs`` when the user chose a number; by default (0) the
+    available cores, fewer for work too small to pay for them, never fewer than one."""
+    if jobs:
+        return jobs
+    return max(1, min(available_cores(), total_weight // LANE_BYTES))
+
+
+def plan(weights: Sequence[int], lanes: int) -> list[list[Unit]]:
+    """The units of each lane. A file heavier than a lane's share is split into as many parts
+    as it holds shares (at most ``lanes``); units go largest first to the least loaded lane."""
+    total = sum(weights) or 1
+    share = total / lanes
+    units: list[tuple[float, Unit]] = []
+    for i, w in enumerate(weights):
+        parts = min(lanes, max(1, round(w / share))) if w > share else 1
+        units += [(w / parts, Unit(i, k, parts)) for k in range(parts)]
+    units.sort(key=lambda u: (-u[0], u[1]))
+    loads = [0.0] * lanes
+    out: list[list[Unit]] = [[] for _ in range(lanes)]
+    for weight, unit in units:
+        lane = min(range(lanes), key=lambda n: (loads[n], n))
+        loads[lane] += weight
+        out[lane].append(unit)
+    return [sorted(units) for units in out if units]
+
+
+def part_of(
+    spec: SpecFile, unit: Unit, only: set[str] | None, shard: tuple[int, int] | None
+) -> SpecFile:
+    """The spec file with only the function blocks of ``unit``: contiguous, balanced by the
+    cases of the blocks that will run; its problems go with part 0 only."""
+    if unit.parts == 1:
+        return spec
+    if any(f.scope == "file" for f in spec.fixtures.values()):  # shared by all its blocks
+        return spec if unit.part == 0 else _empty(spec)
+    runs = [(only is None or f.id in only) and in_shard(f.id, shard) for f in spec.functions]
+    weights = [max(1, len(f.cases)) if run else 0 for f, run in zip(spec.functions, runs)]
+    total = sum(weights) or 1
+    lo, hi = total * unit.part / unit.parts, total * (unit.part + 1) / unit.parts
+    chosen, at = [], 0
+    for f, w in zip(spec.functions, weights):
+        if w and lo <= at < hi:
+            chosen.append(f)
+        at += w
+    import dataclasses
+
+    problems = spec.problems if unit.part == 0 else ()
+    return dataclasses.replace(spec, functions=tuple(chosen), problems=problems)
+
+
+def _empty(spec: SpecFile) -> SpecFile:
+    import dataclasses
+
+    return dataclasses.replace(spec, functions=(), problems=())
+
+
+def can_fork() -> bool:
+    """A fork copies only the calling thread: with another thread running (holding a lock,
+    mid-write) the copy could hang, so then the run stays serial."""
+    if not hasattr(os, "fork"):
+        return False
+    import sys
+
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
+
+
+Work = Callable[[list[Unit]], Iterator[tuple[Unit, "VerifyResult"]]]
+
+
+def run_lanes(lanes: list[list[Unit]], work: Work) -> list[tuple[Unit, VerifyResult]]:
+    """Each lane's ``work(units)`` in a forked process; every piece, sorted by unit."""
+    from codemode.worker.pool import adopt_orphans
+
+    adopt_orphans()  # a lane killed mid-run leaves its worker to us, not to init
+    started: list[tuple[int, int]] = []
+    try:
+        for units in lanes:
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the lane: never returns into the caller's code
+                os.close(read)
+                _lane(write, units, work)
+            os.close(write)
+            started.append((pid, read))
+        pieces = _collect(started)
+    finally:
+        for pid, read in started:
+            _end(pid, read)  # after _collect each lane is leaving; else it is killed
+    return sorted(pieces, key=lambda p: p[0])
+
+
+def _lane(fd: int, units: list[Unit], work: Work) -> None:
+    code = 0
+    try:
+        with os.fdopen(fd, "wb") as out:
+            try:
+                for piece in work(units):
+                    pickle.dump(("piece", piece), out, pickle.HIGHEST_PROTOCOL)
+            except FatalError as exc:
+                pickle.dump(("fatal", str(exc)), out)
+            except BaseException:  # the parent re-raises it with this traceback
+                import traceback
+
+                pickle.dump(("crash", traceback.format_exc()), out)
+    except BaseException:
+        code = 3
+    finally:
+        os._exit(code)
+
+
+def _collect(started: list[tuple[int, int]]) -> list[tuple[Unit, VerifyResult]]:
+    """Read every lane's pipe to its end (all at once: a lane blocks on a full pipe)."""
+    data = {read: bytearray() for _, read in started}
+    with selectors.DefaultSelector() as sel:
+        for read in data:
+            sel.register(read, selectors.EVENT_READ)
+        open_ = len(data)
+        while open_:
+            for key, _ in sel.select():
+                chunk = os.read(key.fd, 1 << 20)
+                if chunk:
+                    data[key.fd] += chunk
+                else:
+                    sel.unregister(key.fd)
+                    open_ -= 1
+    pieces: list[tuple[Unit, VerifyResult]] = []
+    for n, (pid, read) in enumerate(started):
+        pieces += _decode(data.pop(read), n, pid)
+    return pieces
+
+
+def _decode(raw: bytearray, n: int, pid: int) -> list[tuple[Unit, VerifyResult]]:
+    import io
+
+    stream, out = io.BytesIO(raw), []
+    while stream.tell() < len(raw):
+        try:
+            kind, value = pickle.load(stream)
+        except Exception:  # cut short: the lane died (killed, out of memory)
+            break
+        if kind == "fatal":
+            raise FatalError(value)
+        if kind == "crash":
+            raise RuntimeError(f"lane {n + 1} of the --jobs run failed:\n{value}")
+        out.append(value)
+    else:
+        return out
+    raise RuntimeError(f"lane {n + 1} of the --jobs run (pid {pid}) ended without its results")
+
+
+def _end(pid: int, read: int) -> None:
+    """Reap a lane. One whose pipe is still open was interrupted (an error in another lane,
+    Ctrl-C): it is killed, and its worker, orphaned to this process, dies at its exit."""
+    import contextlib
+
+    with contextlib.suppress(ChildProcessError):
+        if os.waitpid(pid, os.WNOHANG)[0] == 0 and _still_writing(read):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    with contextlib.suppress(OSError):
+        os.close(read)
+
+
+def _still_writing(read: int) -> bool:
+    """Whether the lane still holds its end of the pipe (a lane that sent all is exiting)."""
+    with selectors.DefaultSelector() as sel:
+        sel.register(read, selectors.EVENT_READ)
+        if not sel.select(0):
+            return True
+    try:
+        return bool(os.read(read, 1 << 16))
+    except OSError:
+        return False
+
+
+def merge(pieces: Sequence[tuple[Unit, VerifyResult]]) -> VerifyResult:
+    """The pieces, already in unit order, as the one result a serial run gives."""
+    from codemode.check.verify import VerifyResult
+
+    out = VerifyResult()
+    for _, part in pieces:
+        out.functions += part.functions
+        out.problems += part.problems
+        for fid, lines in part.lines.items():
+            out.lines.setdefault(fid, set()).update(lines)
+    return out

@@ -1,0 +1,216 @@
+"""``check --jobs N`` (#20): the same report as one worker, whatever the lanes, with real
+workers, real files and the real command; a module's state still never reaches another
+function's verdict."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from codemode.check import lanes
+from codemode.check.lanes import Unit
+from codemode.specs.load import parse_spec_text
+
+SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
+
+
+def codemode(root: Path, *args: str) -> tuple[int, str, str]:
+    """The real command in a fresh process (no thread of the test run's, so lanes fork)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "codemode", *args, "--root", str(root), "--python", sys.executable],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")},
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def report(root: Path, *args: str) -> tuple[int, dict[str, Any]]:
+    code, out, err = codemode(root, "check", "--format", "json", *args)
+    assert code in (0, 1), err
+    data = json.loads(out)
+    data.pop("notes")  # "elapsed 0.52 s"
+    for f in data["functions"]:
+        for c in f["cases"]:
+            c.pop("duration_ms", None)
+    return code, data
+
+
+def worker_pids(root: Path) -> set[str]:
+    """The workers that ran a block of ``probe.whoami`` (each writes its parent's pid)."""
+    return {p.name for p in (root / "pids").iterdir()}
+
+
+PROBE = """\
+import os
+
+
+def whoami(x: int) -> int:
+    os.makedirs("pids", exist_ok=True)
+    open(os.path.join("pids", str(os.getppid())), "w").close()  # the block's child's worker
+    return x
+"""
+
+
+def test_the_shop_reports_the_same_with_three_lanes(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    shutil.copytree(SHOP, root, ignore=shutil.ignore_patterns("__pycache__"))
+    serial = report(root, "--all", "--jobs", "1")
+    assert serial[1]["counts"]["drifted"] == 1  # the example's deliberate drift
+    assert report(root, "--all", "--jobs", "3") == serial
+    assert report(root, "--all") == serial  # the default: the cores available
+
+
+def _hundred_files(root: Path) -> None:
+    """100 modules, one spec file each: passing, drifted and raising cases, in some files a
+    bad block, a file-scoped fixture, or a call of ``probe.whoami`` that names its worker."""
+    (root / "pkg").mkdir(parents=True)
+    (root / "specs").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "probe.py").write_text(PROBE)
+    (root / "pyproject.toml").write_text('[project]\nname = "hundred"\n')
+    for m in range(100):
+        (root / "pkg" / f"m{m:03d}.py").write_text(
+            "def make():\n    return {'n': 0}\n\n\n"
+            f"def add(x: int, y: int) -> int:\n    return x + y + {m}\n\n\n"
+            "def half(x: int) -> int:\n    if x < 0:\n        raise ValueError('negative')\n"
+            "    return x // 2\n\n\ndef count(box: dict, x: int) -> int:\n"
+            "    box['n'] += x\n    return box['n']\n"
+        )
+        rows = "\n".join(
+            f"    - case: {{id: a{i}, inputs: [{i}, 1], expected: {i + 1 + m + (m % 7 == i)}}}"
+            for i in range(4)
+        )
+        spec = (
+            f"pkg.m{m:03d}.add:\n  dataset:\n{rows}\n"
+            f"pkg.m{m:03d}.half:\n  dataset:\n    - case: {{id: h, input: 9, expected: 4}}\n"
+            "    - case: {id: neg, input: -1, raises: ValueError, match: negative}\n"
+        )
+        if m % 10 == 1:
+            spec = f"fixtures:\n  box: {{setup: pkg.m{m:03d}.make, scope: file}}\n" + spec
+            spec += (
+                f"pkg.m{m:03d}.count:\n  fixture: [box]\n  dataset:\n"
+                "    - case: {id: one, input: 2, expected: 2}\n"
+                "    - case: {id: two, input: 3, expected: 5}\n"
+            )
+        if m % 5 == 0:
+            spec += "pkg.probe.whoami:\n  dataset:\n    - case: {id: w, input: 1, expected: 1}\n"
+        if m % 25 == 3:
+            spec += f"pkg.m{m:03d}.add:\n  dataset: [{{case: {{id: x, bogus: 1}}}}]\n"
+        (root / "specs" / f"m{m:03d}.yml").write_text(spec)
+
+
+def test_a_hundred_files_report_the_same_in_lanes(tmp_path: Path) -> None:
+    root = tmp_path / "hundred"
+    _hundred_files(root)
+    code, serial = report(root, "--all", "--jobs", "1")
+    assert len(worker_pids(root)) == 1
+    assert code == 1 and serial["counts"]["drifted"] and serial["problems"]
+    assert serial["counts"]["ok"] > 50  # the file fixture's count among them: 2 then 5
+    shutil.rmtree(root / "pids")
+    assert report(root, "--all", "--jobs", "2") == (code, serial)
+    assert len(worker_pids(root)) == 2  # two lanes, a worker each
+
+
+TABLE = """\
+RATES = {"std": 10}
+
+
+def set_rate(name: str, value: int) -> int:
+    RATES[name] = value
+    return len(RATES)
+
+
+def rate(name: str) -> int:
+    return RATES.get(name, 0)
+
+
+def also_rate(name: str) -> int:
+    return RATES.get(name, 0)
+"""
+
+
+def test_a_state_leak_still_cannot_change_a_verdict_under_two_lanes(tmp_path: Path) -> None:
+    """The writer and the readers in one file (split between the lanes) and in files of their
+    own (one lane runs a reader after the writer): every reader still sees the module as
+    imported."""
+    root = tmp_path / "leak"
+    (root / "app").mkdir(parents=True)
+    (root / "specs").mkdir()
+    (root / "app" / "__init__.py").write_text("")
+    (root / "app" / "table.py").write_text(TABLE)
+    (root / "pyproject.toml").write_text('[project]\nname = "leak"\n')
+    write = "app.table.set_rate:\n  dataset:\n" + "".join(
+        f"    - case: {{id: w{i}, inputs: [std, {90 + i}], expected: 1}}\n" for i in range(40)
+    )
+    read = "".join(
+        f"app.table.{name}:\n  dataset:\n"
+        + "".join(f"    - case: {{id: r{i}, input: std, expected: 10}}\n" for i in range(40))
+        for name in ("rate", "also_rate")
+    )
+    (root / "specs" / "a_writer.yml").write_text(write)
+    (root / "specs" / "b_reader.yml").write_text(read)
+    (root / "specs" / "c_both.yml").write_text(write + read)
+    _, serial = report(root, "--all", "--jobs", "1")
+    assert set(c["status"] for f in serial["functions"] for c in f["cases"]) == {"passed"}
+    assert report(root, "--all", "--jobs", "2") == (0, serial)
+    assert report(root, "--all", "--jobs", "3") == (0, serial)
+
+
+def test_bad_jobs_values_are_one_line(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.codemode]\njobs = -1\n")
+    code, _, err = codemode(tmp_path, "check", "--all")
+    assert code == 2 and "jobs must not be negative" in err
+    (tmp_path / "pyproject.toml").write_text("[tool.codemode]\njobs = 2\n")
+    code, _, err = codemode(tmp_path, "check", "--all", "--jobs", "zero")
+    assert code == 2 and "--jobs 'zero': write a number of lanes from 1 to 1024" in err
+
+
+# --- the plan (pure) -----------------------------------------------------------------------
+
+
+def test_the_plan_keeps_files_whole_and_splits_one_heavier_than_a_share() -> None:
+    plan = lanes.plan([100, 100, 100, 100], 2)
+    assert plan == [[Unit(0), Unit(2)], [Unit(1), Unit(3)]]
+    assert lanes.plan([1000, 10, 10], 2) == [[Unit(0, 0, 2), Unit(1)], [Unit(0, 1, 2), Unit(2)]]
+    assert lanes.plan([5], 4) == [
+        [Unit(0, 0, 4)],
+        [Unit(0, 1, 4)],
+        [Unit(0, 2, 4)],
+        [Unit(0, 3, 4)],
+    ]
+
+
+def test_the_parts_of_a_file_cover_its_blocks_once_in_order(tmp_path: Path) -> None:
+    text = "".join(
+        f"m.f{n}:\n  dataset:\n"
+        + "".join(
+            f"    - case: {{id: c{i}, input: {i}, expected: {i}}}\n" for i in range(n % 4 + 1)
+        )
+        for n in range(9)
+    )
+    spec = parse_spec_text(text, tmp_path / "s.yml", "s.yml")
+    for parts in (2, 3, 5):
+        got = [
+            f.id
+            for k in range(parts)
+            for f in lanes.part_of(spec, Unit(0, k, parts), None, None).functions
+        ]
+        assert got == [f.id for f in spec.functions]
+    shared = parse_spec_text(
+        "fixtures:\n  db: {setup: m.make, scope: file}\n" + text, tmp_path / "s.yml", "s.yml"
+    )
+    assert lanes.part_of(shared, Unit(0, 0, 2), None, None) == shared
+    assert lanes.part_of(shared, Unit(0, 1, 2), None, None).functions == ()
+
+
+def test_a_number_of_jobs_is_taken_as_given_and_the_default_pays_its_way() -> None:
+    assert lanes.lane_count(3, 0) == 3
+    assert lanes.lane_count(0, 10) == 1  # a few cases: one worker
+    assert lanes.lane_count(0, 10**9) == lanes.available_cores()
