@@ -118,6 +118,27 @@ def test_a_hundred_files_report_the_same_in_lanes(tmp_path: Path) -> None:
     assert len(worker_pids(root)) == 2  # two lanes, a worker each
 
 
+def test_a_staged_change_reports_the_same_in_lanes(tmp_path: Path) -> None:
+    """The hook's scope: the change's blocks split between lanes, from the specs parsed once."""
+    root = tmp_path / "hundred"
+    _hundred_files(root)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
+    probe = root / "pkg" / "probe.py"
+    probe.write_text(probe.read_text().replace("return x", "return x + 0"))
+    for m in range(0, 100, 3):
+        module = root / "pkg" / f"m{m:03d}.py"
+        module.write_text(module.read_text().replace("x // 2", "x >> 1"))
+    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
+    code, serial = report(root, "--staged", "--no-diff", "--jobs", "1")
+    assert code == 1 and len(serial["functions"]) > 30
+    shutil.rmtree(root / "pids")
+    assert report(root, "--staged", "--no-diff", "--jobs", "2") == (code, serial)
+    assert len(worker_pids(root)) == 2
+
+
 TABLE = """\
 RATES = {"std": 10}
 

@@ -254,14 +254,14 @@ def _verify_change(
 
     own = worker is None
     try:
-        paths = _affected_spec_paths(config, root, analysis)
+        paths, named = _affected_spec_paths(config, root, analysis)
         if paths and tracked_only:
             from codemode.change import side_tree
 
             known = side_tree.tracked(root, paths)
             paths = [p for p in paths if p in known]
         # Work that may fill lanes starts no worker here: each lane starts its own.
-        may_split = own and lanes.lane_count(config.jobs, sum(map(_size, paths))) > 1
+        may_split = own and named > 1 and lanes.lane_count(config.jobs, sum(map(_size, paths))) > 1
         if (paths or removed) and own and not may_split:
             # The worker's interpreter starts while the YAML is imported and parsed.
             worker = _started(config, root)
@@ -318,8 +318,11 @@ def _read_text(path: Path) -> str | None:
         return None
 
 
-def _affected_spec_paths(config: Config, root: Path, analysis: DiffResult) -> list[Path]:
-    """The spec files that name a function the change touched, or that the change edited.
+def _affected_spec_paths(
+    config: Config, root: Path, analysis: DiffResult
+) -> tuple[list[Path], int]:
+    """The spec files that name a function the change touched, or that the change edited,
+    and how many such functions they name (a file no quick read understands counts two).
 
     The others cannot change a verdict; parsing every spec file is most of what a hook pays
     when the staged change touches no spec'd function. Read without a YAML parser.
@@ -329,15 +332,18 @@ def _affected_spec_paths(config: Config, root: Path, analysis: DiffResult) -> li
     wanted = {f.id for f in analysis.functions} | set(analysis.renames)
     edited = set(analysis.changed_files)
     out: list[Path] = []
+    named = 0
     for path in find_spec_files(config, root=root):
         rel = path.relative_to(root).as_posix()
         try:
             keys = spec_keys(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError):
             keys = None  # the loader says what is wrong with it
-        if keys is None or rel in edited or wanted & keys.keys():
+        hits = len(wanted & keys.keys()) if keys is not None else 2
+        if keys is None or rel in edited or hits:
             out.append(path)
-    return out
+            named += hits + (rel in edited) * 2
+    return out, named
 
 
 def _load_specs_at(paths: list[Path], root: Path) -> list[SpecFile]:
