@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -125,15 +126,22 @@ def build(root: Path, n: int) -> Path:
     return repo
 
 
-def run_check(repo: Path, *extra: str) -> tuple[float, dict[str, object]]:
+def run_check(repo: Path, *extra: str) -> tuple[float, float, dict[str, object]]:
+    """(wall seconds, CPU seconds of codemode and its workers, the JSON report)."""
     cmd = [sys.executable, "-m", "codemode", "check", "--base", "main", "--format", "json"]
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")}
+    # An installed codemode has its bytecode compiled: compiling it on every run is not the
+    # diff's cost.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run([*cmd, *extra], cwd=repo, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"codemode check failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return elapsed, json.loads(proc.stdout)
+    cpu = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+    return elapsed, cpu, json.loads(proc.stdout)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,11 +156,16 @@ def main(argv: list[str] | None = None) -> int:
         repo = build(tmp, args.functions)
         plain: list[float] = []
         with_diff: list[float] = []
+        plain_cpu: list[float] = []
+        diff_cpu: list[float] = []
         report: dict[str, object] = {}
         for _ in range(args.repeat):  # alternating: both sides see the same load
-            plain.append(run_check(repo, "--no-diff")[0])
-            t, report = run_check(repo)
+            t, cpu, _ = run_check(repo, "--no-diff")
+            plain.append(t)
+            plain_cpu.append(cpu)
+            t, cpu, report = run_check(repo)
             with_diff.append(t)
+            diff_cpu.append(cpu)
     finally:
         if args.keep is None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -167,6 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"check --no-diff: median {a:.2f} s   ({', '.join(f'{x:.2f}' for x in plain)})")
     print(f"check (diff):    median {b:.2f} s   ({', '.join(f'{x:.2f}' for x in with_diff)})")
     print(f"the behaviour diff adds {b - a:.2f} s (target < {TARGET_S:g} s on 2 cores)")
+    ca, cb = statistics.median(plain_cpu), statistics.median(diff_cpu)
+    load = os.getloadavg()[0]
+    print(
+        f"CPU (codemode and its workers, user+sys): {ca:.2f} s --no-diff, {cb:.2f} s with the "
+        f"diff, +{cb - ca:.2f} s; load average {load:.1f} on {os.cpu_count()} cores (a wall "
+        "figure taken under load over the core count is the queue for a core, not the diff)"
+    )
     print(
         f"flagged {len(flagged & want)}/{len(want)}; missed {missed[:5]}; false alarms {false_alarms[:5]}"
     )
