@@ -24,6 +24,7 @@ from codemode.shard import in_shard
 # a commit that changes no public function pays nothing for it.
 if TYPE_CHECKING:
     from codemode.behaviour.engine import FunctionDiff
+    from codemode.behaviour.parallel import Part
     from codemode.change.diff import ChangedFunction, DiffResult
     from codemode.change.git import StagedChange
     from codemode.explore.offline.input_pool import PoolCall
@@ -192,45 +193,55 @@ def run_diff(
     index: SpecIndex | None = None,
     old_files: bool = True,
 ) -> list[FunctionDiff]:
-    from codemode.behaviour.engine import Budget, FunctionDiff, diff_function, sides
+    """Each target's diff, in the order given: over two processes when there are enough
+    targets to pay for the second one (``behaviour.parallel``)."""
+    from codemode.behaviour.parallel import Part, run_parts
 
-    old_w, new_w = _worker(config, old_root), _worker(config, new_root)
+    part = Part(
+        config,
+        tuple(targets),
+        old_root,
+        new_root,
+        tuple(_spec_inputs(index, f.id) for f in targets),
+        old_files,
+    )
+    return run_parts(part)
+
+
+def run_part(part: Part) -> list[FunctionDiff]:
+    """One process's share: a worker per side, the pools built one ahead in a thread."""
+    from codemode.behaviour.engine import Budget, FunctionDiff, diff_function, sides
+    from codemode.explore.offline.harvest import files_read_once
+
+    config = part.config
+    old_w, new_w = _worker(config, part.old_root), _worker(config, part.new_root)
     budget = Budget(config.diff_seconds, config.diff_calls)
-    pools = _Pools(config, targets, old_root, new_root, index, old_files)
-    try:
-        out = []
-        for f, pool in zip(targets, pools):
-            if not pool:
-                out.append(FunctionDiff(f.id, note="no inputs to compare the versions on"))
-                continue
-            old, new = sides(old_w, new_w, f.renamed_from or f.id, f.id)
-            out.append(diff_function(f.id, pool, old, new, budget, config.float_tolerance))
-        return out
-    finally:
-        pools.stop()
-        old_w.close()
-        new_w.close()
+    with files_read_once():  # every function's pool reads the same files: once
+        pools = _Pools(part)
+        try:
+            out = []
+            for f, pool in zip(part.targets, pools):
+                if not pool:
+                    out.append(FunctionDiff(f.id, note="no inputs to compare the versions on"))
+                    continue
+                old, new = sides(old_w, new_w, f.renamed_from or f.id, f.id)
+                out.append(diff_function(f.id, pool, old, new, budget, config.float_tolerance))
+            return out
+        finally:
+            pools.stop()
+            old_w.close()
+            new_w.close()
 
 
 class _Pools:
     """Each target's pool, built one ahead in a thread: the parent reads sources while the
     two workers run the previous function's calls (they wait on pipes, not on the parent)."""
 
-    def __init__(
-        self,
-        config: Config,
-        targets: Sequence[ChangedFunction],
-        old_root: Path,
-        new_root: Path,
-        index: SpecIndex | None,
-        old_files: bool,
-    ) -> None:
+    def __init__(self, part: Part) -> None:
         import queue
         import threading
 
-        self.config, self.targets, self.index = config, targets, index
-        self.old_files = old_files
-        self.roots = (old_root, new_root)
+        self.part = part
         self.ready: queue.Queue[list[PoolCall] | BaseException] = queue.Queue(maxsize=1)
         self.stopped = False
         self.thread = threading.Thread(target=self._build, daemon=True)
@@ -239,18 +250,19 @@ class _Pools:
     def _build(self) -> None:
         from codemode.explore.offline.input_pool import pool_for
 
-        for f in self.targets:
+        part = self.part
+        for f, spec_inputs in zip(part.targets, part.spec_inputs):
             if self.stopped:
                 return
             try:
                 pool = pool_for(
-                    self.config,
+                    part.config,
                     f.id,
-                    old_root=self.roots[0],
-                    new_root=self.roots[1],
+                    old_root=part.old_root,
+                    new_root=part.new_root,
                     old_id=f.renamed_from or f.id,
-                    spec_inputs=_spec_inputs(self.index, f.id),
-                    old_files=self.old_files,
+                    spec_inputs=spec_inputs,
+                    old_files=part.old_files,
                 )
             except BaseException as exc:  # re-raised in the caller's thread
                 self.ready.put(exc)
@@ -258,7 +270,7 @@ class _Pools:
             self.ready.put(pool)
 
     def __iter__(self) -> Iterator[list[PoolCall]]:
-        for _ in self.targets:
+        for _ in self.part.targets:
             item = self.ready.get()
             if isinstance(item, BaseException):
                 raise item

@@ -32,7 +32,13 @@ from typing import TYPE_CHECKING, Any
 
 from codemode.config import Config
 from codemode.explore.offline.builder import Builder
-from codemode.explore.offline.harvest import Candidate, docstring_calls, file_calls, patterns
+from codemode.explore.offline.harvest import (
+    Candidate,
+    docstring_calls,
+    file_calls,
+    patterns,
+    read_source,
+)
 from codemode.explore.offline.near_sources import data_texts, doc_file_calls, sibling_calls
 from codemode.explore.offline.values import Value, dedupe
 from codemode.explore.offline.variants import example_values, variants
@@ -100,9 +106,10 @@ def _fn_node(info: TargetInfo) -> ast.AST | None:
 
 
 def _module_tree(info: TargetInfo) -> ast.Module | None:
+    text = read_source(info.path)
     try:
-        return ast.parse(info.path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError):
+        return ast.parse(text) if text is not None else None
+    except SyntaxError:
         return None
 
 

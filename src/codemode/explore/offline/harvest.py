@@ -13,7 +13,9 @@ test file's imports; what does not evaluate, or has no YAML form, is dropped the
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
+import threading
 from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -69,7 +71,53 @@ def is_test_file(rel: str) -> bool:
     )
 
 
+# Within ``files_read_once()``: each root's listing and each file's text, read once for every
+# function of a run instead of once per function (a 50-function change listed the project and
+# read each test file a hundred times). Files do not change during one diff; outside it
+# (regen, a long-lived process) nothing is kept.
+_ONCE: dict[tuple[str, str], Any] | None = None
+_ONCE_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def files_read_once() -> Iterator[None]:
+    global _ONCE
+    with _ONCE_LOCK:
+        outer = _ONCE
+        _ONCE = outer if outer is not None else {}
+    try:
+        yield
+    finally:
+        with _ONCE_LOCK:
+            _ONCE = outer
+
+
+def _kept(kind: str, key: str, make: Any) -> Any:
+    once = _ONCE
+    if once is None:
+        return make()
+    if (kind, key) not in once:
+        once[(kind, key)] = make()
+    return once[(kind, key)]
+
+
+def read_source(path: Path) -> str | None:
+    """A file's text (None: unreadable, not UTF-8), once per run inside ``files_read_once``."""
+
+    def read() -> str | None:
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    return _kept("text", str(path), read)  # type: ignore[no-any-return]
+
+
 def python_files(root: Path) -> Iterator[tuple[str, Path]]:
+    return iter(_kept("py", str(root), lambda: list(_python_files(root))))
+
+
+def _python_files(root: Path) -> Iterator[tuple[str, Path]]:
     count = 0
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
@@ -244,11 +292,8 @@ def file_calls(info: TargetInfo, root: Path) -> tuple[list[Candidate], list[Cand
     callers: list[Candidate] = []
     target = info.path.resolve()
     for rel, path in python_files(root):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if info.name not in text:
+        text = read_source(path)
+        if text is None or info.name not in text:
             continue
         try:
             tree = ast.parse(text)

@@ -136,7 +136,7 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
     """Calls of a method on an instance the tests build in place: ``Version('1.0.0').bump()``
     or ``v = Version('1.0.0')`` then ``v.bump()`` in the same test, the constructor's
     arguments literal. The instance travels as a recipe the worker builds."""
-    from codemode.explore.offline.harvest import is_test_file, python_files
+    from codemode.explore.offline.harvest import is_test_file, python_files, read_source
 
     cls_name = info.qualname.rsplit(".", 2)[-2] if "." in info.qualname else ""
     if not cls_name:
@@ -146,11 +146,8 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
     for rel, path in python_files(root):
         if not is_test_file(rel):
             continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if info.name not in text or cls_name not in text:
+        text = read_source(path)
+        if text is None or info.name not in text or cls_name not in text:
             continue
         try:
             tree = ast.parse(text)

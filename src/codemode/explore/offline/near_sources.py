@@ -23,9 +23,11 @@ from codemode.explore.offline.harvest import (
     Candidate,
     _calls_in_file,
     _examples_in,
+    _kept,
     doctest_lines,
     is_test_file,
     python_files,
+    read_source,
 )
 from codemode.explore.target import TargetInfo
 
@@ -69,9 +71,12 @@ def _fit(info: TargetInfo, args: tuple[Any, ...]) -> bool:
 
 def module_functions(info: TargetInfo) -> list[str]:
     """The public module-level functions of the target's module, the target left out."""
+    text = read_source(info.path)
     try:
-        tree = ast.parse(info.path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError):
+        tree = ast.parse(text) if text is not None else None
+    except SyntaxError:
+        return []
+    if tree is None:
         return []
     return [
         n.name
@@ -143,16 +148,17 @@ def doc_file_calls(info: TargetInfo, root: Path) -> list[Candidate]:
     files: list[Path] = [info.path, *_text_files(root)]
     out: list[Candidate] = []
     for path in files:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if f"{info.name}(" in text:
+        text = read_source(path)
+        if text is not None and f"{info.name}(" in text:
             out += _examples_from_text(info, text, own=path == info.path)
     return out
 
 
 def _text_files(root: Path) -> list[Path]:
+    return list(_kept("docs", str(root), lambda: _list_text_files(root)))
+
+
+def _list_text_files(root: Path) -> list[Path]:
     out: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
