@@ -190,6 +190,23 @@ def _find(tree: ast.Module, name: str) -> int | None:
     return None
 
 
+def _locate(tree: ast.Module, qualname: str, methods: bool) -> tuple[list[ast.stmt], int] | None:
+    """The statement list holding the function and its index there: a module-level function,
+    or with ``methods`` a method of a module-level class (``Wallet.withdraw``)."""
+    if "." not in qualname:
+        index = _find(tree, qualname)
+        return None if index is None else (tree.body, index)
+    cls, _, name = qualname.partition(".")
+    if not methods or "." in name:
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            for i, item in enumerate(node.body):
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name:
+                    return node.body, i
+    return None
+
+
 def _sample(n: int, limit: int) -> list[int]:
     if n <= limit:
         return list(range(n))
@@ -265,6 +282,7 @@ def _mutate_function(
     spec_func: tuple[object, object],
     max_mutants: int,
     ops: Any,
+    methods: bool = False,
 ) -> list[tuple[str, int]]:
     from codemode.explore.target import split_id
 
@@ -272,17 +290,18 @@ def _mutate_function(
     _, qualname, path = split_id(cfg, fid)  # type: ignore[arg-type]
     original = path.read_text(encoding="utf-8")
     tree = ast.parse(original)
-    index = _find(tree, qualname) if "." not in qualname else None
-    if index is None:
+    found = _locate(tree, qualname, methods)
+    if found is None:
         return []
-    fn = tree.body[index]
+    body, index = found
+    fn = body[index]
     assert isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
     sites = ops.count(fn)
     out: list[tuple[str, int]] = []
     s, f = spec_func
     try:
         for k in _sample(len(sites), max_mutants):
-            tree.body[index] = ops.mutate(fn, k)
+            body[index] = ops.mutate(fn, k)
             try:
                 text = ast.unparse(ast.fix_missing_locations(tree))
             except Exception:
@@ -295,7 +314,7 @@ def _mutate_function(
                 worker.close()
             out.append((sites[k][0], int(fr.status != "ok")))
     finally:
-        tree.body[index] = fn
+        body[index] = fn
         path.write_text(original, encoding="utf-8")
     return out
 

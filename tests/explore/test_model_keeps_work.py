@@ -95,8 +95,8 @@ def test_a_random_pick_never_becomes_a_case_and_the_reason_is_said(tmp_path: Pat
     data = yaml.safe_load((root / "specs" / "pkg.pick.yml").read_text())
     written = [item["case"] for item in data["pkg.pick.pick"]["dataset"]]
     assert [c.get("expected", c.get("raises")) for c in written] == ["solo", "ValueError"]
-    notes = [n for n in report.notes if "nondeterministic, not written" in n]
-    assert notes and all("disagreed with the record" in n for n in notes), report.notes
+    [refused] = [f.refused for f in report.functions]
+    assert refused and all("disagreed with the record" in r.reason for r in refused), refused
 
 
 def test_refused_choices_are_reported_and_shown_to_the_model(tmp_path: Path) -> None:
@@ -111,8 +111,10 @@ def test_refused_choices_are_reported_and_shown_to_the_model(tmp_path: Path) -> 
     assert [f.status for f in report.functions] == ["ok"], report.functions
     choose_prompt = script.prompts[-1][1]
     assert "[not writable: AttributeError raised by Python, not by the project" in choose_prompt
-    note = next(n for n in report.notes if "not written:" in n)
-    assert "AttributeError raised by Python" in note and "(call " in note
+    [refused] = [f.refused for f in report.functions]
+    junk = next(r for r in refused if "AttributeError raised by Python" in r.reason)
+    assert junk.call.startswith("order_total(") and "raises AttributeError" in junk.call
+    assert junk.remedy == "pass the kind of value the function takes" and junk.id
 
 
 def test_the_sandbox_clock_is_the_hosts_and_a_clock_read_is_marked(tmp_path: Path) -> None:
@@ -134,4 +136,6 @@ def test_the_sandbox_clock_is_the_hosts_and_a_clock_read_is_marked(tmp_path: Pat
     data = yaml.safe_load((root / "specs" / f"{realistic.MODULE}.yml").read_text())
     written = [i["case"] for i in data[f"{realistic.MODULE}.is_overdue"]["dataset"]]
     assert [c["inputs"] for c in written] == [[dt.date(2000, 1, 1)]]
-    assert any("read the clock" in n for n in report.notes)
+    [refused] = [f.refused for f in report.functions]
+    assert [r.reason.split(";")[0] for r in refused] == ["it read the clock (date.today())"]
+    assert refused[0].remedy == "pass the time in as a parameter"

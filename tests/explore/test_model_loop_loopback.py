@@ -156,3 +156,58 @@ def test_max_seconds_bounds_a_slow_request(tmp_path: Path) -> None:
     assert elapsed < 12, elapsed
     assert statuses(report) == {"symbol": "skipped"} and code == 0
     assert "max-seconds 3" in report["functions"][0]["message"]
+
+
+ORDER_TOTAL = f"{realistic.MODULE}.order_total"
+JUNK_CALL = """order_total([{"sku": "A", "price": "2.5"}])"""
+
+
+def test_refused_choices_are_listed_per_function_in_json_and_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The model chose a call that passed dicts where Lines were wanted: regen says, for that
+    function, which call was not written, why, and what would make it writable (#22)."""
+    root = realistic.project(tmp_path / "json")
+    with serve(realistic.script) as (url, _seen):
+        code, report = regen(root, url, "openai:gpt-4.1-mini", "--function", ORDER_TOTAL)
+    assert code == 0 and statuses(report) == {"order_total": "ok"}, report
+    [refused] = [f["refused"] for f in report["functions"]]
+    junk = next(r for r in refused if "AttributeError raised by Python" in r["reason"])
+    assert junk["call"].startswith(JUNK_CALL)
+    assert junk["remedy"] == "pass the kind of value the function takes" and junk["id"]
+    text_root = realistic.project(tmp_path / "text")
+    with serve(realistic.script) as (url, _seen):
+        argv = ["regen", "--root", str(text_root), "--model", "openai:gpt-4.1-mini"]
+        assert main([*argv, "--base-url", url, "--function", ORDER_TOTAL]) == 0
+    out = capsys.readouterr().out
+    assert f"not written: {JUNK_CALL} raises AttributeError" in out, out
+    assert "; why: AttributeError raised by Python, not by the project" in out
+    assert "; to write it, pass the kind of value the function takes" in out
+
+
+def test_an_internal_error_on_one_function_leaves_the_others_explored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug of ours in the model loop on one function is that function's error: the next
+    function is explored and written, the run ends with a report (#23)."""
+    from codemode.explore.llm import pipeline
+
+    real = pipeline._choose
+
+    def choose(ex: Any, session: Any, choice: Any, taken: set[str]) -> None:
+        if session.info.name == "symbol":
+            raise KeyError("a bug of ours")
+        real(ex, session, choice, taken)
+
+    monkeypatch.setattr(pipeline, "_choose", choose)
+    root = realistic.project(tmp_path)
+    with serve(realistic.script) as (url, _seen):
+        code, report = regen(
+            root, url, "openai:gpt-4.1-mini", "--function", SYMBOL, "--function", CHECKSUM
+        )
+    assert statuses(report) == {"symbol": "error", "checksum": "ok"}, report
+    assert code == 1  # a function named on the command line could not be explored
+    message = next(f["message"] for f in report["functions"] if f["id"] == SYMBOL)
+    assert "internal error while exploring (KeyError: 'a bug of ours')" in message
+    text = (root / "specs" / "billing.accounts.yml").read_text()
+    assert CHECKSUM in text and SYMBOL not in text

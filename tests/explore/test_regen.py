@@ -106,8 +106,9 @@ def test_nondeterministic_cases_are_reported_and_not_written(
     report = run_regen(
         shop_config, Scope("all"), dry_run=False, function_ids=("shop.flaky.jitter",)
     )
-    notes = " ".join(report.notes)
-    assert "nondeterministic, not written" in notes
+    [refused] = [f.refused for f in report.functions]
+    assert refused and all(r.reason.startswith("nondeterministic") for r in refused), refused
+    assert all(r.call.startswith("jitter(") and "randomness" in r.remedy for r in refused)
     spec = load_spec_file(shop / "specs" / "shop.flaky.yml", shop)
     f = spec.functions[0]
     # only the stable cases: the error, and delays random() cannot move (inf, nan, 1e21)

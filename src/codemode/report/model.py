@@ -96,6 +96,16 @@ class Witness(NamedTuple):
     source: str = ""  # where the input came from: spec, tests, docstring, callers, types...
 
 
+class Refusal(NamedTuple):
+    """A call chosen for a case that was not written (#22): the call and its outcome, why not,
+    what would make it writable, and the case id it was chosen under."""
+
+    call: str  # withdraw(Decimal('30')) on Wallet('ada') raises InsufficientFunds: ...
+    reason: str
+    remedy: str = ""
+    id: str = ""
+
+
 class FunctionResult(NamedTuple):
     id: str
     status: Verdict
@@ -110,6 +120,7 @@ class FunctionResult(NamedTuple):
     mutation_score: float | None = None  # regen: share of in-memory mutants its cases kill
     witnesses: tuple[Witness, ...] = ()  # the behaviour diff's calls whose outcome changed
     diff_note: str = ""  # how far the behaviour diff looked (the budget cut it, no inputs...)
+    refused: tuple[Refusal, ...] = ()  # regen: chosen calls not written, each with why (#22)
 
 
 class Problem(NamedTuple):
@@ -228,6 +239,7 @@ class Report(NamedTuple):
                 **_shallow(f),
                 "cases": [_case_dict(c) for c in f.cases],
                 "witnesses": [_shallow(w) for w in f.witnesses],
+                "refused": [_shallow(r) for r in f.refused],
             }
             for f in self.functions
         ]
@@ -262,6 +274,7 @@ class Report(NamedTuple):
                     "cases": tuple(case(c) for c in f.get("cases", ())),
                     "impacted_by": tuple(f.get("impacted_by", ())),
                     "witnesses": tuple(witness(w) for w in f.get("witnesses", ())),
+                    "refused": tuple(Refusal(**_known(Refusal, r)) for r in f.get("refused", ())),
                 }
             )
 

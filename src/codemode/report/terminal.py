@@ -9,7 +9,7 @@ import os
 from typing import TextIO
 
 from codemode.logsafe import log_safe
-from codemode.report.model import CASE_PASSED, CaseResult, FunctionResult, Report
+from codemode.report.model import CASE_PASSED, CaseResult, FunctionResult, Refusal, Report
 from codemode.scope import regen_command
 
 _COLORS = {"red": "31", "green": "32", "yellow": "33", "cyan": "36", "dim": "2", "bold": "1"}
@@ -242,11 +242,14 @@ def render_regen(report: Report) -> str:
     message (a package that fails to import) on one line with a count, cost and notes."""
     lines = [e.diff.rstrip("\n") for e in report.edits if e.diff]
     groups: dict[tuple[str, str], list[str]] = {}
+    refused = {f.id: f.refused for f in report.functions}
     for f in report.sorted_functions():
         groups.setdefault((f.status, f.message), []).append(f.id)
     for (status, message), ids in groups.items():
         if len(ids) == 1 or not message or status == "ok":  # a count per function is its own
-            lines += [f"{status:8} {fid}: {message}" for fid in ids]
+            for fid in ids:
+                lines.append(f"{status:8} {fid}: {message}")
+                lines += _refused_lines(refused.get(fid, ()))
             continue
         named = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
         lines.append(f"{status:8} {len(ids)} functions: {message} [{named}]")
@@ -259,3 +262,21 @@ def render_regen(report: Report) -> str:
         )
     lines += [f"note: {n}" for n in report.notes]
     return log_safe("\n".join(lines) + "\n")
+
+
+MAX_REFUSED_LINES = 8  # per function in the terminal; the JSON report lists every one
+
+
+def _refused_lines(refused: tuple[Refusal, ...]) -> list[str]:
+    """Each chosen call that was not written: the call, why, and what would make it writable."""
+    out = [
+        f"         not written: {r.call}; why: {r.reason}"
+        + (f"; to write it, {r.remedy}" if r.remedy else "")
+        for r in refused[:MAX_REFUSED_LINES]
+    ]
+    if len(refused) > MAX_REFUSED_LINES:
+        out.append(
+            f"         ... {len(refused) - MAX_REFUSED_LINES} more not written "
+            "(--format json lists them all)"
+        )
+    return out

@@ -26,17 +26,25 @@ _DEPTH = 20
 
 
 class NoForm(ValueError):
-    """No spec form: the message says why, and what would make the value writable."""
+    """No spec form: ``reason`` says why, ``remedy`` what would make the value writable; the
+    message is both, as the model reads it (#22)."""
+
+    def __init__(self, reason: str, remedy: str = "") -> None:
+        super().__init__(f"{reason}; {remedy}" if remedy else reason)
+        self.reason = reason
+        self.remedy = remedy
 
 
 def to_spec(value: Any, depth: int = 0) -> Form:
     """``value`` as (YAML data, schema entry); NoForm when it has none."""
     if depth > _DEPTH:
-        raise NoForm("the value is nested too deeply to write")
+        raise NoForm("the value is nested too deeply to write", "pass a flatter value")
     if value is None or type(value) in (bool, int, float, str):
         if yaml_safe(value):
             return value, None
-        raise NoForm(f"{value!r} does not read back the same from YAML")
+        raise NoForm(
+            f"{value!r} does not read back the same from YAML", "pass a value YAML holds as it is"
+        )
     if isinstance(value, decimal.Decimal):
         return str(value), "decimal.Decimal"
     if isinstance(value, (dt.date, dt.time)) and yaml_safe(value):
@@ -59,8 +67,8 @@ def to_spec(value: Any, depth: int = 0) -> Form:
             types.add(t)
         return data, _one("dict", types, "str, ")
     raise NoForm(
-        f"a {type(value).__name__} has no spec form; build it from the project's classes, "
-        "or add a fixture that builds it"
+        f"a {type(value).__name__} has no spec form",
+        "build it from the project's classes, or add a fixture that builds it",
     )
 
 
@@ -90,8 +98,8 @@ def _one(kind: str, types: set[str | None], key: str) -> str | None:
     built = types - {None}
     if len(built) > 1 or None in types:
         raise NoForm(
-            f"a {kind} of values of different kinds ({', '.join(sorted(map(str, built)))}); "
-            "pass one kind per call"
+            f"a {kind} of values of different kinds ({', '.join(sorted(map(str, built)))})",
+            "pass one kind per call",
         )
     return f"{kind}[{key}{built.pop()}]"
 
@@ -102,12 +110,13 @@ def _project(value: Any, wire: tuple[str, Any], depth: int) -> Form:
         cls, _name = body
         member_value = getattr(value, "value", None)
         if not yaml_safe(member_value):
-            raise NoForm(f"{cls}.{_name} has a value YAML cannot hold; add a fixture")
+            raise NoForm(f"{cls}.{_name} has a value YAML cannot hold", "add a fixture")
         return member_value, str(cls)
     if body.get("calls"):
         raise NoForm(
             f"a {body['cls'].rsplit('.', 1)[-1]} changed by method calls before it was passed "
-            "has no spec form; pass one built by its constructor"
+            "has no spec form",
+            "pass one built by its constructor",
         )
     return _fields(value, body, depth), str(body["cls"])
 
@@ -125,25 +134,33 @@ def _fields(value: Any, body: dict[str, Any], depth: int) -> dict[str, Any]:
     if len(args) > len(names) or set(names) & set(kwargs):
         raise NoForm(
             f"{body['cls']}(...) was built with {len(args)} positional arguments and no names "
-            "for them; build it with keyword arguments"
+            "for them",
+            "build it with keyword arguments",
         )
     named = {**dict(zip(names, args)), **kwargs}
     return {k: to_spec(v, depth + 1)[0] for k, v in named.items()}
+
+
+_NO_RECIPE = "the method's instance has no recipe"
+_BUILD_IT = "build the instance in the snippet with the class's constructor"
 
 
 def receiver(value: Any) -> Form:
     """A method's receiver: its constructor's arguments, then each call made on it before."""
     wire = getattr(value, "__codemode_wire__", None)
     if not callable(wire):
-        raise NoForm("the method's instance has no recipe")
+        raise NoForm(_NO_RECIPE, _BUILD_IT)
     kind, body = wire()
     if kind != "new":
-        raise NoForm("the method's instance has no recipe")
+        raise NoForm(_NO_RECIPE, _BUILD_IT)
     ctor = _fields(value, body, 1)
     steps: list[Any] = [ctor]
     for name, args, kwargs in body.get("calls") or ():
         if args and kwargs:
-            raise NoForm(f"the call .{name}(...) before mixes positional and keyword arguments")
+            raise NoForm(
+                f"the call .{name}(...) before mixes positional and keyword arguments",
+                "pass its arguments all by position or all by name",
+            )
         data = {k: to_spec(v, 1)[0] for k, v in kwargs.items()} if kwargs else None
         steps.append({name: data if data is not None else [to_spec(a, 1)[0] for a in args]})
     return (steps if len(steps) > 1 else ctor), str(body["cls"])

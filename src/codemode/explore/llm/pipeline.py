@@ -35,11 +35,11 @@ from codemode.explore.selection.cases import (
     usable,
 )
 from codemode.explore.target import TargetInfo
+from codemode.report.model import Refusal
 
 MAX_VISIBLE = 24_000  # bytes of tool output one function's conversation may carry
 MAX_CALL_LINES = 24  # recorded calls listed per snippet; the rest are summarised
 MAX_SNIPPETS = 8  # per tool call
-MAX_REFUSED = 12  # refused choices named in one function's note
 
 
 @dataclass
@@ -57,7 +57,7 @@ class Exploration:
     stopped: str = ""  # why the model stopped early (a budget, a failure), when it did
     budget_stop: bool = False  # a budget cap stopped it
     failed: str = ""  # the model failed (an HTTP error, an answer it could not give)
-    refused: list[str] = field(default_factory=list)  # chosen calls not written, and why
+    refused: list[Refusal] = field(default_factory=list)  # chosen calls not written, and why
 
 
 def context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[int]) -> str:
@@ -94,7 +94,7 @@ def _snippet_report(
         again = " (seen before)" if n in seen else ""
         rec = by_n[n]
         why = refusal(rec, info) if n not in seen and rec.kind != "error" else None
-        mark = f" [not writable: {why[:140]}]" if why else ""
+        mark = f" [not writable: {str(why)[:140]}]" if why else ""
         if why and rec.clock:  # the clock rule is applied before the choice (clock_free)
             mark = f" [read the clock ({rec.clock}): a case only if the date changes nothing]"
         out.append("  " + describe_call(by_n[n], name) + again + mark)
@@ -280,13 +280,7 @@ def _choose(ex: Exploration, session: _Session, choice: Any, taken: set[str]) ->
         ignored = [c.call for c in choice.cases if c.call not in by_n]
         if ignored:
             ex.notes.append(f"the model named calls that do not exist: {ignored[:5]}")
-        refused: list[str] = []
-        ex.cases = build_cases(chosen, info, set(taken), refused)
-        ex.refused = refused
-        if refused:
-            ex.notes.append(
-                f"{len(refused)} chosen call(s) not written: " + "; ".join(refused[:MAX_REFUSED])
-            )
+        ex.cases = build_cases(chosen, info, set(taken), ex.refused)
         if not ex.cases:
             ex.notes.append(
                 "the model chose no usable call; the offline selection was used instead"

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from codemode.explore.record import CallRecord
 from codemode.explore.selection import admit
 from codemode.explore.selection.admit import portable_match
 from codemode.explore.target import TargetInfo, bind_keywords
+from codemode.report.model import Refusal
 from codemode.specs.write import yaml_safe
 from codemode.worker.canonical import has_faithful_form
 
@@ -88,22 +89,31 @@ def input_form(rec: CallRecord, info: TargetInfo | None) -> tuple[Any, dict[str,
     if rec.receiver is None and inputs is not None and yaml_safe(inputs):
         return inputs, {}
     if info is None:
-        raise NoForm("the call's arguments need a form the function's signature decides")
+        raise NoForm(
+            "the call's arguments need a form the function's signature decides",
+            "pass each argument by the name of its parameter",
+        )
     named = bind_keywords(info, list(rec.args), dict(rec.kwargs))
     if named is None:
-        raise NoForm("the arguments do not bind to the function's parameters by name")
+        raise NoForm(
+            "the arguments do not bind to the function's parameters by name",
+            "call it with the arguments its signature takes",
+        )
     out: dict[str, Any] = {}
     schema: dict[str, str] = {}
     if rec.receiver is not None:
         if RECEIVER in named:
-            raise NoForm(f"a parameter is named {RECEIVER!r}, the key of a method's receiver")
+            raise NoForm(
+                f"a parameter is named {RECEIVER!r}, the key of a method's receiver",
+                "add a fixture that builds the instance",
+            )
         out[RECEIVER], cls = receiver(rec.receiver)
         schema[RECEIVER] = str(cls)
     for name, value in named.items():
         try:
             data, builder = top_level(to_spec(value))
         except NoForm as exc:
-            raise NoForm(f"argument {name!r}: {exc}") from None
+            raise NoForm(f"argument {name!r}: {exc.reason}", exc.remedy) from None
         out[name] = data
         if builder is not None:
             schema[name] = builder
@@ -123,27 +133,45 @@ def spec_inputs(rec: CallRecord, info: TargetInfo | None) -> tuple[Any, dict[str
         return None
 
 
-def refusal(rec: CallRecord, info: TargetInfo | None) -> str | None:
+class Why(NamedTuple):
+    """Why a call cannot become a case, and what would make it writable (#22)."""
+
+    reason: str
+    remedy: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.reason}; {self.remedy}" if self.remedy else self.reason
+
+
+def refusal(rec: CallRecord, info: TargetInfo | None) -> Why | None:
     """Why the call cannot become a case that replays faithfully from YAML (None: it can)."""
     from codemode.specs.forms import NoForm
 
     if rec.kind == "error":
-        return f"the call could not run ({rec.message.split(';')[0][:120]})"
+        return Why(
+            f"the call could not run ({rec.message.split(';')[0][:120]})",
+            "pass arguments the sandbox can hand to the function",
+        )
     if rec.clock:
-        return (
+        return Why(
             f"it read the clock ({rec.clock}); an outcome that changes with the date is never "
-            "a case: pass the time in as a parameter"
+            "a case",
+            "pass the time in as a parameter",
         )
     try:
         input_form(rec, info)
     except NoForm as exc:
-        return str(exc)
+        return Why(exc.reason, exc.remedy)
     if rec.kind == "returned" and not (has_faithful_form(rec.value) and yaml_safe(rec.value)):
-        return "its output has no faithful form in YAML (an object without data fields?)"
+        return Why(
+            "its output has no faithful form in YAML (an object without data fields?)",
+            "give the returned class data fields (a dataclass, a pydantic model)",
+        )
     if rec.kind == "raised" and incidental(rec, info):
-        return (
-            f"{(rec.exc or {}).get('type')} raised by Python, not by the project: the input was of the wrong "
-            "kind (junk), not a behaviour"
+        return Why(
+            f"{(rec.exc or {}).get('type')} raised by Python, not by the project: the input was "
+            "of the wrong kind (junk), not a behaviour",
+            "pass the kind of value the function takes",
         )
     return None
 
@@ -274,10 +302,10 @@ def build_cases(
     chosen: Iterable[tuple[CallRecord, str]],
     info: TargetInfo | None,
     taken: set[str],
-    refused: list[str] | None = None,
+    refused: list[Refusal] | None = None,
 ) -> list[dict[str, Any]]:
     """Cases for the chosen (record, wanted id) pairs; unusable records are skipped, each
-    with its reason in ``refused`` (``#5 (id): why``) when a list is given."""
+    with its call, reason and remedy in ``refused`` when a list is given."""
     out: list[dict[str, Any]] = []
     seen_calls: set[int] = set()
     for rec, wanted in chosen:
@@ -286,7 +314,8 @@ def build_cases(
         why = refusal(rec, info)
         if why is not None:
             if refused is not None:
-                refused.append(f"#{rec.n} ({wanted}): {why}")
+                call = describe_call(rec, info.name if info else "f").split(" ", 1)[-1]
+                refused.append(Refusal(call, why.reason, why.remedy, wanted))
             continue
         seen_calls.add(rec.n)
         out.append(case_from_record(rec, unique_id(readable_id(wanted), taken), info))

@@ -11,7 +11,7 @@ from pathlib import Path
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.explore.writing.scan import Scan, scan_sources, spec_rel_for
-from codemode.report.model import Verdict
+from codemode.report.model import Refusal, Verdict
 from codemode.scope import Scope
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import SpecIndex
@@ -43,6 +43,7 @@ class _Done:
     mutation_score: float | None = None
     quality: tuple[tuple[str, ...], int, float | None] = ((), 0, None)
     quality_text: str = ""
+    refused: list[Refusal] = field(default_factory=list)  # chosen calls not written (#22)
 
 
 def _targets(

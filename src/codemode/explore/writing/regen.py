@@ -36,6 +36,7 @@ from codemode.explore.writing.serializers import choose_serializer, own_schema
 from codemode.explore.writing.summary import (
     _bootstrap_summary,
     _empty_scope,
+    _gate_refusals,
     _needs_fixture,
     _no_case,
 )
@@ -278,6 +279,7 @@ class _Run:
         )
         done.visible_bytes = ex.visible_bytes
         done.notes += [f"{target.id}: {n}" for n in ex.notes]
+        done.refused += ex.refused
         if not ex.cases and ex.budget_stop:  # a cap left it unexplored: skipped, not failed
             done.status, done.message = "skipped", f"not explored: {ex.stopped}"
             return [], {}
@@ -305,12 +307,7 @@ class _Run:
         kept = [c for c in update.cases if c["id"] in set(gate.passed)]
         evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
         flaky = tuple(gate.nondeterministic)
-        fid = update.function_id
-        for cid in gate.nondeterministic:
-            done.notes.append(f"{fid}: nondeterministic, not written: {cid} ({gate.why[cid]})")
-        for cid in gate.unfaithful:
-            why = gate.why.get(cid, "")
-            done.notes.append(f"{fid}: does not replay from YAML, not written: {cid} ({why})")
+        done.refused += _gate_refusals(update, gate.nondeterministic, gate.unfaithful, gate.why)
         if not kept:
             done.status, done.message = (
                 "error",
@@ -557,7 +554,13 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
             )
         functions.append(
             FunctionResult(
-                d.id, status, d.spec_rel, None, message=message, mutation_score=d.mutation_score
+                d.id,
+                status,
+                d.spec_rel,
+                None,
+                message=message,
+                mutation_score=d.mutation_score,
+                refused=tuple(d.refused),
             )
         )
     cost = None

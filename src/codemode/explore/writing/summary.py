@@ -1,19 +1,20 @@
 """What a regen run says when it is done or has nothing to do: the bootstrap's summary, which
-counts functions by cause, and why a function got no case.
+counts functions by cause, why a function got no case, and which candidates the gate left out.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from codemode.config import Config
 from codemode.explore.writing.plan import _Done
 from codemode.explore.writing.scan import Scan
-from codemode.report.model import Report
+from codemode.report.model import Refusal, Report
 from codemode.scope import Scope
+from codemode.specs.write import FunctionUpdate
 
 if TYPE_CHECKING:
     from codemode.explore.record import Recorder
@@ -115,3 +116,33 @@ def _bootstrap_summary(done: list[_Done], report: Report, scan: Scan | None) -> 
         )
     out += [f"skipped {p}" for p in scan.problems] if scan else []
     return out
+
+
+def _gate_refusals(
+    update: FunctionUpdate,
+    nondeterministic: Sequence[str],
+    unfaithful: Sequence[str],
+    why: Mapping[str, str],
+) -> list[Refusal]:
+    """The candidates the gate left out, each with its call, why, and what would make it
+    writable (#22)."""
+    from codemode.report.call import format_call
+
+    by_id = {str(c["id"]): c for c in update.cases}
+    out = []
+    for ids, reason, remedy in (
+        (nondeterministic, "nondeterministic", _NONDETERMINISTIC),
+        (unfaithful, "does not replay from YAML", _UNFAITHFUL),
+    ):
+        for cid in ids:
+            inputs = by_id.get(cid, {}).get("inputs", ())
+            call = format_call(update.function_id, inputs if inputs is not None else ())
+            out.append(Refusal(call, f"{reason}: {why.get(cid, '')}".rstrip(": "), remedy, cid))
+    return out
+
+
+_NONDETERMINISTIC = (
+    "pass the source of randomness in (a seed, a random.Random), or state a property that "
+    "holds on every run as an evaluator"
+)
+_UNFAITHFUL = "add a fixture or a serializer that builds the value as the call passed it"
