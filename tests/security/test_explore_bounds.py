@@ -33,6 +33,20 @@ def slow(x):
 
 def double(x: int) -> int:
     return 2 * x
+
+
+class Meter:
+    def __init__(self, start: int = 0) -> None:
+        self.start = start
+
+    def tick(self, x):
+        time.sleep(0.2)
+        return self.start + x
+
+    def slow_reset(self, x):
+        time.sleep(0.2)
+        self.start = x
+        return x
 """
 
 
@@ -110,3 +124,47 @@ def test_vacuous_reads_the_expression_not_its_text() -> None:
     assert vacuous("(p := print)('x') or output", None)
     assert not vacuous("output['printed'] is True", None)
     assert vacuous(None, "typing.Any")
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "m.tick(i)",  # the target, as a method of an instance the snippet built
+        "m.slow_reset(i)",  # another method of that instance
+    ],
+)
+def test_a_method_on_an_instance_the_snippet_built_has_the_same_time_cap(
+    project: Path, worker: Worker, monkeypatch: pytest.MonkeyPatch, loop: str
+) -> None:
+    """The time cap of the bare name holds for every way into the worker (#22)."""
+    monkeypatch.setattr(snippets, "HOST_SECONDS", 1.0)
+    config = load_config(project)
+    info = load_target(config, "hazards.model.Meter.tick")
+    recorder = Recorder(worker, info.id)
+    code = f"from hazards.model import Meter\nm = Meter()\nfor i in range(100):\n    {loop}"
+    started = time.monotonic()
+    with SnippetRunner(feed_seconds=60.0) as runner:
+        [result] = runner.run([code], recorder, ["tick"], info)
+    assert time.monotonic() - started < 10
+    assert result.error is not None and "more than 1 s" in result.error, result.error
+
+
+def test_a_method_on_an_instance_the_snippet_built_gets_the_argument_checks(
+    project: Path, worker: Worker
+) -> None:
+    """No class or function object reaches the worker through a method call (#22)."""
+    config = load_config(project)
+    info = load_target(config, "hazards.model.Meter.tick")
+    recorder = Recorder(worker, info.id)
+    codes = [
+        "from hazards.model import Meter\nMeter().tick(int)",
+        "from hazards.model import Meter\nMeter().slow_reset(x=len)",
+        "from hazards.model import Meter\nMeter(start=int)",
+        "from hazards.model import Meter\nMeter(start=2).tick(3)",
+    ]
+    with SnippetRunner() as runner:
+        results = runner.run(codes, recorder, ["tick"], info)
+    for r in results[:3]:
+        assert r.error and "only data values" in r.error, r.error
+    assert results[3].error is None
+    assert [(r.args, r.value) for r in recorder.records] == [((3,), 5)]

@@ -190,6 +190,20 @@ class MemberRef:
 
 
 Raise = Callable[[dict[str, Any]], BaseException]
+# Every call a snippet makes into the worker passes through one guard (snippets.py): its
+# arguments are checked and the time it takes counts against the snippet's cap, whichever
+# name the snippet called it by (#22). ``guard(run, args, kwargs)`` returns ``run(args, kwargs)``.
+Guard = Callable[
+    [Callable[[tuple[Any, ...], dict[str, Any]], Any], tuple[Any, ...], dict[str, Any]], Any
+]
+
+
+def _unguarded(
+    run: Callable[[tuple[Any, ...], dict[str, Any]], Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Any:
+    return run(args, kwargs)
 
 
 @dataclass
@@ -201,6 +215,7 @@ class ProjectModule:
     raise_from: Raise  # the sandbox-side exception for a recorded ``exc``
     calls: list[int]  # record numbers of target calls, appended as they happen
     classes: dict[str, ClassInfo] = field(default_factory=dict)
+    guard: Guard = _unguarded
 
     def _outcome(self, o: Any) -> Any:
         if o.kind == "returned":
@@ -210,6 +225,13 @@ class ProjectModule:
         raise RuntimeError(f"the call could not run: {o.message}")
 
     def call_target(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], receiver: Recipe | None
+    ) -> Any:
+        """The target, by any name: bare, imported, or a method of an instance the snippet
+        built; each goes through the guard."""
+        return self.guard(lambda a, k: self._call_target(a, k, receiver), args, kwargs)
+
+    def _call_target(
         self, args: tuple[Any, ...], kwargs: dict[str, Any], receiver: Recipe | None
     ) -> Any:
         rec = self.recorder.call(args, kwargs, receiver.snapshot() if receiver else None)
@@ -225,6 +247,9 @@ class ProjectModule:
             recipe._state = o.typed if isinstance(o.typed, dict) else o.value
 
     def construct(self, cls: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Recipe:
+        return self.guard(lambda a, k: self._construct(cls, a, k), args, kwargs)  # type: ignore[no-any-return]
+
+    def _construct(self, cls: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Recipe:
         o = self.recorder.side_call(cls, list(args), kwargs)
         state = self._outcome(o)
         recipe = Recipe(cls, args, kwargs, state)
@@ -238,17 +263,21 @@ class ProjectModule:
         cls_name = recipe._cls.rsplit(".", 1)[-1]
         if f"{cls_name}.{name}" == self.info.qualname:
             return self.call_target(args, kwargs, recipe)
-        o = self.recorder.side_call(
-            f"{recipe._cls}.{name}", list(args), kwargs, receiver=recipe.snapshot()
-        )
-        value = self._outcome(o)
-        recipe._calls.append([name, list(args), kwargs])
-        self._refresh(recipe)
-        return value
+
+        def run(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            o = self.recorder.side_call(
+                f"{recipe._cls}.{name}", list(args), kwargs, receiver=recipe.snapshot()
+            )
+            value = self._outcome(o)
+            recipe._calls.append([name, list(args), kwargs])
+            self._refresh(recipe)
+            return value
+
+        return self.guard(run, args, kwargs)
 
     def external(self, target: Callable[..., Any] | None = None) -> Any:
         """The module as the sandbox imports it; ``target`` is the host function the bare name
-        is bound to, so an imported target gets the same argument checks and time cap (#22)."""
+        is bound to."""
         from pydantic_monty import ClassInstance, ExternalModule
 
         attrs: dict[str, Any] = {}

@@ -98,23 +98,44 @@ class HostBudget(RuntimeError):
     pass
 
 
-def _host_function(project: ProjectModule) -> Callable[..., Any]:
-    """The target as the sandbox sees it: values in, the worker's result out, every call recorded."""
-    spent = [0.0]
+class _HostGuard:
+    """What every call of a snippet into the worker passes (#22): the target by its bare name,
+    imported, or as a method of an instance the snippet built, and the project's constructors
+    and other methods. Only data (or the project's objects) reaches the worker, and the calls
+    of one snippet share one wall-clock cap."""
 
-    def target(*args: Any, **kwargs: Any) -> Any:
-        if spent[0] > HOST_SECONDS:
+    def __init__(self, project: ProjectModule) -> None:
+        self.project = project
+        self.spent = 0.0
+
+    def __call__(
+        self,
+        run: Callable[[tuple[Any, ...], dict[str, Any]], Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        if self.spent > HOST_SECONDS:
             raise HostBudget(
                 f"the snippet's calls of the target ran for more than {HOST_SECONDS:g} s; "
                 "stopped (call it fewer times, with smaller inputs)"
             )
+        project = self.project
         args = tuple(project_value(project, a, f"argument {i + 1}") for i, a in enumerate(args))
         kwargs = {k: project_value(project, v, f"argument {k!r}") for k, v in kwargs.items()}
         started = time.monotonic()
         try:
-            return project.call_target(args, kwargs, None)
+            return run(args, kwargs)
         finally:
-            spent[0] += time.monotonic() - started
+            self.spent += time.monotonic() - started
+
+
+def _host_function(project: ProjectModule) -> Callable[..., Any]:
+    """The target as the sandbox sees it: values in, the worker's result out, every call
+    recorded; the project's guard (``_HostGuard``) checks and times it."""
+    project.guard = _HostGuard(project)
+
+    def target(*args: Any, **kwargs: Any) -> Any:
+        return project.call_target(args, kwargs, None)
 
     return target
 
