@@ -84,3 +84,35 @@ def test_accept_refuses_unknown_references(shop_config: Config, bad: str) -> Non
             run_accept(shop_config, [bad])
         else:
             parse_ref(bad)
+
+
+def test_the_accept_hint_pasted_as_is_accepts_every_drifted_case(
+    shop: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three drifted cases in one function and one in another, the code unchanged (the drift
+    came from outside the change): the hint names the first function by its id, which accepts
+    all of its drifted cases, and pasted as is it leaves nothing drifted (#23)."""
+    import shlex
+    import subprocess
+
+    path = shop / "specs" / "pricing.yml"
+    text = path.read_text()
+    for old, new in (("90.0}", "91.0}"), ("50.0}", "51.0}"), ("expected: 5.0}", "expected: 6.0}")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    path.write_text(text)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(shop)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "specs"], check=True)
+    capsys.readouterr()
+    assert main(["check", "--root", str(shop), "--all", "--color", "never"]) == 1
+    out = capsys.readouterr().out
+    [hint] = [ln.strip() for ln in out.splitlines() if ln.strip().startswith("codemode accept")]
+    assert hint == (
+        "codemode accept shop.pricing.apply_discount 'shop.pricing.to_cents[rounding_half_up]'"
+    ), out
+    assert main(["accept", "--root", str(shop), *shlex.split(hint)[2:]]) == 0
+    capsys.readouterr()
+    assert main(["check", "--root", str(shop), "--all", "-q"]) == 0
+    assert "expected: 90.0}" in path.read_text() and "expected: 1235}" in path.read_text()

@@ -52,6 +52,7 @@ def run_accept_functions(
         found = check_change(config, scope)
         known = {f.id: f for f in found.functions}
         wanted = list(known) if accept_all else function_ids
+        known.update(_drifted_outside(config, [f for f in function_ids if f not in known]))
         for fid in function_ids:
             if fid not in known:
                 raise FatalError(
@@ -64,6 +65,26 @@ def run_accept_functions(
         chosen = []
     report = run_accept(config, case_refs, dry_run=dry_run) if case_refs else Report(mode="accept")
     return _with_witnesses(config, report, [f for f in chosen if f.witnesses], dry_run)
+
+
+def _drifted_outside(config: Config, function_ids: Sequence[str]) -> dict[str, FunctionResult]:
+    """The named functions the change did not touch whose specs drift anyway (a dependency
+    upgraded, the interpreter changed): their spec files are checked as they are (#23)."""
+    if not function_ids:
+        return {}
+    from codemode.check.run import run_check
+    from codemode.specs.index import build_index
+
+    index = build_index(config)
+    files = sorted({rel for fid in function_ids for rel in index.files_for(fid)})
+    if not files:
+        return {}
+    report = run_check(config, Scope("paths", paths=tuple(str(config.root / f) for f in files)))
+    return {
+        f.id: f
+        for f in report.functions
+        if f.id in function_ids and any(c.status == "drifted" for c in f.cases)
+    }
 
 
 def record_witnesses(config: Config, scope: Scope, *, dry_run: bool = False) -> Report:

@@ -212,18 +212,29 @@ def summary(report: Report, p: Painter | None = None) -> str:
     return p(f"codemode: {text}", "bold")
 
 
+def _drifted_refs(report: Report) -> list[str]:
+    """What ``accept`` takes to accept every drifted case, pasted as is (#23): a function with
+    one drifted case names it (``'ID[CASE]'``), one with more is named by its id, which
+    accepts all of its drifted cases."""
+    refs = []
+    for f in report.functions:
+        cases = [c.id for c in f.cases if c.status == "drifted"]
+        if len(cases) == 1:
+            refs.append(f"'{f.id}[{cases[0]}]'")
+        elif cases:
+            refs.append(f.id)
+    return refs
+
+
 def accept_hint(report: Report) -> str:
-    drifted = [
-        f"'{f.id}[{c.id}]'" for f in report.functions for c in f.cases if c.status == "drifted"
-    ]
+    drifted = _drifted_refs(report)
     stale = any(f.status in ("stale", "missing") for f in report.functions)
     regen = regen_command(report.scope)
     out = []
     if drifted:
-        more = f" (and {len(drifted) - 3} more)" if len(drifted) > 3 else ""
         out.append(
             "If the new behaviour is intended, take the observed outputs as expectations:\n"
-            f"  codemode accept {' '.join(drifted[:3])}{more}"
+            f"  codemode accept {' '.join(drifted)}"
         )
     changed = ""
     if any(f.witnesses for f in report.functions):  # report.call imports json: only then
