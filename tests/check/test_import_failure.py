@@ -120,16 +120,30 @@ def test_every_function_of_the_package_gets_one_verdict_in_every_scope(
     assert "`pip install -e .`" in verdict and "`.venv/`" in verdict
 
 
-def test_the_terminal_says_it_once(semv: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("scope", ["--all", "FILE", "--staged"])
+def test_the_terminal_says_it_once(
+    semv: Path, capsys: pytest.CaptureFixture[str], scope: str
+) -> None:
+    argv = [scope]
+    if scope == "FILE":
+        argv = [str(semv / "specs" / "semv.base.yml")]
+    elif scope == "--staged":
+        for rel, old, new in (
+            ("src/semv/base.py", 'split(".")', 'strip().split(".")'),
+            ("src/semv/fields.py", "x.lower()", "x.strip().lower()"),
+        ):
+            (semv / rel).write_text((semv / rel).read_text().replace(old, new))
+        _git(semv, "add", "-A")
     capsys.readouterr()
-    assert main(["check", "--root", str(semv), "--all", "--color", "never"]) == 1
+    assert main(["check", "--root", str(semv), *argv, "--color", "never"]) == 1
     out = capsys.readouterr().out
     lines = [ln for ln in out.splitlines() if "cannot import semv" in ln]
     assert len(lines) == 1, out
-    assert lines[0].endswith(
-        "[4 cases in 4 functions: semv.base.Version.bump, semv.base.compare, "
-        "semv.base.parse and 1 more]"
-    )
+    if scope == "--all":
+        assert lines[0].endswith(
+            "[4 cases in 4 functions: semv.base.Version.bump, semv.base.compare, "
+            "semv.base.parse and 1 more]"
+        )
 
 
 def test_a_bootstrap_counts_the_functions_by_cause(
