@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 from codemode.config import Config
-from codemode.explore.offline.explorer import explore_offline, plan_calls
+from codemode.explore.offline.explorer import explore, plan
 from codemode.explore.record import Recorder
-from codemode.explore.target import load_target
+from codemode.explore.target import TargetInfo, load_target
 from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 from codemode.worker.pool import Worker
+
+
+def plan_calls(info: TargetInfo) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """The planned calls with literal arguments, in order (docstring examples first)."""
+    return [(c.args, c.kwargs) for c in plan(info).candidates if c.exprs is None]
 
 
 def test_plans_are_deterministic_and_use_types_defaults_and_boundaries(shop_config: Config) -> None:
@@ -38,7 +44,7 @@ def test_dates_and_keyword_defaults(shop_config: Config) -> None:
 def test_keeps_calls_reaching_new_lines_and_outcomes(shop_config: Config, worker: Worker) -> None:
     info = load_target(shop_config, "shop.shipping.parcel_size")
     recorder = Recorder(worker, info.id)
-    cases = explore_offline(info, recorder)
+    cases = explore(info, recorder).cases
     outputs = {c.get("expected") for c in cases} | {c.get("raises") for c in cases}
     assert {"S", "M", "L", "ValueError"} <= outputs
     assert len(cases) <= shop_config.max_cases  # the explorer's default is the config's

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from codemode.worker.canonical import canonical, dumps, has_faithful_form, loads
-from codemode.worker.typeexpr import check_type
+from codemode.worker.typeexpr import type_answer
 
 
 class Colour(enum.Enum):
@@ -53,6 +53,12 @@ class Plain:
 
 class Slotted:
     __slots__ = ("a",)
+
+
+def check_type(value: Any, expr: str, strict: bool, namespace: dict[str, Any]) -> str | None:
+    """None if ``value`` is of type ``expr``; otherwise a one-line reason."""
+    answer = type_answer(value, expr, strict, namespace)
+    return answer if answer is None or isinstance(answer, str) else answer["spec_error"]
 
 
 @pytest.mark.parametrize(

@@ -44,11 +44,6 @@ class FormError(ValueError):
 # --------------------------------------------------------------------------------------
 
 
-def is_expression(text: str) -> bool:
-    """Whether a schema entry is a type expression rather than one importable name."""
-    return any(ch in text for ch in "[|")
-
-
 def resolve(text: str, import_object: Callable[[str], Any]) -> Any:
     """``list[billing.Line]`` as a typing form; dotted names go through ``import_object``
     (the worker's allowlist), bare names are builtins or ``typing`` names."""

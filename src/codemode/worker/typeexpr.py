@@ -169,12 +169,6 @@ def type_matches(value: Any, t: Any, strict: bool = False) -> bool:
 _RESOLVED: dict[tuple[str, int], tuple[dict[str, Any], Any]] = {}
 
 
-def check_type(value: Any, expr: str, strict: bool, namespace: dict[str, Any]) -> str | None:
-    """None if ``value`` is of type ``expr``; otherwise a one-line reason."""
-    answer = type_answer(value, expr, strict, namespace)
-    return answer if answer is None or isinstance(answer, str) else answer["spec_error"]
-
-
 def type_answer(
     value: Any, expr: str, strict: bool, namespace: dict[str, Any]
 ) -> str | dict[str, str] | None:

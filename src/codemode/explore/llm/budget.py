@@ -87,8 +87,3 @@ class Budget:
         if self.max_seconds is None:
             return None
         return max(0.0, self.max_seconds - (time.monotonic() - self.started))
-
-    def remaining_requests(self) -> int | None:
-        if self.max_requests is None:
-            return None
-        return max(0, self.max_requests - self.requests - self._reserved)

@@ -27,10 +27,13 @@ import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from codemode.errors import FatalError
 from codemode.explore.llm.budget import Budget
+
+if TYPE_CHECKING:  # pydantic-ai loads when a model explores, not when this module does
+    from pydantic_ai.models import Model
 
 RETRY_ATTEMPTS = 4
 RETRY_BASE_DELAY = 1.0  # seconds; doubled each attempt
@@ -65,7 +68,7 @@ current_tally: contextvars.ContextVar[Tally | None] = contextvars.ContextVar(
 )
 
 
-def model_label(model: Any) -> str:
+def model_label(model: object) -> str:
     if isinstance(model, str):
         return model
     inner = getattr(model, "wrapped", model)
@@ -119,19 +122,19 @@ def _missing_sdk(spec: str, provider: str, exc: ImportError) -> FatalError:
 
 
 def build_model(
-    model: Any,
+    model: object,
     base_url: str | None = None,
     *,
     base_url_origin: str = "config",
     env: Mapping[str, str] | None = None,
-) -> Any:
+) -> Model:
     """A pydantic-ai model from a model string and an optional base URL; FatalError on bad setup.
 
     ``base_url_origin`` is ``flag`` or ``env`` when the user chose the URL, ``config`` when
     it came from the repository's pyproject.toml (then only ``CODEMODE_BASE_URL_KEY`` is sent).
     """
     if not isinstance(model, str):
-        return model  # a Model instance (tests inject FunctionModel / TestModel)
+        return cast("Model", model)  # a Model instance (tests inject FunctionModel / TestModel)
     env = os.environ if env is None else env
     if base_url:
         probe(base_url, env)  # before importing the SDKs: a closed port fails in milliseconds
@@ -188,11 +191,11 @@ def _at_base_url(
     spec: str,
     provider: str,
     name: str,
-    cls: Any,
+    cls: Any,  # a provider class, chosen at run time
     base_url: str,
     origin: str,
     env: Mapping[str, str],
-) -> Any:
+) -> Model:
     from pydantic_ai.exceptions import UserError
 
     params = inspect.signature(cls.__init__).parameters
@@ -346,10 +349,11 @@ def _make_retrying_model() -> type:
     return RetryingModel
 
 
-def retrying(model: Any, budget: Budget, base_delay: float | None = None) -> Any:
+def retrying(model: Model, budget: Budget, base_delay: float | None = None) -> Model:
     """``model`` behind our retry policy and request accounting (a pydantic-ai Model)."""
     from pydantic_ai.models import infer_model
 
     cls = _make_retrying_model()
     delay = RETRY_BASE_DELAY if base_delay is None else base_delay
-    return cls(infer_model(model), budget, delay)
+    wrapped: Model = cls(infer_model(model), budget, delay)
+    return wrapped

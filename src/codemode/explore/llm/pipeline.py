@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codemode.explore.llm import prompts
 from codemode.explore.llm.budget import Budget, BudgetExceeded
@@ -36,6 +36,10 @@ from codemode.explore.selection.cases import (
 )
 from codemode.explore.target import TargetInfo
 from codemode.report.model import Refusal
+
+if TYPE_CHECKING:  # pydantic-ai loads when a model explores, not when this module does
+    from pydantic_ai import Agent
+    from pydantic_ai.models import Model
 
 MAX_VISIBLE = 24_000  # bytes of tool output one function's conversation may carry
 MAX_CALL_LINES = 24  # recorded calls listed per snippet; the rest are summarised
@@ -160,7 +164,9 @@ class _Session:
         return text
 
 
-def _agent(session: _Session, model: Any, budget: Budget, retry_delay: float | None) -> Any:
+def _agent(
+    session: _Session, model: Model, budget: Budget, retry_delay: float | None
+) -> Agent[None, prompts.Answer]:
     from pydantic_ai import Agent, RunContext, Tool, ToolOutput
     from pydantic_ai.tools import ToolDefinition
 
@@ -184,8 +190,8 @@ def _agent(session: _Session, model: Any, budget: Budget, retry_delay: float | N
 
 
 async def _converse(
-    session: _Session, prompt: str, model: Any, budget: Budget, delay: float | None
-) -> Any:
+    session: _Session, prompt: str, model: Model, budget: Budget, delay: float | None
+) -> prompts.SpecChoice | None:
     """The conversation; returns the choice, or None when a budget stopped it (noted)."""
     from pydantic_ai import UsageLimits
     from pydantic_ai.exceptions import UnexpectedModelBehavior, UsageLimitExceeded
@@ -230,7 +236,7 @@ async def explore_with_model(
     info: TargetInfo,
     recorder: Recorder,
     runner: SnippetRunner,
-    model: Any,
+    model: Model,
     budget: Budget,
     *,
     rounds: int = 1,
@@ -246,7 +252,7 @@ async def explore_with_model(
     if cached is not None:
         for batch in cached.get("snippets", []):
             await session.run(list(batch))
-        choice: Any = prompts.SpecChoice.model_validate(cached["choice"])
+        choice: prompts.SpecChoice | None = prompts.SpecChoice.model_validate(cached["choice"])
     else:
         prompt = context_prompt(info, spec_summary, changed_lines)
         ex.visible_bytes = len((prompts.INSTRUCTIONS + prompt).encode())
@@ -264,7 +270,9 @@ async def explore_with_model(
     return ex
 
 
-def _choose(ex: Exploration, session: _Session, choice: Any, taken: set[str]) -> None:
+def _choose(
+    ex: Exploration, session: _Session, choice: prompts.SpecChoice | None, taken: set[str]
+) -> None:
     from codemode.explore.offline.explorer import select
 
     info, records = session.info, session.recorder.records
@@ -305,7 +313,7 @@ def _judge(ex: Exploration, info: TargetInfo, records: Sequence[CallRecord]) -> 
 
 
 def validate_evaluators(
-    recorder: Recorder, info: TargetInfo, proposals: Sequence[Any]
+    recorder: Recorder, info: TargetInfo, proposals: Sequence[prompts.ProposedEvaluator]
 ) -> dict[str, dict[str, Any]]:
     """Global evaluators that hold on every recorded call that returned; the rest are dropped."""
     returned = [r for r in recorder.records if r.kind == "returned" and usable(r, info)]

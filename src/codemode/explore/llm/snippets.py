@@ -23,7 +23,7 @@ import decimal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codemode.explore.llm.project_types import (
     MemberRef,
@@ -34,6 +34,9 @@ from codemode.explore.llm.project_types import (
 )
 from codemode.explore.record import Recorder, TooManyCalls
 from codemode.explore.target import TargetInfo
+
+if TYPE_CHECKING:  # Monty loads when a model explores, not when this module does
+    from pydantic_monty import Monty, OSPolicy
 
 _DATA = (type(None), bool, int, float, str, bytes, decimal.Decimal, dt.timedelta, Recipe, MemberRef)
 
@@ -179,7 +182,7 @@ class SnippetRunner:
         self.max_calls = max_calls_per_snippet
         self.request_timeout = request_timeout
         self.processes = processes
-        self._pool: Any = None
+        self._pool: Monty | None = None
 
     def __enter__(self) -> SnippetRunner:
         from pydantic_monty import Monty
@@ -206,7 +209,8 @@ class SnippetRunner:
             max_suspensions=self.max_calls,
         )
         now = dt.datetime.now().replace(microsecond=0)  # the host's clock, as the worker's
-        policy = {"sleep": "zero", "datetime": now, "random_start": {"seed": 0}}
+        policy: OSPolicy = {"sleep": "zero", "datetime": now, "random_start": {"seed": 0}}
+        assert self._pool is not None, "use the runner as a context manager"
         return self._pool.checkout(limits=limits, os_policy=policy, external_modules=modules)
 
     def run(

@@ -304,13 +304,6 @@ def _text_lengths(values: dict[str, list[Value]], fn: ast.AST) -> None:
             values[name] = dedupe([*vals[:at], *lengths, *vals[at:]])[:MAX_VALUES]
 
 
-def plan_calls(
-    info: TargetInfo, fixtures: Sequence[str] = ()
-) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
-    """The planned calls with literal arguments, in order (docstring examples first)."""
-    return [(c.args, c.kwargs) for c in plan(info, fixtures).candidates if c.exprs is None]
-
-
 def _key(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
     from codemode.explore.record import value_key
 
@@ -403,11 +396,6 @@ def explore(
     if survivors:
         result.notes.append("surviving mutants: " + "; ".join(survivors[:5]))
     return result
-
-
-def explore_offline(info: TargetInfo, recorder: Recorder) -> list[dict[str, Any]]:
-    """The chosen cases (not yet gated); ``explore`` says more."""
-    return explore(info, recorder).cases
 
 
 def select(

@@ -23,7 +23,7 @@ from typing import Any
 
 from codemode.check.verify import Verifier
 from codemode.config import Config
-from codemode.report.model import CASE_PASSED
+from codemode.report.model import CASE_PASSED, FunctionResult
 from codemode.specs.load import parse_spec_text
 from codemode.specs.write import FunctionUpdate, apply_updates
 from codemode.worker.pool import Worker
@@ -75,7 +75,9 @@ def run_gate(
     return result
 
 
-def _run(fr: Any, update: FunctionUpdate, failed_checks: set[str]) -> dict[str, tuple[bool, Any]]:
+def _run(
+    fr: FunctionResult, update: FunctionUpdate, failed_checks: set[str]
+) -> dict[str, tuple[bool, Any]]:
     run: dict[str, tuple[bool, Any]] = {}
     for c in fr.cases:
         # A failing global evaluator is dropped by the caller; the case itself may be right.

@@ -51,6 +51,8 @@ from codemode.specs.types import FunctionSpec, SpecFile
 from codemode.specs.write import FunctionUpdate, apply_updates, unified_diff
 
 if TYPE_CHECKING:  # the explorers load lazily (the LLM stack, the sandbox): types only here
+    from pydantic_ai.models import Model
+
     from codemode.explore.llm.answers import AnswerCache
     from codemode.explore.llm.budget import Budget
     from codemode.explore.llm.pipeline import Exploration
@@ -95,7 +97,7 @@ class _Run:
     def __init__(
         self,
         config: Config,
-        model: Any,
+        model: Model | None,
         progress: Progress | None,
         retry_delay: float | None,
         dry_run: bool = True,
@@ -351,8 +353,9 @@ class _Run:
         from codemode.explore.llm.client import ModelFailed
         from codemode.explore.llm.pipeline import explore_with_model
 
-        budget, cache, runner = self.budget, self.cache, self.runner
+        budget, cache, runner, model = self.budget, self.cache, self.runner, self.model
         assert budget is not None and cache is not None and runner is not None  # with a model
+        assert model is not None
         key = cache_key(target.id, info.fingerprint, self.label, self.config.coverage_rounds)
         cached = cache.get(key) if info.fingerprint else None
         before = budget.requests
@@ -361,7 +364,7 @@ class _Run:
                 info,
                 recorder,
                 runner,
-                self.model,
+                model,
                 budget,
                 rounds=self.config.coverage_rounds,
                 spec_summary=_summary(func),
