@@ -25,6 +25,7 @@ from codemode.config import Config
 if TYPE_CHECKING:
     from codemode.behaviour.engine import FunctionDiff
     from codemode.change.diff import ChangedFunction
+    from codemode.worker.pool import Worker
 
 # Below this many targets a second process (an interpreter, codemode's imports, two workers:
 # ~0.3 s of CPU) costs more than the half of the diff it takes over.
@@ -42,13 +43,14 @@ class Part(NamedTuple):
     new_root: Path
     spec_inputs: tuple[list[tuple[Any, dict[str, Any]]], ...]  # per target
     old_files: bool
+    seed: str  # PYTHONHASHSEED of every worker of the diff, in both processes
 
 
 def processes(n_targets: int) -> int:
     """How many processes diff ``n_targets`` functions: 2 with two cores and enough targets."""
     wanted = os.environ.get(_ENV, "").strip()
     if wanted.isdigit():
-        return max(1, min(2, int(wanted)))
+        return max(1, min(2, int(wanted), n_targets))
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not Linux
@@ -61,15 +63,16 @@ def _deal(part: Part, k: int, of: int) -> Part:
     return part._replace(targets=part.targets[k::of], spec_inputs=part.spec_inputs[k::of])
 
 
-def run_parts(part: Part) -> list[FunctionDiff]:
+def run_parts(part: Part, new_worker: Worker | None = None) -> list[FunctionDiff]:
+    """``new_worker``: the new side's worker for this process's share (``run_part``)."""
     from codemode.behaviour.check_change import run_part
 
     if processes(len(part.targets)) < 2:
-        return run_part(part)
+        return run_part(part, new_worker)
     mine, theirs = _deal(part, 0, 2), _deal(part, 1, 2)
     other = _start(theirs)
     try:
-        got_mine = run_part(mine)
+        got_mine = run_part(mine, new_worker)
     except BaseException:
         if other is not None:  # no orphan left diffing for nobody
             other.kill()

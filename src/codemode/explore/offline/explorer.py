@@ -160,11 +160,6 @@ def _value_class(v: Value) -> str:
 _DERIVED = re.compile("(?:^|_)(?:" + "|".join(map(re.escape, _CONSTANT_LABELS)) + ")")
 
 
-def _source_of(labels: Sequence[str]) -> str:
-    derived = any(_DERIVED.search(lb) for lb in labels)
-    return "constants" if derived else "types"
-
-
 class _Plan:
     """Typed candidates: a typical call, one factor at a time, then combinations."""
 
@@ -172,12 +167,32 @@ class _Plan:
         self.info, self.params, self.values = info, params, values
         self.rng = random.Random(zlib.crc32(info.id.encode()))
         self.out: list[Candidate] = []
+        # A plan adds ~400 calls made of a few dozen values and labels: each value's class
+        # and each label's source, worked out once (by identity: the plan holds the values).
+        self._classes: dict[int, tuple[Value, str]] = {}
+        self._derived: dict[str, bool] = {}
+
+    def _class(self, v: Value) -> str:
+        got = self._classes.get(id(v))
+        if got is None or got[0] is not v:
+            got = self._classes[id(v)] = (v, _value_class(v))
+        return got[1]
+
+    def _source(self, labels: list[str]) -> str:
+        derived = self._derived
+        for lb in labels:
+            hit = derived.get(lb)
+            if hit is None:
+                hit = derived[lb] = _DERIVED.search(lb) is not None
+            if hit:
+                return "constants"
+        return "types"
 
     def add(self, chosen: dict[str, Value], labels: list[str]) -> None:
         args, kwargs = _to_call(self.params, {k: v.value for k, v in chosen.items()})
         label = "_and_".join(labels) if labels else "typical"
-        family = "+".join(f"{k}:{_value_class(v)}" for k, v in sorted(chosen.items()))
-        self.out.append(Candidate(args, kwargs, label, _source_of(labels), family=family))
+        family = "+".join(f"{k}:{self._class(v)}" for k, v in sorted(chosen.items()))
+        self.out.append(Candidate(args, kwargs, label, self._source(labels), family=family))
 
     def build(self) -> list[Candidate]:
         params, values = self.params, self.values
