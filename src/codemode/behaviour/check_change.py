@@ -313,7 +313,9 @@ def _worker(config: Config, root: Path, seed: str | None = None) -> Worker:
     from codemode.check.run import make_worker
 
     w = make_worker(config, root)
-    w.env["PYTHONHASHSEED"] = seed or w.env.get("PYTHONHASHSEED") or _seed()
+    own = w.env.get("PYTHONHASHSEED", "")
+    # "random" (or nothing): each interpreter would pick its own; one is picked for both
+    w.env["PYTHONHASHSEED"] = seed or (own if own.isdigit() else _seed())
     w.timeout = max(1.0, min(config.timeout, config.diff_seconds))
     w.spawn()
     return w
