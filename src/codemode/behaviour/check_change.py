@@ -55,30 +55,63 @@ def check_change(
     analysis = diff_mod.analyze(config, scope, staged=staged)
     if not diff_targets(analysis, shard):  # nothing to diff: the check alone, as it was
         return run_check(config, scope, shard=shard, staged=staged, worker=worker)
-    from codemode.check.run import materialize_new_side
-
-    staged_root = materialize_new_side(config, scope)  # the side the check verifies (#21)
-    # Where the work tree is that side, the check's worker serves as the diff's new side
-    # afterwards: one interpreter fewer (~45 ms of CPU on a hook run). It runs the spec's
-    # cases in forked children (worker/leaks.py), so the diff finds it as fresh as a new
-    # one; it gets the hash seed the old side's worker will get.
-    shared = _worker(config, config.root) if worker is None and staged_root is None else None
-    try:
-        report = run_check(config, scope, shard=shard, staged=staged, worker=worker or shared)
-        root = staged_root or config.root
-        index = _spec_index(config, root, analysis)
-        differ = _Differ(config, scope, shard, shared)
-        functions, notes = differ(analysis, root, index, list(report.functions))
-    finally:
-        if shared is not None:
-            shared.close()
-        if staged_root is not None:
-            import shutil  # bz2, lzma: only when a staged tree was written
-
-            shutil.rmtree(staged_root, ignore_errors=True)
+    with _Sides(config, scope, worker) as sides:
+        report = run_check(config, scope, shard=shard, staged=staged, worker=worker or sides.new)
+        index = _spec_index(config, sides.new_root, analysis)
+        functions, notes = _Differ(config, shard, sides)(analysis, index, list(report.functions))
     kept = [n for n in report.notes if not n.startswith("elapsed ")]
     total = f"elapsed {time.perf_counter() - started:.2f} s"
     return report._replace(functions=tuple(functions), notes=(*kept, *notes, total))
+
+
+class _Sides:
+    """The two trees of a diff and a worker for each, set up before the check runs: the old
+    side's interpreter starts while the check verifies (two cores), and where the work tree
+    is the new side the check's own worker serves as the diff's new side afterwards: one
+    interpreter fewer (~45 ms of CPU on a hook run). The check runs the spec's cases in
+    forked children (worker/leaks.py), so the diff finds that worker as fresh as a new one.
+    Both get one hash seed."""
+
+    def __init__(self, config: Config, scope: Scope, worker: Worker | None) -> None:
+        self.config, self.scope, self.caller_worker = config, scope, worker
+        self.staged_root: Path | None = None
+        self.old_tmp: Path | None = None
+        self.old_root: Path | None = None
+        self.new: Worker | None = None
+        self.old: Worker | None = None
+        self.seed = ""
+
+    @property
+    def new_root(self) -> Path:
+        return self.staged_root or self.config.root
+
+    def __enter__(self) -> _Sides:
+        from codemode.check.run import materialize_new_side
+
+        try:
+            self.staged_root = materialize_new_side(self.config, self.scope)  # as checked (#21)
+            old = _old_tree(self.config, self.scope)
+            if old is None:
+                return self  # no old side (no commit yet): nothing to diff
+            self.old_tmp, self.old_root = old
+            if self.caller_worker is None and self.staged_root is None:
+                self.new = _worker(self.config, self.config.root)
+            self.seed = self.new.env["PYTHONHASHSEED"] if self.new is not None else _seed()
+            self.old = _worker(self.config, self.old_root, self.seed)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import shutil  # bz2, lzma: only when a tree was written
+
+        for w in (self.new, self.old):
+            if w is not None:
+                w.close()
+        for tmp in (self.old_tmp, self.staged_root):
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _spec_index(config: Config, root: Path, analysis: DiffResult) -> SpecIndex:
@@ -107,47 +140,28 @@ def _spec_index(config: Config, root: Path, analysis: DiffResult) -> SpecIndex:
 class _Differ:
     """The diff of one change's targets, merged into the check's verdicts."""
 
-    def __init__(
-        self,
-        config: Config,
-        scope: Scope,
-        shard: tuple[int, int] | None,
-        new_worker: Worker | None = None,
-    ) -> None:
+    def __init__(self, config: Config, shard: tuple[int, int] | None, sides: _Sides) -> None:
         self.config = config
-        self.scope = scope
         self.shard = shard
-        self.new_worker = new_worker  # the check's, rooted at the new side, or None
+        self.sides = sides
 
     def __call__(
-        self,
-        analysis: DiffResult,
-        new_root: Path,
-        index: SpecIndex,
-        functions: list[FunctionResult],
+        self, analysis: DiffResult, index: SpecIndex, functions: list[FunctionResult]
     ) -> tuple[list[FunctionResult], list[str]]:
         targets = diff_targets(analysis, self.shard)
-        if not targets:
+        sides = self.sides
+        if not targets or sides.old_root is None:
             return functions, []
         started = time.perf_counter()
-        old = _old_tree(self.config, self.scope)
-        if old is None:
-            return functions, []
-        tmp, old_root = old
-        import shutil  # bz2, lzma: only when a tree was written
-
-        try:
-            diffs = run_diff(
-                self.config,
-                targets,
-                old_root,
-                new_root,
-                index,
-                _old_files(analysis, targets),
-                self.new_worker,
-            )
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        diffs = run_diff(
+            self.config,
+            targets,
+            sides.old_root,
+            sides.new_root,
+            index,
+            _old_files(analysis, targets),
+            sides,
+        )
         took = time.perf_counter() - started
         n = len(targets)
         from codemode.behaviour.parallel import processes
@@ -205,11 +219,11 @@ def run_diff(
     new_root: Path,
     index: SpecIndex | None = None,
     old_files: bool = True,
-    new_worker: Worker | None = None,
+    sides: _Sides | None = None,
 ) -> list[FunctionDiff]:
     """Each target's diff, in the order given: over two processes when there are enough
-    targets to pay for the second one (``behaviour.parallel``). ``new_worker``: a worker
-    rooted at ``new_root`` to use for this process's new side (``_worker`` made it)."""
+    targets to pay for the second one (``behaviour.parallel``). ``sides``: workers already
+    started for this process's share (and their hash seed)."""
     from codemode.behaviour.parallel import Part, run_parts
 
     part = Part(
@@ -219,18 +233,21 @@ def run_diff(
         new_root,
         tuple(_spec_inputs(index, f.id) for f in targets),
         old_files,
-        new_worker.env.get("PYTHONHASHSEED", "0") if new_worker is not None else _seed(),
+        sides.seed if sides is not None and sides.seed else _seed(),
     )
-    return run_parts(part, new_worker)
+    return run_parts(part, sides.old if sides else None, sides.new if sides else None)
 
 
-def run_part(part: Part, new_worker: Worker | None = None) -> list[FunctionDiff]:
-    """One process's share: a worker per side, the pools built one ahead in a thread."""
+def run_part(
+    part: Part, old_worker: Worker | None = None, new_worker: Worker | None = None
+) -> list[FunctionDiff]:
+    """One process's share: a worker per side (those given, else new ones), the pools built
+    one ahead in a thread."""
     from codemode.behaviour.engine import Budget, FunctionDiff, diff_function, sides
     from codemode.explore.offline.harvest import files_read_once
 
     config = part.config
-    old_w = _worker(config, part.old_root, part.seed)
+    old_w = old_worker or _worker(config, part.old_root, part.seed)
     new_w = new_worker or _worker(config, part.new_root, part.seed)
     if new_w.blocks and not new_w.forks and new_w.alive():
         new_w.kill()  # the check ran blocks in the worker itself (no fork): start afresh

@@ -63,16 +63,18 @@ def _deal(part: Part, k: int, of: int) -> Part:
     return part._replace(targets=part.targets[k::of], spec_inputs=part.spec_inputs[k::of])
 
 
-def run_parts(part: Part, new_worker: Worker | None = None) -> list[FunctionDiff]:
-    """``new_worker``: the new side's worker for this process's share (``run_part``)."""
+def run_parts(
+    part: Part, old_worker: Worker | None = None, new_worker: Worker | None = None
+) -> list[FunctionDiff]:
+    """The workers given serve this process's share (``run_part``)."""
     from codemode.behaviour.check_change import run_part
 
     if processes(len(part.targets)) < 2:
-        return run_part(part, new_worker)
+        return run_part(part, old_worker, new_worker)
     mine, theirs = _deal(part, 0, 2), _deal(part, 1, 2)
     other = _start(theirs)
     try:
-        got_mine = run_part(mine, new_worker)
+        got_mine = run_part(mine, old_worker, new_worker)
     except BaseException:
         if other is not None:  # no orphan left diffing for nobody
             other.kill()
