@@ -55,7 +55,10 @@ def check_change(
     analysis = diff_mod.analyze(config, scope, staged=staged)
     if not diff_targets(analysis, shard):  # nothing to diff: the check alone, as it was
         return run_check(config, scope, shard=shard, staged=staged, worker=worker)
-    with _Sides(config, scope, worker) as sides:
+    # A change of one function: the check verifies it in one worker, never in lanes (#20),
+    # and that worker can serve the diff; a larger one keeps its lanes and the diff its own.
+    share = worker is None and len(analysis.functions) + len(analysis.renames) <= 1
+    with _Sides(config, scope, share) as sides:
         report = run_check(config, scope, shard=shard, staged=staged, worker=worker or sides.new)
         index = _spec_index(config, sides.new_root, analysis)
         functions, notes = _Differ(config, shard, sides)(analysis, index, list(report.functions))
@@ -66,14 +69,14 @@ def check_change(
 
 class _Sides:
     """The two trees of a diff and a worker for each, set up before the check runs: the old
-    side's interpreter starts while the check verifies (two cores), and where the work tree
-    is the new side the check's own worker serves as the diff's new side afterwards: one
-    interpreter fewer (~45 ms of CPU on a hook run). The check runs the spec's cases in
-    forked children (worker/leaks.py), so the diff finds that worker as fresh as a new one.
-    Both get one hash seed."""
+    side's interpreter starts while the check verifies (two cores), and with ``share``, where
+    the work tree is the new side, the check's own worker serves as the diff's new side
+    afterwards: one interpreter fewer (~45 ms of CPU on a hook run). The check runs the
+    spec's cases in forked children (worker/leaks.py), so the diff finds that worker as fresh
+    as a new one. Both get one hash seed."""
 
-    def __init__(self, config: Config, scope: Scope, worker: Worker | None) -> None:
-        self.config, self.scope, self.caller_worker = config, scope, worker
+    def __init__(self, config: Config, scope: Scope, share: bool) -> None:
+        self.config, self.scope, self.share = config, scope, share
         self.staged_root: Path | None = None
         self.old_tmp: Path | None = None
         self.old_root: Path | None = None
@@ -94,7 +97,7 @@ class _Sides:
             if old is None:
                 return self  # no old side (no commit yet): nothing to diff
             self.old_tmp, self.old_root = old
-            if self.caller_worker is None and self.staged_root is None:
+            if self.share and self.staged_root is None:
                 self.new = _worker(self.config, self.config.root)
             self.seed = self.new.env["PYTHONHASHSEED"] if self.new is not None else _seed()
             self.old = _worker(self.config, self.old_root, self.seed)
