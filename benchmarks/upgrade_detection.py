@@ -29,6 +29,13 @@ written.
     python benchmarks/upgrade_detection.py roman idna   # only these (by distribution name)
     python benchmarks/upgrade_detection.py humanize==4.10.0   # one upgrade, by its old release
     python benchmarks/upgrade_detection.py --max-cases 8 held-out   # with [tool.codemode] max_cases
+    python benchmarks/upgrade_detection.py --unchanged all held-out # bootstrap every function
+
+The bootstrap writes specs for every behaviour-changing and refactor-only function and a fixed
+sample of the unchanged ones (UNCHANGED_SAMPLE, by a hash of the id): a large library's whole
+bootstrap took over 30 minutes here. The specs are cached in ~/.cache/codemode-bench/bootstrap,
+keyed by the release, the functions and codemode's own source, so a run repeated on the same
+code bootstraps nothing (--fresh bootstraps again).
 
 Exit 0 when the held-out set meets the target (>= 90% of behaviour-changing functions flagged
 with a correct witness, 0 false alarms, in both scopes), 1 when it does not, 2 when a
@@ -44,6 +51,7 @@ import hashlib
 import inspect
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -130,6 +138,18 @@ DROPPED = (
 LIBRARIES = TUNING + HELD_OUT
 
 
+# Unchanged functions whose specs are bootstrapped, per upgrade (every changed and
+# refactor-only one always is); --unchanged all bootstraps every function (`regen --all`).
+UNCHANGED_SAMPLE = 12
+
+
+@dataclass(frozen=True)
+class Options:
+    max_cases: int | None = None
+    unchanged: int | None = UNCHANGED_SAMPLE  # None: every function
+    fresh: bool = False  # bootstrap again even when a cached bootstrap is valid
+
+
 @dataclass
 class Scope:
     """What one check of the new release (staged, or against the base) flagged."""
@@ -166,6 +186,7 @@ class Outcome:
     scopes: dict[str, Scope] = field(default_factory=dict)
     why: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    bootstrapped: int = 0  # functions whose specs were bootstrapped
 
     def caught(self, scope: str) -> list[str]:
         s = self.scopes[scope]
@@ -318,11 +339,59 @@ def make_repo(root: Path, sdist: Path, package: str, max_cases: int | None) -> N
     _run(["git", "commit", "-q", "-m", "old release"], root)
 
 
-def bootstrap(root: Path) -> str:
-    """Write and commit specs for the old release; returns the base commit."""
-    codemode(["regen", "--all"], root, ok=(0, 1))
+def chosen(changed: set[str], kinds: dict[str, str], unchanged: int | None) -> list[str] | None:
+    """The functions whose specs are bootstrapped: every behaviour-changing and refactor-only
+    function, and ``unchanged`` of the unchanged ones (picked by a hash of their id, so the
+    pick is the same every run and knows nothing of the code); None: all (``regen --all``).
+    A large library's whole bootstrap took over 30 minutes on a shared 2-core machine; the
+    unchanged functions only check that a spec of unchanged code stays quiet, and a sample
+    of them says that as well as all of them."""
+    if unchanged is None:
+        return None
+    same = sorted(
+        (f for f, k in kinds.items() if k == "unchanged"),
+        key=lambda f: hashlib.sha256(f.encode()).hexdigest(),
+    )
+    keep = set(same[:unchanged])
+    if len(keep) == len(same):
+        return None
+    return sorted(changed | {f for f, k in kinds.items() if k != "unchanged"} | keep)
+
+
+def _codemode_digest() -> str:
+    """codemode's own source: a cached bootstrap is valid only for the code that wrote it."""
+    import codemode
+
+    h = hashlib.sha256()
+    pkg = Path(codemode.__file__).parent
+    for path in sorted(pkg.rglob("*.py")):
+        h.update(str(path.relative_to(pkg)).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _spec_cache(lib: Library, functions: list[str] | None, max_cases: int | None) -> Path:
+    key = hashlib.sha256(
+        json.dumps([lib.dist, lib.old, functions, max_cases, _codemode_digest()]).encode()
+    ).hexdigest()[:16]
+    return _releases.CACHE / "bootstrap" / f"{lib.dist}-{lib.old}-{key}"
+
+
+def bootstrap(root: Path, functions: list[str] | None, cache: Path | None = None) -> str:
+    """Write and commit specs for the old release; returns the base commit. The specs are
+    cached under ``cache`` (outside the repository), keyed by codemode's own source."""
+    if cache is not None and cache.is_dir():
+        shutil.copytree(cache, root / "specs", dirs_exist_ok=True)
+    else:
+        picks = (
+            ["--all"] if functions is None else [a for f in functions for a in ("--function", f)]
+        )
+        codemode(["regen", *picks], root, ok=(0, 1))
+        if cache is not None and any((root / "specs").rglob("*.yml")):
+            tmp = cache.with_name(cache.name + f".tmp{os.getpid()}")
+            shutil.copytree(root / "specs", tmp, dirs_exist_ok=True)
+            tmp.replace(cache) if not cache.exists() else shutil.rmtree(tmp)
     if not any((root / "specs").rglob("*.yml")):
-        raise BenchError(f"{root.name}: regen --all wrote no spec")
+        raise BenchError(f"{root.name}: regen wrote no spec")
     _run(["git", "add", "-A"], root)
     _run(["git", "commit", "-q", "-m", "specs bootstrapped offline"], root)
     return _run(["git", "rev-parse", "HEAD"], root).stdout.strip()
@@ -359,15 +428,18 @@ def scope_of(
     return s
 
 
-def measure(lib: Library, tmp: Path, max_cases: int | None = None) -> Outcome:
+def measure(lib: Library, tmp: Path, options: Options) -> Outcome:
     started = time.perf_counter()
     out = Outcome(lib)
     old, new = fetch(lib.dist, lib.old), fetch(lib.dist, lib.new)
     out.changed, out.kinds, old_src, new_src = cached_truth(lib, old, new, tmp / "truth")
     ids = set(out.changed) | set(out.kinds)
     root = tmp / f"{lib.dist}-{lib.old}"
-    make_repo(root, old, lib.package, max_cases)
-    base = bootstrap(root)
+    make_repo(root, old, lib.package, options.max_cases)
+    functions = chosen(set(out.changed), out.kinds, options.unchanged)
+    out.bootstrapped = len(functions) if functions is not None else len(ids)
+    cache = None if options.fresh else _spec_cache(lib, functions, options.max_cases)
+    base = bootstrap(root, functions, cache)
     before = report(root, ["--all"])
     out.functions = len(before)
     out.cases = sum(len(f["cases"]) for f in before.values())
@@ -408,7 +480,8 @@ def show(o: Outcome) -> None:
     )
     kinds = [o.kinds[f] for f in o.kinds]
     print(
-        f"{lib.dist} {lib.old} -> {lib.new}: functions {o.functions}, cases {o.cases}, "
+        f"{lib.dist} {lib.old} -> {lib.new}: functions {o.functions} (bootstrapped "
+        f"{o.bootstrapped} of {len(o.changed) + len(o.kinds)}), cases {o.cases}, "
         f"false drift on the old code {len(o.false_drift)}; {head} "
         f"(unchanged {kinds.count('unchanged')}, refactor-only {kinds.count('refactor-only')}; "
         f"{o.seconds:.0f} s)"
@@ -520,7 +593,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("names", nargs="*", help="held-out | tuning | DIST | DIST==OLD")
     parser.add_argument("--max-cases", type=int, default=None, help="[tool.codemode] max_cases")
+    parser.add_argument(
+        "--unchanged",
+        default=str(UNCHANGED_SAMPLE),
+        help=f"unchanged functions bootstrapped per upgrade (default {UNCHANGED_SAMPLE}; 'all')",
+    )
+    parser.add_argument(
+        "--fresh", action="store_true", help="bootstrap again, ignoring the cached specs"
+    )
     args = parser.parse_args(argv)
+    options = Options(
+        args.max_cases, None if args.unchanged == "all" else int(args.unchanged), args.fresh
+    )
     libs = select(args.names)
     if not libs:
         print(f"no library named {args.names}; known: {sorted({lib.dist for lib in LIBRARIES})}")
@@ -532,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="codemode-upgrade-") as tmp:
         for n, lib in enumerate(libs):
             try:
-                outcomes.append(measure(lib, Path(tmp) / str(n), args.max_cases))
+                outcomes.append(measure(lib, Path(tmp) / str(n), options))
             except (BenchError, RuntimeError, subprocess.TimeoutExpired) as e:
                 # one upgrade that cannot run does not hide the others' figures; exit 2 at the end
                 print(f"ERROR {lib.dist} {lib.old} -> {lib.new}: {e}", flush=True)

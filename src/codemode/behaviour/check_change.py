@@ -255,6 +255,10 @@ def run_part(
     if new_w.blocks and not new_w.forks and new_w.alive():
         new_w.kill()  # the check ran blocks in the worker itself (no fork): start afresh
     new_w.timeout = old_w.timeout
+    # the suspects' second run: another seed than the first run's (see engine)
+    first = old_w.env.get("PYTHONHASHSEED", "0")
+    seed = str((int(first) + 1) % 2**32) if first.isdigit() else _seed()
+    again = _Again(config, part.old_root, part.new_root, seed)
     budget = Budget(config.diff_seconds, config.diff_calls)
     with files_read_once():  # every function's pool reads the same files: once
         pools = _Pools(part)
@@ -265,12 +269,35 @@ def run_part(
                     out.append(FunctionDiff(f.id, note="no inputs to compare the versions on"))
                     continue
                 old, new = sides(old_w, new_w, f.renamed_from or f.id, f.id)
-                out.append(diff_function(f.id, pool, old, new, budget, config.float_tolerance))
+                tol = config.float_tolerance
+                out.append(diff_function(f.id, pool, old, new, budget, tol, again=again))
             return out
         finally:
             pools.stop()
             old_w.close()
             new_w.close()
+            again.close()
+
+
+class _Again:
+    """The workers of the suspects' second run, one per side, with another hash seed than the
+    first run's: started only when a function's first run finds a difference."""
+
+    def __init__(self, config: Config, old_root: Path, new_root: Path, seed: str) -> None:
+        self.config, self.roots, self.seed = config, (old_root, new_root), seed
+        self.workers: tuple[Worker, Worker] | None = None
+
+    def __call__(self) -> tuple[Worker, Worker]:
+        if self.workers is None:
+            self.workers = (
+                _worker(self.config, self.roots[0], self.seed),
+                _worker(self.config, self.roots[1], self.seed),
+            )
+        return self.workers
+
+    def close(self) -> None:
+        for w in self.workers or ():
+            w.close()
 
 
 class _Pools:

@@ -12,6 +12,13 @@ times (two workers, alternating): a 50/50 output agrees with the record in all t
 probability 1/1024, a 90/10 one still one time in three (no repeat count catches that; the
 README says so). The runs after the second stop early when the block is slow
 (``GATE_SECONDS``): a case that takes seconds is rarely a coin flip, and regen must end.
+
+An output can also vary per process and never within one: a list made from a set of
+strings follows the process's hash seed. Forked children share their worker's seed, so runs
+that alternate two workers see two seeds, and a two-item order slipped through one time in
+four (the record's process agreeing with both), to drift later in `check`. So the runs go
+to ``GATE_PROCESSES`` workers in turn, each started with a hash seed of its own: with the
+record's, five seeds, and a two-item order slips through one time in sixteen.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from codemode.worker.pool import Worker
 
 GATE_RUNS = 10  # a 50/50 output matches its record in every run with probability 2**-10
 GATE_SECONDS = 3.0  # wall time the runs after the second may take, per function
+GATE_PROCESSES = 4  # workers (hash seeds) the runs go to in turn; started when first needed
 
 
 @dataclass
@@ -52,7 +60,8 @@ def run_gate(
 ) -> GateResult:
     """Run the function's block as it will be written into ``base`` (the spec file's current
     text, "" for a new file), the way ``check`` runs it: every case of the block in file order,
-    with the block's fixtures and serializer. One run per worker (two: separate processes)."""
+    with the block's fixtures and serializer. Run ``n`` goes to ``workers[n % len(workers)]``:
+    separate processes, so each has a hash seed of its own."""
     text = apply_updates(base, [update])
     spec = parse_spec_text(text, config.root / rel, rel)
     func = spec.function(update.function_id)

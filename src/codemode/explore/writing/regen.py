@@ -93,6 +93,14 @@ class _Workers:
             w.close()
 
 
+def _seeded(worker: Worker) -> Worker:
+    """A gate worker hashes strings with a seed of its own, even where the user's environment
+    fixes PYTHONHASHSEED: an output that follows the seed (a list made from a set) varies
+    between processes in CI, so the gate must see it vary (#18)."""
+    worker.env["PYTHONHASHSEED"] = "random"
+    return worker
+
+
 class _Run:
     def __init__(
         self,
@@ -120,7 +128,7 @@ class _Run:
         self.shown: dict[str, str] = {}  # a message -> where progress first showed it
         # The gate's workers serve every function of the run: each block runs in a forked
         # child, so one worker start (and import) per process, not two per function.
-        self.gate_workers = _Workers(lambda: make_worker(config))
+        self.gate_workers = _Workers(lambda: _seeded(make_worker(config)))
 
     def _finished(self, done: _Done) -> None:
         """Write and show each function in the order of the targets, whichever finishes first,
@@ -297,12 +305,12 @@ class _Run:
         self, update: FunctionUpdate, spec: SpecFile | None, func: FunctionSpec | None, done: _Done
     ) -> _Done:
         """Re-run the candidates twice in fresh workers; only what holds both times is kept."""
-        from codemode.explore.writing.gate import run_gate
+        from codemode.explore.writing.gate import GATE_PROCESSES, run_gate
 
         rel = done.spec_rel or ""
         path = self.config.root / rel
         base = path.read_text(encoding="utf-8") if path.is_file() else ""
-        with self.gate_workers.take(2) as workers:
+        with self.gate_workers.take(GATE_PROCESSES) as workers:
             gate = await asyncio.to_thread(
                 run_gate, self.config, update, base=base, rel=rel, workers=workers
             )
