@@ -25,7 +25,7 @@ def test_an_order_that_follows_the_hash_seed_is_no_witness(
     repo = project(tmp_path, {"src/demo/words.py": OLD, "tests/test_words.py": TEST})
     write(repo, {"src/demo/words.py": NEW})
     git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    _, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
     f = functions(report).get("demo.words.unique")
     shown = [w["call"] for w in (f or {}).get("witnesses") or ()]
     assert not any(WORDS in call for call in shown), shown
