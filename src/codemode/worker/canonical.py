@@ -125,6 +125,9 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
     dump = getattr(value, "model_dump", None)
     if callable(dump) and hasattr(type(value), "model_fields"):  # pydantic v2 model
         return canonical(dump(), d, path)
+    called = _callable_data(value, d, path)
+    if called is not None:
+        return called
     cls = type(value)
     if (
         hasattr(value, "__dict__")
@@ -146,6 +149,27 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
     ):
         return {REPR_TAG: text}
     return {UNREPRESENTABLE_TAG: _qualname(cls)}
+
+
+def _callable_data(value: Any, d: int, path: set[int]) -> Any:
+    """A returned callable's data, where it has some: a function by its importable name, a
+    functools.partial by its function, arguments and keywords (a factory that returns
+    ``partial(try_int, map=True)`` instead of ``partial(fast_int)`` changed what it returns,
+    and their reprs differ only past a memory address, #18). None: no data form (a lambda,
+    a closure), which the caller reports as such."""
+    if isinstance(value, _loaded("functools", "partial")):
+        return {
+            OBJECT_TAG: "functools.partial",
+            "func": canonical(value.func, d, path),
+            "args": [canonical(a, d, path) for a in value.args],
+            "keywords": _canonical_dict(dict(value.keywords), d, path),
+        }
+    if isinstance(value, types.FunctionType):  # a builtin's repr has no address: kept
+        name = getattr(value, "__qualname__", "") or ""
+        module = getattr(value, "__module__", "") or ""
+        if name and "<" not in name:  # not a lambda, not a function made inside another
+            return {OBJECT_TAG: "function", "name": f"{module}.{name}" if module else name}
+    return None
 
 
 # Dicts whose keys collided in canonical form since the worker last cleared this (``_convert``
