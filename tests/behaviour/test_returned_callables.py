@@ -27,7 +27,9 @@ def parser(kind: str):
 def picker(kind: str):
     return to_int
 """
-TEST = 'from demo.conv import parser\n\n\ndef test_parser():\n    assert parser("hex")("ff") == 255\n'
+TEST = (
+    'from demo.conv import parser\n\n\ndef test_parser():\n    assert parser("hex")("ff") == 255\n'
+)
 
 
 def test_a_returned_partial_is_compared_on_its_data(
