@@ -428,7 +428,8 @@ def scope_of(
     return s
 
 
-def measure(lib: Library, tmp: Path, options: Options) -> Outcome:
+def measure(lib: Library, tmp: Path, options: Options | None = None) -> Outcome:
+    options = options or Options()
     started = time.perf_counter()
     out = Outcome(lib)
     old, new = fetch(lib.dist, lib.old), fetch(lib.dist, lib.new)

@@ -226,6 +226,8 @@ def test_one_upgrade_end_to_end_from_a_cached_sdist(
         assert out.false_alarms(scope) == []
         verdicts = [v for _, v in out.scopes[scope].witnesses["toy.triple"]]
         assert "real" in verdicts
+    # the specs bootstrapped are cached outside the repository, keyed by codemode's source
+    assert len(list((cache / "bootstrap").glob("toy-1.0-*/*.yml"))) >= 1
     # the ground truth is computed once per pair of releases: the second run reads it back
     assert list((cache / "truth").glob("toy-1.0-1.1-*.json"))
     again = bench.cached_truth(
@@ -294,3 +296,14 @@ def test_a_methods_witness_is_rerun_on_its_instance(tmp_path: Path) -> None:
     assert found[0].receiver == ("toy.Version", ("'1.0'",), ())
     verdicts = recheck(releases[0], releases[1], found)
     assert [verdicts[w] for w in found] == ["real", "real"]
+
+
+def test_the_bootstrap_takes_every_changed_and_refactor_only_function_and_a_sample() -> None:
+    import upgrade_detection as bench
+
+    kinds = {f"m.u{i}": "unchanged" for i in range(20)} | {"m.r": "refactor-only"}
+    picked = bench.chosen({"m.c"}, kinds, 3)
+    assert picked is not None and {"m.c", "m.r"} <= set(picked) and len(picked) == 5
+    assert picked == bench.chosen({"m.c"}, kinds, 3)  # the same pick every run
+    assert bench.chosen({"m.c"}, kinds, None) is None  # --unchanged all: regen --all
+    assert bench.chosen({"m.c"}, kinds, 20) is None  # the sample is all of them
