@@ -250,3 +250,20 @@ def recheck(
 
 def _kind(outcome: str) -> str:
     return outcome.split(":", 2)[1] if outcome.startswith("raised:") else outcome
+
+
+def steady(old_src: Path, new_src: Path, calls: list[Call], runs: int = 3) -> list[bool]:
+    """Whether each call gives one outcome on each release over ``runs`` runs of each, and
+    not the same on both. The ground truth runs the old release twice and the new once, so a
+    random function whose output is a coin flip (a permutation of two items) passes as
+    changed one call in eight; its change is confirmed here before it counts."""
+    found = [Witness(c.function, c, "truth", "") for c in calls]
+    if not found:
+        return []
+    olds = [_rerun(old_src, found) for _ in range(runs)]
+    news = [_rerun(new_src, found) for _ in range(runs)]
+    out = []
+    for i in range(len(found)):
+        a, b = {o[i] for o in olds}, {n[i] for n in news}
+        out.append(len(a) == 1 and len(b) == 1 and a != b and "timeout" not in a | b)
+    return out

@@ -7,7 +7,11 @@ differential run (benchmarks/_differential.py): both releases are called on the 
 values tried in every argument position) and every public module-level function with a
 different stable outcome counts as behaviour-changing. An upgrade where the run finds no
 change is an error, never a pass. The other public functions are unchanged (same source) or
-refactor-only (source changed, no difference found).
+refactor-only (source changed, no difference found). Each change's call is run three more
+times on each release before it counts: the differential run takes the old release twice and
+the new once, so a random function's coin flip passed for a change (more-itertools 9.1's
+random_permutation('-1'): ('-', '1') then ('1', '-')); such a function is shown apart and
+counted neither as changed nor as unchanged.
 
 The pull-request flow, in a temp git repository: the old release's source and tests are
 committed, specs are bootstrapped offline (`codemode regen --all`) and committed (the base),
@@ -71,7 +75,7 @@ from _differential import (
     public_functions,
 )
 from _releases import BenchError, Library, copy_tests, fetch, install_source, test_files
-from _witness import FLAG_STATUSES, NOT_RECHECKABLE, Witness, recheck, witnesses
+from _witness import FLAG_STATUSES, NOT_RECHECKABLE, Witness, recheck, steady, witnesses
 
 TARGET = 0.90
 SCOPES = ("base", "staged")
@@ -187,6 +191,9 @@ class Outcome:
     why: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     bootstrapped: int = 0  # functions whose specs were bootstrapped
+    # changed by the ground truth, but its call did not keep one outcome per release on three
+    # runs of each: a random function, neither changed nor unchanged (a flag is no alarm)
+    random: dict[str, Change] = field(default_factory=dict)
 
     def caught(self, scope: str) -> list[str]:
         s = self.scopes[scope]
@@ -194,7 +201,11 @@ class Outcome:
 
     def false_alarms(self, scope: str) -> list[str]:
         s = self.scopes[scope]
-        return sorted(f for f in s.flagged if f not in self.changed and not s.correct(f))
+        return sorted(
+            f
+            for f in s.flagged
+            if f not in self.changed and f not in self.random and not s.correct(f)
+        )
 
     def beyond_truth(self, scope: str) -> list[str]:
         s = self.scopes[scope]
@@ -435,6 +446,12 @@ def measure(lib: Library, tmp: Path, options: Options | None = None) -> Outcome:
     old, new = fetch(lib.dist, lib.old), fetch(lib.dist, lib.new)
     out.changed, out.kinds, old_src, new_src = cached_truth(lib, old, new, tmp / "truth")
     ids = set(out.changed) | set(out.kinds)
+    calls = [out.changed[f].call for f in sorted(out.changed)]
+    for call, ok in zip(calls, steady(old_src, new_src, calls)):
+        if not ok:  # a coin flip, not a change: counted neither as changed nor as unchanged
+            out.random[call.function] = out.changed.pop(call.function)
+    if not out.changed:
+        raise BenchError(f"{lib.dist} {lib.old} -> {lib.new}: no change held on three runs")
     root = tmp / f"{lib.dist}-{lib.old}"
     make_repo(root, old, lib.package, options.max_cases)
     functions = chosen(set(out.changed), out.kinds, options.unchanged)
@@ -489,6 +506,11 @@ def show(o: Outcome) -> None:
     )
     for fid in o.false_drift:
         print(f"  FALSE DRIFT {fid}: {o.why[fid]}")
+    for fid, ch in sorted(o.random.items()):
+        print(
+            f"  not counted (its change did not hold on three runs of each release) {fid}: "
+            f"{ch.call.source()[:90]}"
+        )
     base = o.scopes["base"]
     for fid, ch in sorted(o.changed.items()):
         marks = [

@@ -307,3 +307,18 @@ def test_the_bootstrap_takes_every_changed_and_refactor_only_function_and_a_samp
     assert picked == bench.chosen({"m.c"}, kinds, 3)  # the same pick every run
     assert bench.chosen({"m.c"}, kinds, None) is None  # --unchanged all: regen --all
     assert bench.chosen({"m.c"}, kinds, 20) is None  # the sample is all of them
+
+
+def test_a_change_that_is_a_coin_flip_does_not_hold(tmp_path: Path) -> None:
+    from _differential import Call
+    from _witness import steady
+
+    for side, body in (("old", "x * 3"), ("new", "x * 4")):
+        (tmp_path / side / "toy").mkdir(parents=True)
+        (tmp_path / side / "toy" / "__init__.py").write_text(
+            f"import random\n\ndef triple(x):\n    return {body}\n\n"
+            "def shuffled(x):\n    return random.sample(range(50), 50)\n",
+            encoding="utf-8",
+        )
+    calls = [Call("toy.triple", ("2",)), Call("toy.shuffled", ("2",))]
+    assert steady(tmp_path / "old", tmp_path / "new", calls) == [True, False]
