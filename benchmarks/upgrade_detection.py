@@ -104,17 +104,20 @@ TUNING = (
 # casing, transliteration tables). A pair whose differential run finds no change is an error.
 HELD_OUT = (
     Library("more-itertools", "more_itertools", "8.14.0", "9.0.0"),
-    Library("more-itertools", "more_itertools", "9.0.0", "9.1.0"),
     Library("toml", "toml", "0.10.0", "0.10.1"),
-    Library("emoji", "emoji", "2.1.0", "2.2.0"),
     Library("iso8601", "iso8601", "0.1.16", "1.0.0"),
     Library("natsort", "natsort", "8.2.0", "8.3.0"),
-    Library("Unidecode", "unidecode", "1.3.6", "1.3.7"),
     # added after the drops below (before any tuning), major releases whose changelogs
     # announce changed behaviour, since data-table updates proved hard for the ground truth
     Library("emoji", "emoji", "1.7.0", "2.0.0"),
     Library("more-itertools", "more_itertools", "9.1.0", "10.0.0"),
     Library("parse", "parse", "1.19.1", "1.20.0"),
+    # added third (09:25, before any run of them; no explore/ code read or written for
+    # them), when emoji 2.1 -> 2.2, Unidecode 1.3.6 -> 1.3.7 and more-itertools 9.0 -> 9.1
+    # proved to hold no change (below) and left 7 upgrades: a SQL formatter and splitter,
+    # and an XML-to-dict converter, pure Python, whose changelogs announce fixes of parsing
+    Library("sqlparse", "sqlparse", "0.4.3", "0.4.4"),
+    Library("xmltodict", "xmltodict", "0.12.0", "0.13.0"),
 )
 # Named first but dropped on the first run, before any tuning: the differential run found no
 # behaviour change between these releases (titlecase 2.3 -> 2.4: 214 calls; iso8601 1.0.2 ->
@@ -124,6 +127,13 @@ HELD_OUT = (
 # webcolors 1.11.1 -> 1.12 (one module on both sides; 1,268 calls, no change). iso8601
 # 0.1.16 -> 1.0.0 took the second's place.
 DROPPED = (
+    # fourth, on the first run of the whole set: the differential run found no change in
+    # emoji 2.1.0 -> 2.2.0 (909 calls) nor Unidecode 1.3.6 -> 1.3.7 (141), and more-itertools
+    # 9.0 -> 9.1's only two were coin flips of random functions (random_permutation,
+    # random_product) that did not hold on three runs of each release
+    Library("emoji", "emoji", "2.1.0", "2.2.0"),
+    Library("Unidecode", "unidecode", "1.3.6", "1.3.7"),
+    Library("more-itertools", "more_itertools", "9.0.0", "9.1.0"),
     # third: iso8601 1.1.0 -> 2.0.0 (507 calls) and packaging 23.2 -> 24.0 (1,583): no change
     Library("iso8601", "iso8601", "1.1.0", "2.0.0"),
     Library("packaging", "packaging", "23.2", "24.0"),
