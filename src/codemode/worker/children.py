@@ -128,6 +128,7 @@ def relay(child: Child, req: dict[str, Any], line: str, out: Any) -> bool | None
     while True:
         reply = child.readline()
         if reply is None:
+            out.flush()  # the replies it gave before it went
             return None
         if ended:  # after done or fatal: only the child's own last word
             if reply in (b'{"stay":true}', b'{"stay":false}'):
@@ -142,7 +143,8 @@ def relay(child: Child, req: dict[str, Any], line: str, out: Any) -> bool | None
             _forged(child, out, ids[at:], "a line that is not the awaited reply")
             return None
         out.write(reply + b"\n")
-        out.flush()
+        if ended or b"\n" not in child.buf:  # the next line is not here yet: pass on what
+            out.flush()  # is (one write for lines that came together, not one per case)
 
 
 def _forged(child: Child, out: Any, rest: list[Any], what: str) -> None:
