@@ -21,7 +21,6 @@ serially, with the same report.
 from __future__ import annotations
 
 import os
-import pickle
 import selectors
 import signal
 from collections.abc import Callable, Iterator, Sequence
@@ -151,6 +150,8 @@ def run_lanes(lanes: list[list[Unit]], work: Work) -> list[tuple[Unit, VerifyRes
 
 
 def _lane(fd: int, units: list[Unit], work: Work) -> None:
+    import pickle
+
     code = 0
     try:
         with os.fdopen(fd, "wb") as out:
@@ -192,6 +193,7 @@ def _collect(started: list[tuple[int, int]]) -> list[tuple[Unit, VerifyResult]]:
 
 def _decode(raw: bytearray, n: int, pid: int) -> list[tuple[Unit, VerifyResult]]:
     import io
+    import pickle  # only when lanes ran: a hook's one-worker check does not pay for it
 
     stream, out = io.BytesIO(raw), []
     while stream.tell() < len(raw):
