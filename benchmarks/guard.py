@@ -271,6 +271,8 @@ def hooks(sides: tuple[Side, Side], work: Path, runs: int, cache: Path) -> list[
         cmds = [([str(e), "check", "--staged"], p, env) for e, p in zip(entries, projects)]
         a, b = interleaved(cmds, runs)
         figures.append(Figure(f"hook entry: check --staged, {name}", a, b))
+    for e, p in zip(entries, projects):  # a side with the warm worker (#20) leaves it running
+        subprocess.run([str(e), "worker", "stop"], cwd=p, env=env, capture_output=True)
     return figures
 
 

@@ -5,6 +5,7 @@ Only fixtures live here (nothing autouse): each helper's folder keeps its own co
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +13,11 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).parent / "data"
+
+# The hook's path keeps a warm worker per repository between runs (#20): in a test's temp
+# repository it would outlive the test by its idle time. Off for the suite; the tests of the
+# warm worker (tests/worker/test_warm.py) ask for it, and stop what they started.
+os.environ.setdefault("CODEMODE_WARM", "0")
 
 
 @pytest.fixture

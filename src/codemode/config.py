@@ -78,6 +78,13 @@ class Config(NamedTuple):
     # Lanes that verify function blocks at once, each with a worker (#20); 0: the cores
     # available to the process (os.sched_getaffinity).
     jobs: int = 0
+    # The warm worker of the hook's path (#20): allowed (`warm = false` turns it off), and
+    # how long it waits for the next run before it exits (seconds).
+    warm: bool = True
+    warm_idle: float = 900.0
+    # Not a key of the table: set for a run that forks its workers from the warm worker
+    # (`check --staged` where `warm_wanted` says so).
+    warm_worker: bool = False
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -108,6 +115,8 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "diff": (bool,),
     "diff_budget": (dict,),
     "jobs": (int,),
+    "warm": (bool,),
+    "warm_idle": (int, float),
 }
 # TOML spells keys with dashes as often as with underscores; accept both.
 _ALIASES = {k.replace("_", "-"): k for k in _FIELD_TYPES}
@@ -180,6 +189,7 @@ _CEILINGS: dict[str, float] = {
     "impact_depth": 1000.0,
     "max_cases": 10_000.0,
     "jobs": 1024.0,
+    "warm_idle": 86_400.0 * 7,
 }
 
 
@@ -219,6 +229,19 @@ def _escapes(glob: str) -> bool:
     files in another checkout or anywhere on the host (#21)."""
     path = glob.replace("\\", "/")
     return path.startswith("/") or path[1:3] == ":/" or ".." in path.split("/")
+
+
+_YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def warm_wanted(config: Config, env: Mapping[str, str]) -> bool:
+    """Whether the hook's path may use the warm worker: ``CODEMODE_WARM=1`` asks for it (in
+    CI too), ``CODEMODE_WARM=0`` turns it off; otherwise `warm` under [tool.codemode], never
+    in CI (``CI=true``: a runner starts from nothing, and nothing would reuse it)."""
+    asked = env.get("CODEMODE_WARM", "").strip().lower()
+    if asked in _YES or asked in _NO:
+        return asked in _YES
+    return config.warm and env.get("CI", "").strip().lower() not in _YES
 
 
 def parse_fail_on(value: str) -> tuple[str, ...]:

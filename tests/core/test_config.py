@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from codemode.config import Config, load_config, parse_fail_on
+from codemode.config import Config, load_config, parse_fail_on, warm_wanted
 from codemode.errors import FatalError
 
 
@@ -108,3 +108,29 @@ def test_a_cached_table_is_still_validated(tmp_path: Path) -> None:
     for _ in range(2):  # parsed, then from the cache: the same error both times
         with pytest.raises(FatalError, match=r"pyproject.toml:3: unknown key 'timout'"):
             load_config(tmp_path, env={})
+
+
+@pytest.mark.parametrize(
+    ("table", "env", "wanted"),
+    [
+        ("", {}, True),
+        ("", {"CI": "true"}, False),  # a runner starts from nothing: never unless asked
+        ("", {"CI": "1", "CODEMODE_WARM": "1"}, True),
+        ("warm = false", {}, False),
+        ("warm = false", {"CODEMODE_WARM": "1"}, True),
+        ("", {"CODEMODE_WARM": "0"}, False),
+    ],
+)
+def test_when_the_hook_uses_the_warm_worker(
+    tmp_path: Path, table: str, env: dict[str, str], wanted: bool
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.codemode]\n{table}\n")
+    assert warm_wanted(load_config(tmp_path), env) is wanted
+
+
+def test_warm_idle_is_a_number_of_seconds(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.codemode]\nwarm-idle = 30\n")
+    assert load_config(tmp_path).warm_idle == 30
+    (tmp_path / "pyproject.toml").write_text("[tool.codemode]\nwarm_idle = -1\n")
+    with pytest.raises(FatalError, match=r"pyproject\.toml:2: .*warm_idle must not be negative"):
+        load_config(tmp_path)

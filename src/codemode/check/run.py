@@ -31,10 +31,30 @@ if TYPE_CHECKING:
 
 
 def make_worker(config: Config, root: Path | None = None) -> Worker:
+    """A worker for ``root`` (the project's, or a tree of one side of a change); on the
+    hook's path (``config.warm_worker``) one forked from the repository's warm worker."""
+    python = find_python(config.root, config.python)
+    if config.warm_worker:
+        from codemode.worker.warm_client import WarmWorker, cache_folder
+
+        return WarmWorker(
+            python,
+            root or config.root,
+            config.source_roots,
+            timeout=config.timeout,
+            memory_mb=config.memory_limit_mb,
+            pass_env=config.pass_env,
+            allow_callables=config.allow_callables,
+            cache=cache_folder(config.root),
+            home=config.root,
+            # every setting of the run: a change of [tool.codemode] replaces the warm worker
+            settings=repr((python, config._replace(warm_worker=False))),
+            idle=config.warm_idle,
+        )
     from codemode.worker.pool import Worker
 
     return Worker(
-        find_python(config.root, config.python),
+        python,
         root or config.root,
         config.source_roots,
         timeout=config.timeout,

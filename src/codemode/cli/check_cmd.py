@@ -89,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
         config = config.replace(diff=False)
     if args.jobs is not None:
         config = config.replace(jobs=parse_jobs(args.jobs))
+    if scope.kind == "staged":
+        import os
+
+        from codemode.config import warm_wanted
+
+        config = config.replace(warm_worker=warm_wanted(config, os.environ))
     # A commit that stages only non-spec YAML (CI, pre-commit config) still wakes the hook:
     # answer it from `git diff --cached` before importing the verification stack.
     change = staged_change(config.root) if scope.kind == "staged" else None

@@ -30,6 +30,7 @@ COMMANDS = {
     "merge": "merge_cmd",
     "action": "action_cmd",
     "hook-regen": "hook_cmd",
+    "worker": "worker_cmd",
 }
 
 # CI plumbing: run by the Action, the matrix merge step and the opt-in hook, rarely by hand;

@@ -13,17 +13,17 @@ import os
 import selectors
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple, Protocol
 
 from codemode.errors import FatalError
 from codemode.worker import canonical, replies, runner
 from codemode.worker.environment import scrub_env
 from codemode.worker.errtail import ErrTail
+from codemode.worker.orphans import adopt_orphans as adopt_orphans  # check.lanes uses it
 
 # The worker's entry script, run by path in the project's interpreter (not imported here).
 RUNTIME_SCRIPT = Path(__file__).resolve().with_name("runtime.py")
@@ -53,6 +53,22 @@ class Outcome:
     args: list[Any] | None = None
     kwargs: dict[str, Any] | None = None
     clock: str | None = None  # the clock read the project's code made while exploring, if any
+
+
+class Process(Protocol):
+    """What a Worker needs of its process: a ``subprocess.Popen``, or a worker the warm
+    worker forked for this run (``warm_client.Remote``)."""
+
+    pid: int
+    stdin: IO[bytes] | None
+    stdout: IO[bytes] | None
+    stderr: IO[bytes] | None
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+    def kill(self) -> None: ...
 
 
 class WorkerDied(Exception):
@@ -111,74 +127,13 @@ class _Lines:
         self.sel.close()
 
 
-_ADOPTING = False
-
-
-def adopt_orphans() -> None:
-    """Make codemode the reaper of what its workers leave behind, and kill it all at exit (#11).
-
-    A worker runs in its own session and process group, and the group is killed with it; but a
-    function that forks twice and calls ``setsid`` leaves that group. On Linux, codemode marks
-    itself a child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``): such an orphan becomes its
-    child instead of init's, and every descendant still alive when codemode exits is killed.
-    """
-    global _ADOPTING
-    if _ADOPTING or not sys.platform.startswith("linux"):
-        return
-    _ADOPTING = True
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(36, 1, 0, 0, 0) != 0:  # 36: PR_SET_CHILD_SUBREAPER
-            return
-    except (OSError, AttributeError):
-        return
-    import atexit
-
-    atexit.register(kill_descendants)
-
-
-def _descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
-def kill_descendants(wait: float = 2.0) -> None:
-    """SIGKILL every process below this one, and reap the children among them, until none is
-    left (or ``wait`` seconds): one killed a moment ago is not a zombie yet, and one left
-    unreaped at exit goes to PID 1, which in a container may never reap it."""
-    deadline = time.monotonic() + wait
-    while True:
-        pids = _descendants(os.getpid())
-        for pid in pids:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            while os.waitpid(-1, os.WNOHANG)[0] > 0:
-                pass
-        if not pids or time.monotonic() > deadline:
-            return
-        time.sleep(0.005)
-
-
-def _wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> None:
+def _wait_exit(proc: Process, timeout: float) -> None:
     """``proc.wait(timeout)``, woken by the exit itself: Popen.wait with a timeout sleeps in
     doubling steps between polls, which adds up to ~15 ms at the end of every hook run."""
+    if not isinstance(proc, subprocess.Popen):  # forked by the warm worker: it tells the end
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=timeout)
+        return
     try:
         fd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):  # not Linux 5.3+, or the process is gone already
@@ -214,7 +169,7 @@ class Worker:
         self.env = scrub_env(os.environ if env is None else env, pass_env)
         self.allow_callables = tuple(allow_callables)
         self.received = 0  # bytes of large replies kept so far (see _recv)
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: Process | None = None
         self.reader: _Lines | None = None
         self.stderr: ErrTail | None = None
         self.ready = False
@@ -230,19 +185,23 @@ class Worker:
         self.spawn()
         self.handshake()
 
-    def spawn(self) -> None:
-        """Start the process without waiting for it: its startup overlaps the caller's work."""
-        cmd = [self.python, str(RUNTIME_SCRIPT), "--root", str(self.root)]
+    def arguments(self) -> list[str]:
+        """The worker's arguments (runtime._Args), after the script's path."""
+        cmd = ["--root", str(self.root)]
         for r in self.source_roots:
             cmd += ["--path", r]
         for m in self.allow_callables:
             cmd += ["--allow", m]
         if self.memory_mb:
             cmd += ["--memory-mb", str(self.memory_mb)]
+        return cmd
+
+    def spawn(self) -> None:
+        """Start the process without waiting for it: its startup overlaps the caller's work."""
         adopt_orphans()
         try:
-            self.proc = subprocess.Popen(
-                cmd,
+            proc = subprocess.Popen(
+                [self.python, str(RUNTIME_SCRIPT), *self.arguments()],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -255,6 +214,11 @@ class Worker:
                 f"cannot start the project's Python {self.python!r}: {exc.strerror}; "
                 "set it with --python or `python = ...` under [tool.codemode]"
             ) from exc
+        self.attach(proc)
+
+    def attach(self, proc: Process) -> None:
+        """Take ``proc`` (a worker just started, on pipes) as this worker's process."""
+        self.proc = proc
         assert self.proc.stdout is not None and self.proc.stderr is not None
         self.reader = _Lines(self.proc.stdout.fileno())
         # The tail's thread owns a copy of the pipe: a closed number reused by another file
@@ -293,11 +257,15 @@ class Worker:
 
     def kill(self) -> None:
         if self.proc is not None:
-            # The whole group, even when the worker itself has exited: a process the function
-            # started (or forked) is still in it, and must not outlive codemode (#11). The
-            # group id stays reserved while any member lives, so this reaches no stranger.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
+            if isinstance(self.proc, subprocess.Popen):
+                # The whole group, even when the worker itself has exited: a process the
+                # function started (or forked) is still in it, and must not outlive codemode
+                # (#11). The group id stays reserved while any member lives, so this reaches
+                # no stranger.
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+            else:  # forked by the warm worker, which kills its group and reaps it
+                self.proc.kill()
             with contextlib.suppress(Exception):
                 self.proc.wait(timeout=5)
             for stream in (self.proc.stdin, self.proc.stdout):

@@ -79,21 +79,27 @@ def _limit_memory(mb: int) -> None:
 
 
 class _Args:
-    """``--root DIR [--path P ...] [--allow MODULE ...] [--memory-mb N]``: written by the
-    parent, never by hand, so a few lines instead of argparse (~5 ms of the hook's every run)."""
+    """``--root DIR [--path P ...] [--allow MODULE ...] [--memory-mb N] [--learn FILE]``:
+    written by the parent, never by hand, so a few lines instead of argparse (~5 ms of the
+    hook's every run)."""
+
+    FLAGS = ("--root", "--path", "--allow", "--memory-mb", "--learn")
 
     def __init__(self, argv: list[str]) -> None:
         self.root = ""
         self.path: list[str] = []
         self.allow: list[str] = []
         self.memory_mb = 0
+        self.learn = ""  # where to add the modules this run imported (the warm worker's list)
         it = iter(argv)
         for flag in it:
             value = next(it, None)
-            if value is None or flag not in ("--root", "--path", "--allow", "--memory-mb"):
+            if value is None or flag not in self.FLAGS:
                 raise SystemExit(f"codemode worker: bad arguments {argv!r}")
             if flag == "--root":
                 self.root = value
+            elif flag == "--learn":
+                self.learn = value
             elif flag == "--path":
                 self.path.append(value)
             elif flag == "--allow":
@@ -106,6 +112,7 @@ class _Args:
 
 def main(argv: list[str] | None = None) -> int:
     a = _Args(sys.argv[1:] if argv is None else argv)
+    before = set(sys.modules) if a.learn else set()
     # The protocol gets a private copy of stdout; fd 1 goes to /dev/null so that C-level
     # writes and prints from the user's code can never corrupt a reply line.
     proto = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="backslashreplace")
@@ -138,6 +145,11 @@ def main(argv: list[str] | None = None) -> int:
             run.send({"fatal": "memory", "message": "the worker ran out of memory"})
             return 3
     run.retire()
+    if a.learn:
+        import importlib
+
+        warm = importlib.import_module(f"{__package__ or PACKAGE}.warm")
+        warm.write_learned(a.learn, before)
     return 0
 
 
@@ -160,4 +172,8 @@ def _exit_now(code: int) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--serve"]:  # the warm worker (warm.py), started by the parent
+        import importlib
+
+        _exit_now(importlib.import_module(f"{PACKAGE}.warm").serve(sys.argv[1:]))
     _exit_now(main())

@@ -1,0 +1,293 @@
+"""The warm worker of the hook's path (#20): real ``codemode check --staged`` processes in a
+real git repository whose virtualenv holds a dependency that notes every import of it.
+
+The dependency ``notedep`` appends the importing process's pid to ``imports.log``: a run
+served by the warm worker imports it nowhere (the warm worker did, once); a cold run imports
+it in its own worker.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import sysconfig
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gitkit import GIT_ENV
+
+pytestmark = pytest.mark.slow  # real virtualenvs, real processes: seconds each
+
+CODEMODE = str(Path(sys.executable).with_name("codemode"))
+
+NOTEDEP = """\
+import os
+
+with open({log!r}, "a") as f:
+    f.write(f"{{os.getpid()}}\\n")
+FACTOR = {factor}
+"""
+
+CALC = """\
+import notedep
+
+
+def double(x):
+    return x * notedep.FACTOR{extra}
+"""
+
+SPEC = """\
+shop.calc.double:
+  dataset:
+    - case: {id: one, inputs: [1], expected: 2}
+    - case: {id: two, inputs: [2], expected: 4}
+"""
+
+
+class Project:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.log = root.parent / "imports.log"
+        venv = root / ".venv"
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        self.site = Path(
+            sysconfig.get_path("purelib", vars={"base": str(venv), "platbase": str(venv)})
+        )
+        self.set_dependency(factor=2)
+        self.write("src/shop/__init__.py", "")
+        self.write("src/shop/calc.py", CALC.format(extra=""))
+        self.write("specs/calc.yml", SPEC)
+        self.write("pyproject.toml", "[tool.codemode]\nwarm_idle = 60\n")
+        self.write(".gitignore", ".venv/\n")
+        self.git("init", "-q")
+        self.git("add", "-A")
+        self.git("commit", "-q", "-m", "initial")
+        self.stage_calc(" + 0")  # a staged change to the spec'd function: its spec runs
+
+    def set_dependency(self, factor: int) -> None:
+        (self.site / "notedep").mkdir(exist_ok=True)
+        (self.site / "notedep" / "__init__.py").write_text(
+            NOTEDEP.format(log=str(self.log), factor=factor)
+        )
+
+    def write(self, rel: str, text: str) -> None:
+        (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (self.root / rel).write_text(text)
+
+    def git(self, *args: str) -> None:
+        subprocess.run(["git", *args], cwd=self.root, env={**os.environ, **GIT_ENV}, check=True)
+
+    def stage_calc(self, extra: str) -> None:
+        self.write("src/shop/calc.py", CALC.format(extra=extra))
+        self.git("add", "src/shop/calc.py")
+
+    def check(self, **env: str) -> dict[str, object]:
+        """``codemode check --staged`` as the hook runs it (no behaviour diff: one worker)."""
+        full = {**os.environ, "CODEMODE_WARM": "1", **env}
+        for name, value in env.items():
+            if value == "":
+                full.pop(name)
+        proc = subprocess.run(
+            [CODEMODE, "check", "--staged", "--no-diff", "--format", "json"],
+            cwd=self.root,
+            env=full,
+            capture_output=True,
+            text=True,
+        )
+        assert proc.returncode in (0, 1), proc.stderr
+        report: dict[str, object] = json.loads(proc.stdout)
+        return report
+
+    def imports(self) -> list[int]:
+        if not self.log.exists():
+            return []
+        return [int(line) for line in self.log.read_text().split()]
+
+    def worker(self, action: str) -> str:
+        proc = subprocess.run(
+            [CODEMODE, "worker", action], cwd=self.root, capture_output=True, text=True
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    def server_pid(self, wait: float = 10.0) -> int | None:
+        """The warm worker's pid once it answers (it starts as a cold run ends)."""
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            out = self.worker("status")
+            if out.startswith("pid "):
+                return int(out.split()[1].rstrip(":"))
+            time.sleep(0.05)
+        return None
+
+    def warm_folders(self) -> list[Path]:
+        warm = self.root / ".git" / "codemode-cache" / "warm"
+        return sorted(warm.iterdir()) if warm.exists() else []
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Project]:
+    p = Project(tmp_path / "proj")
+    try:
+        yield p
+    finally:
+        p.worker("stop")
+
+
+def _observed(report: dict[str, object]) -> list[object]:
+    functions = report["functions"]
+    assert isinstance(functions, list)
+    return [c.get("observed") for c in functions[0]["cases"]]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_repeat_runs_fork_from_the_warm_worker_and_import_changed_modules_afresh(
+    project: Project,
+) -> None:
+    assert _observed(project.check()) == [2, 4]  # cold: its own worker imports notedep
+    pid = project.server_pid()
+    assert pid is not None
+    deadline = time.monotonic() + 10
+    while len(project.imports()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # the warm worker imports what the cold run learned
+    assert project.imports()[1] == pid != project.imports()[0]
+
+    project.stage_calc(" + 10")  # the project's module changes between runs
+    assert _observed(project.check()) == [12, 14]
+    project.stage_calc(" + 20")
+    assert _observed(project.check()) == [22, 24]
+    assert len(project.imports()) == 2  # both runs forked: notedep imported by nobody else
+    assert project.server_pid() == pid
+
+
+def test_a_project_module_the_warm_worker_holds_is_never_served_from_its_memory(
+    project: Project,
+) -> None:
+    """Even when the warm worker imported the project's own module (an editable install on
+    its path, named in its list), a run imports the module from the tree under check."""
+    (project.site / "shop-editable.pth").write_text(str(project.root / "src") + "\n")
+    project.check()
+    pid = project.server_pid()
+    folder = project.warm_folders()[0]
+    project.worker("stop")
+    learned = (folder / "learned").read_text()
+    (folder / "learned").write_text(learned + "shop.calc\n")  # as if it had been learned
+    project.check()  # cold again (stopped); starts a warm worker that imports shop.calc
+    second = project.server_pid()
+    assert second not in (None, pid)
+    # Staged only (as `git add -p` leaves it): the work tree's file, which the warm worker
+    # imported, is untouched, so nothing it watches changed; the index holds other code.
+    blob = subprocess.run(
+        ["git", "hash-object", "-w", "--stdin"],
+        cwd=project.root,
+        input=CALC.format(extra=" + 100"),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    project.git("update-index", "--cacheinfo", f"100644,{blob},src/shop/calc.py")
+    assert _observed(project.check()) == [102, 104]
+    assert project.server_pid() == second  # the same warm worker served it
+
+
+def test_a_dependency_change_restarts_the_warm_worker(project: Project) -> None:
+    project.check()
+    first = project.server_pid()
+    assert first is not None
+    project.check()  # warm
+    project.set_dependency(factor=3)  # an upgrade in place: the module's file changed
+    assert _observed(project.check()) == [3, 6]  # not the FACTOR the warm worker holds
+    second = project.server_pid()
+    assert second not in (None, first)
+    assert _gone(first)
+    assert _observed(project.check()) == [3, 6]
+
+
+def test_a_settings_change_restarts_it_and_warm_false_turns_it_off(project: Project) -> None:
+    project.check()
+    first = project.server_pid()
+    project.write("pyproject.toml", "[tool.codemode]\nwarm_idle = 61\n")
+    project.check()
+    assert project.server_pid() not in (None, first)
+    project.worker("stop")
+    project.write("pyproject.toml", "[tool.codemode]\nwarm = false\n")
+    project.check(CODEMODE_WARM="")  # CODEMODE_WARM=1 would ask for it all the same
+    time.sleep(0.3)
+    assert project.worker("status").startswith("codemode: no warm worker")
+
+
+def test_not_used_in_ci_unless_asked(project: Project) -> None:
+    project.check(CI="true", CODEMODE_WARM="")
+    time.sleep(0.3)
+    assert project.warm_folders() == []
+    assert project.worker("status").startswith("codemode: no warm worker")
+    project.check(CI="true", CODEMODE_WARM="1")
+    assert project.server_pid() is not None
+
+
+def test_worker_stop_ends_it_and_the_next_run_starts_another(project: Project) -> None:
+    project.check()
+    pid = project.server_pid()
+    assert pid is not None
+    assert f"stopped the warm worker (pid {pid})" in project.worker("stop")
+    deadline = time.monotonic() + 5
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _gone(pid)
+    assert not (project.warm_folders()[0] / "sock").exists()
+    assert "no warm worker" in project.worker("stop")
+    assert _observed(project.check()) == [2, 4]
+    assert project.server_pid() not in (None, pid)
+
+
+def test_owner_only_and_a_loosened_folder_or_stale_socket_is_not_trusted(
+    project: Project,
+) -> None:
+    project.check()
+    pid = project.server_pid()
+    assert pid is not None
+    warm = project.warm_folders()
+    for folder in [warm[0].parent, *warm]:
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    for f in warm[0].iterdir():
+        assert stat.S_IMODE(f.lstat().st_mode) & 0o077 == 0, f
+    assert stat.S_ISSOCK((warm[0] / "sock").lstat().st_mode)
+
+    warm[0].chmod(0o755)  # someone else could have put a socket there: not used
+    before = len(project.imports())
+    assert _observed(project.check()) == [2, 4]
+    assert len(project.imports()) == before + 1  # a cold run imported notedep itself
+    warm[0].chmod(0o700)
+
+    os.kill(pid, 9)  # a stale socket: nobody listens on it
+    deadline = time.monotonic() + 5
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert (warm[0] / "sock").exists()
+    assert _observed(project.check()) == [2, 4]
+    assert project.server_pid() not in (None, pid)
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root to give the socket to another user")
+def test_a_socket_of_another_user_is_not_trusted(project: Project) -> None:
+    project.check()
+    assert project.server_pid() is not None
+    sock = project.warm_folders()[0] / "sock"
+    os.chown(sock, 65534, 65534, follow_symlinks=False)
+    before = len(project.imports())
+    project.check()
+    assert len(project.imports()) == before + 1  # cold: the socket was not used
+    os.chown(sock, 0, 0, follow_symlinks=False)
