@@ -26,7 +26,10 @@ def codemode(root: Path, *args: str) -> tuple[int, str, str]:
         cwd=root,
         capture_output=True,
         text=True,
-        env={k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")},
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")},
+            "CODEMODE_WARM": "0",  # no warm worker outliving a test
+        },
     )
     return proc.returncode, proc.stdout, proc.stderr
 

@@ -38,7 +38,10 @@ def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 
 def run_cli(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")}
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")},
+        "CODEMODE_WARM": "0",  # no warm worker outliving a test
+    }
     return subprocess.run(
         [sys.executable, "-m", "codemode", *argv],
         capture_output=True,

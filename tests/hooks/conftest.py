@@ -38,6 +38,7 @@ def _clean_env(tmp: Path, pre_commit_home: Path) -> dict[str, str]:
     gitconfig.write_text("[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n")
     env.update(PINNED)
     env["GIT_CONFIG_GLOBAL"] = str(gitconfig)
+    env["CODEMODE_WARM"] = "0"  # no warm worker outliving a test (tests/worker/test_warm.py)
     env["PRE_COMMIT_HOME"] = str(pre_commit_home)
     # pytest may run from an activated venv; a hook must find the project's interpreter itself.
     env.pop("VIRTUAL_ENV", None)

@@ -137,6 +137,9 @@ def run_cli(
     out_path, err_path = root.parent / "cli.out", root.parent / "cli.err"
     rss_path = root.parent / "cli.rss"
     base = {k: v for k, v in os.environ.items() if not k.startswith(("CODEMODE_", "GITHUB_"))}
+    # The hook's warm worker outlives a run by design (#20); what it keeps, and that a run's
+    # processes still die with it, is tests/worker/test_warm.py's. Here: nothing outlives.
+    base["CODEMODE_WARM"] = "0"
     with out_path.open("wb") as out, err_path.open("wb") as err:
         proc = subprocess.Popen(
             [

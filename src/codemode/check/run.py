@@ -30,6 +30,14 @@ if TYPE_CHECKING:
     from codemode.worker.pool import Worker
 
 
+def _settings(python: str, config: Config) -> str:
+    """Every setting of the run, as a digest (it is on the warm worker's command line): a
+    change of [tool.codemode] or of the interpreter replaces the warm worker."""
+    from codemode.change.cache import digest
+
+    return digest(repr((python, config._replace(warm_worker=False))).encode())[:32]
+
+
 def make_worker(config: Config, root: Path | None = None) -> Worker:
     """A worker for ``root`` (the project's, or a tree of one side of a change); on the
     hook's path (``config.warm_worker``) one forked from the repository's warm worker."""
@@ -47,8 +55,7 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
             allow_callables=config.allow_callables,
             cache=cache_folder(config.root),
             home=config.root,
-            # every setting of the run: a change of [tool.codemode] replaces the warm worker
-            settings=repr((python, config._replace(warm_worker=False))),
+            settings=_settings(python, config),
             idle=config.warm_idle,
         )
     from codemode.worker.pool import Worker

@@ -16,7 +16,11 @@ def register(sub: Any) -> None:
         "has imported the project's third-party dependencies (never the project's own "
         "modules). `stop` ends it (the next hook run starts a new one); `status` shows it.",
     )
-    p.add_argument("action", choices=("stop", "status"))
+    p.add_argument(
+        "action",
+        choices=("stop", "status"),
+        help="stop: end it (the next hook run starts another); status: show it",
+    )
     p.add_argument(
         "--root", type=Path, help="the project root (default: found from the current dir)"
     )
