@@ -182,6 +182,8 @@ class Builder:
             return list(self.timedeltas)
         if name in _SEQUENCES:
             return self.items(list(self.text))[:32] + self.items(list(self.ints))[:8]
+        if name == "items":  # iterated, its items unknown: lists of text and of numbers in turn
+            return interleave([self.items(list(self.text))[:16], self.items(list(self.ints))[:8]])
         if name == "pairs":  # ``for old, new in items``
             return [
                 Value([["Hello", "Bye"]], "one_pair"),
@@ -222,7 +224,7 @@ class Builder:
                 return ["pairs"]
             if kind in ("int", "float", "str", "bool", "bytes", "list", "dict", "tuple"):
                 return [kind]
-        if "object" in usage:
+        if usage & {"object", "callable"}:  # no value YAML holds: a fixture builds it
             return []
         kinds: list[str] = [
             k for k in ("pairs", "str", "bytes", "int", "float", "list", "dict") if k in usage
@@ -234,6 +236,8 @@ class Builder:
         for kind, names in _NAME_HINTS.items():
             if lowered in names or any(lowered.endswith("_" + n) for n in names):
                 return [kind]
+        if "iterable" in usage:  # iterated, nothing more known: a collection, then text
+            return ["items", "str"]
         return ["str", "int"]
 
 

@@ -366,12 +366,45 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
                         out.add("str")
         elif isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             callee = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            if isinstance(node.func, ast.Name) and callee == name and name not in rebound:
+                out.add("callable")  # ``key(item)``: a function, which no plain value is
             if any(isinstance(a, ast.Name) and a.id == name for a in node.args):
                 if callee in ("range", "chr"):
                     out.add("int")
                 elif callee in ("ord", "sub", "match", "search", "findall", "fullmatch", "split"):
                     out.add("str")  # ord: one character of text; re's functions: text
+                elif callee in _ITERATING:
+                    out.add("iterable")
+        if (
+            isinstance(node, (ast.For, ast.comprehension))
+            and isinstance(node.iter, ast.Name)
+            and node.iter.id == name
+            and not isinstance(node.target, ast.Tuple)
+        ):
+            out.add("iterable")  # ``for item in seq``: items (a list, or text's characters)
     return out
+
+
+# Builtins that take any iterable: a parameter passed to them holds items (#23: toolz's
+# ``reduceby(key, binop, seq)`` got "Hello World" for every untyped parameter).
+_ITERATING = frozenset(
+    {
+        "iter",
+        "sorted",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "enumerate",
+        "zip",
+        "sum",
+        "any",
+        "all",
+        "map",
+        "filter",
+        "reversed",
+    }
+)
 
 
 _BYTES_TYPES = frozenset(["bytes", "bytearray", "str", "memoryview"])
