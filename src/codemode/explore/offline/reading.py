@@ -365,16 +365,7 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
                     elif isinstance(o, ast.Constant) and isinstance(o.value, str):
                         out.add("str")
         elif isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
-            callee = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-            if isinstance(node.func, ast.Name) and callee == name and name not in rebound:
-                out.add("callable")  # ``key(item)``: a function, which no plain value is
-            if any(isinstance(a, ast.Name) and a.id == name for a in node.args):
-                if callee in ("range", "chr"):
-                    out.add("int")
-                elif callee in ("ord", "sub", "match", "search", "findall", "fullmatch", "split"):
-                    out.add("str")  # ord: one character of text; re's functions: text
-                elif callee in _ITERATING:
-                    out.add("iterable")
+            out |= _call_usage(node, name, rebound)
         if (
             isinstance(node, (ast.For, ast.comprehension))
             and isinstance(node.iter, ast.Name)
@@ -382,6 +373,22 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
             and not isinstance(node.target, ast.Tuple)
         ):
             out.add("iterable")  # ``for item in seq``: items (a list, or text's characters)
+    return out
+
+
+def _call_usage(node: ast.Call, name: str, rebound: set[str]) -> set[str]:
+    """What a call says of ``name``: called itself, or passed to a builtin that wants a kind."""
+    out: set[str] = set()
+    callee = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+    if isinstance(node.func, ast.Name) and callee == name and name not in rebound:
+        out.add("callable")  # ``key(item)``: a function, which no plain value is
+    if any(isinstance(a, ast.Name) and a.id == name for a in node.args):
+        if callee in ("range", "chr"):
+            out.add("int")
+        elif callee in ("ord", "sub", "match", "search", "findall", "fullmatch", "split"):
+            out.add("str")  # ord: one character of text; re's functions: text
+        elif callee in _ITERATING:
+            out.add("iterable")
     return out
 
 
