@@ -41,6 +41,12 @@ def _literal(value: Any) -> str | None:
     if isinstance(value, list):
         items = [_literal(v) for v in value]
         return None if None in items else f"[{', '.join(items)}]"  # type: ignore[arg-type]
+    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("$bytes"), str):
+        import base64  # codemode's canonical bytes (worker/tags.py BYTES_TAG)
+
+        return repr(base64.b64decode(value["$bytes"]))
+    if isinstance(value, dict) and any(str(k).startswith("$") for k in value):
+        return None  # another tagged form ($class, $repr...): no plain literal rebuilds it
     if isinstance(value, dict):
         pairs = [(_literal(k), _literal(v)) for k, v in value.items()]
         if any(k is None or v is None for k, v in pairs):

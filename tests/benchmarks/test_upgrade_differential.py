@@ -322,3 +322,13 @@ def test_a_change_that_is_a_coin_flip_does_not_hold(tmp_path: Path) -> None:
         )
     calls = [Call("toy.triple", ("2",)), Call("toy.shuffled", ("2",))]
     assert steady(tmp_path / "old", tmp_path / "new", calls) == [True, False]
+
+
+def test_a_witness_of_bytes_is_rerun_with_bytes() -> None:
+    # codemode's JSON holds bytes as {"$bytes": base64}: re-run as that dict, load(b"x")
+    # read as "same" on both releases where codemode saw a TypeError become an OSError
+    from _witness import call_from_inputs
+
+    call = call_from_inputs("m.load", {"inputs": [{"$bytes": "dGVzdC50b21s"}]}, "witness 1")
+    assert call is not None and call.args == ("b'test.toml'",)
+    assert call_from_inputs("m.f", {"inputs": [{"$class": "functools.partial"}]}, "") is None
