@@ -119,15 +119,21 @@ def _witness_call(fid: str, w: Any, n: int) -> Witness:
         if built is None or named is None:
             return Witness(fid, None, origin, str(w.get("call", ""))[:200])
         receiver = (built.function, built.args, named.kwargs)
-    if "inputs" in w or "input" in w:
+    text = str(w.get("call", ""))
+    if receiver is None and text:
+        # the call as codemode showed it, with repr()'s literals: the JSON's args hold bytes
+        # as text (report.model's JSON default), and b'test.toml' re-ran as 'test.toml'
+        call = call_from_text(fid, text, origin)
+    if call is None and ("inputs" in w or "input" in w):
         call = call_from_inputs(fid, w, origin)
-    elif "args" in w:  # codemode's JSON witness: args (list), kwargs (mapping or null)
+    elif (
+        call is None and "args" in w
+    ):  # codemode's JSON witness: args (list), kwargs (mapping or null)
         call = call_from_inputs(fid, {"inputs": list(w.get("args") or [])}, origin)
         kwargs = w.get("kwargs") or {}
         if call is not None and kwargs:
             extra = call_from_inputs(fid, {"inputs": dict(kwargs)}, origin)
             call = None if extra is None else Call(fid, call.args, extra.kwargs, origin)
-    text = str(w.get("call", ""))
     if call is None and text:
         call = call_from_text(fid, text, origin)
     shown = f"{text or w.get('inputs')}: {w.get('old')!r} -> {w.get('new')!r}"
