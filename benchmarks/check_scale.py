@@ -12,7 +12,8 @@ virtualenv where it is installed), in rounds that alternate the order of the com
   the last ends: the way to use every core before ``--jobs``;
 - with ``--serial``, ``check --all --jobs 1`` too.
 
-For each: the median wall time, cases per second, and the peak memory: the largest single
+For each: the median wall time, cases per second, the CPU time of every process involved,
+and the peak memory: the largest single
 process (its peak RSS, from ``wait4``) and the whole tree at its largest (the sum of the
 processes' proportional set sizes, PSS, sampled every 50 ms from /proc: pages a fork shares
 count once). The shards' summed pass/fail counts must equal ``check --all``'s, or the
@@ -47,6 +48,7 @@ TARGET_MB = 300.0
 
 class Run(NamedTuple):
     wall: float
+    cpu: float  # user + system of every process, workers and their children included
     rss_mb: float  # the largest single process's peak
     tree_mb: float  # the whole tree's peak PSS
     counts: tuple[int, int]  # passed, failed
@@ -120,12 +122,13 @@ def run_together(cmds: Sequence[Sequence[str]], cwd: Path, env: dict[str, str]) 
             subprocess.Popen(list(c), cwd=cwd, env=env, stdout=o, stderr=e)
             for c, (o, e) in zip(cmds, outs)
         ]
-        rss = 0.0
+        rss = cpu = 0.0
         passed = failed = 0
         for proc, (out, errf) in zip(procs, outs):
             _, status, usage = os.wait4(proc.pid, 0)
             proc.returncode = os.waitstatus_to_exitcode(status)
             rss = max(rss, usage.ru_maxrss / 1024)
+            cpu += usage.ru_utime + usage.ru_stime
             out.seek(0)
             errf.seek(0)
             text = out.read().decode(errors="replace")
@@ -135,7 +138,7 @@ def run_together(cmds: Sequence[Sequence[str]], cwd: Path, env: dict[str, str]) 
             p, f = verify_throughput.codemode_counts(text)
             passed, failed = passed + p, failed + f
         wall = time.perf_counter() - t0
-    return Run(wall, rss, mem.peak_kb / 1024, (passed, failed))
+    return Run(wall, cpu, rss, mem.peak_kb / 1024, (passed, failed))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -189,13 +192,19 @@ def _measure(a: argparse.Namespace, cores: int, work: Path) -> int:
         wall = walls[name]
         print(
             f"{name:<34} {wall:8.2f} s wall ({', '.join(f'{r.wall:.2f}' for r in runs)}), "
-            f"{proj.cases / wall:8,.0f} cases/s; peak: largest process "
+            f"{proj.cases / wall:8,.0f} cases/s, "
+            f"{statistics.median(r.cpu for r in runs):7.2f} s CPU; peak: largest process "
             f"{max(r.rss_mb for r in runs):6.1f} MB, whole tree {max(r.tree_mb for r in runs):6.1f} MB"
         )
     rate = proj.cases / walls["check --all"]
     ratio = walls["check --all"] / walls[names[1]]
     tree = max(r.tree_mb for r in got["check --all"])
-    print(f"check --all / shards: {ratio:.2f}x")
+    cpu = {name: statistics.median(r.cpu for r in runs) for name, runs in got.items()}
+    print(
+        f"check --all / shards: {ratio:.2f}x wall, {cpu[names[0]] / cpu[names[1]]:.2f}x CPU "
+        "(on a busy machine the CPU ratio is the one to trust: the wall depends on the share "
+        "of the cores each variant's processes get)"
+    )
     print(
         f"targets: >= {TARGET_RATE:,.0f} cases/s: {'met' if rate >= TARGET_RATE else 'MISSED'}; "
         f"within {TARGET_SHARDS}x of the shards: {'met' if ratio <= TARGET_SHARDS else 'MISSED'}; "
