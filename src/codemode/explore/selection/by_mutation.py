@@ -97,7 +97,7 @@ def choose(
     family: dict[int, str] | None = None,
 ) -> list[CallRecord]:
     """``first`` (the author's examples), then greedily the call that kills the most mutants
-    not yet killed, then reaches the most new lines, then shows a new kind of outcome; ties
+    not yet killed (past ``max_cases`` only while each kills one more), then reaches the most new lines, then shows a new kind of outcome; ties
     go to the plainer call (``plainness``: fewer factors varied), then the smaller input.
     Then the classes of input not yet shown (``family``), see ``_fill``."""
     plain = plainness or {}
@@ -114,8 +114,12 @@ def choose(
         new_outcome = int(r.outcome_key not in outcomes)
         return (new_kills, new_lines, new_outcome, -plain.get(r.n, 0), -_size(r), -r.n)
 
-    while pool and len(picked) < max_cases:
+    # A case that kills a mutant no picked case kills is worth reading past ``max_cases`` (up
+    # to twice it): the cap bounds the cases that add less (#23).
+    while pool and len(picked) < 2 * max_cases:
         best = max(pool, key=gain)
+        if len(picked) >= max_cases and gain(best)[0] == 0:
+            break
         if gain(best)[:2] == (0, 0) and mutation.mutants:
             break  # kills no further mutant, runs no new line: only _fill's classes remain
         if gain(best)[:3] == (0, 0, 0):
