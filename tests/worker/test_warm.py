@@ -89,7 +89,10 @@ class Project:
 
     def check(self, **env: str) -> dict[str, object]:
         """``codemode check --staged`` as the hook runs it (no behaviour diff: one worker)."""
-        full = {**os.environ, "CODEMODE_WARM": "1", **env}
+        # The project's own virtualenv is the active one, as for a user who activated it: an
+        # outer VIRTUAL_ENV (.ci/run activates .ci-venv) would be the interpreter, without notedep.
+        venv = {"VIRTUAL_ENV": str(self.root / ".venv")}
+        full = {**os.environ, "CODEMODE_WARM": "1", **venv, **env}
         for name, value in env.items():
             if value == "":
                 full.pop(name)
