@@ -41,6 +41,8 @@ import _common
 import _scale
 import verify_throughput
 
+from codemode.worker.orphans import _descendants  # one reader of the process tree
+
 TARGET_RATE = 8_000.0
 TARGET_SHARDS = 1.15
 TARGET_MB = 300.0
@@ -52,25 +54,6 @@ class Run(NamedTuple):
     rss_mb: float  # the largest single process's peak
     tree_mb: float  # the whole tree's peak PSS
     counts: tuple[int, int]  # passed, failed
-
-
-def _children_of(pid: int) -> list[int]:
-    parents: dict[int, list[int]] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        parents.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
 
 
 def _pss_kb(pid: int) -> int:
@@ -95,7 +78,7 @@ class TreeMemory:
     def _sample(self) -> None:
         me = os.getpid()
         while not self.stop.wait(0.05):
-            total = sum(_pss_kb(p) for p in _children_of(me))
+            total = sum(_pss_kb(p) for p in _descendants(me))
             self.peak_kb = max(self.peak_kb, total)
 
     def __enter__(self) -> TreeMemory:

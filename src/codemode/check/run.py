@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from codemode.config import Config
 from codemode.report.model import FunctionResult, Report
@@ -42,6 +42,12 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
     """A worker for ``root`` (the project's, or a tree of one side of a change); on the
     hook's path (``config.warm_worker``) one forked from the repository's warm worker."""
     python = find_python(config.root, config.python)
+    common: dict[str, Any] = {
+        "timeout": config.timeout,
+        "memory_mb": config.memory_limit_mb,
+        "pass_env": config.pass_env,
+        "allow_callables": config.allow_callables,
+    }
     if config.warm_worker:
         from codemode.worker.warm_client import WarmWorker, cache_folder
 
@@ -49,10 +55,7 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
             python,
             root or config.root,
             config.source_roots,
-            timeout=config.timeout,
-            memory_mb=config.memory_limit_mb,
-            pass_env=config.pass_env,
-            allow_callables=config.allow_callables,
+            **common,
             cache=cache_folder(config.root),
             home=config.root,
             settings=_settings(python, config),
@@ -60,15 +63,7 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
         )
     from codemode.worker.pool import Worker
 
-    return Worker(
-        python,
-        root or config.root,
-        config.source_roots,
-        timeout=config.timeout,
-        memory_mb=config.memory_limit_mb,
-        pass_env=config.pass_env,
-        allow_callables=config.allow_callables,
-    )
+    return Worker(python, root or config.root, config.source_roots, **common)
 
 
 def run_check(
