@@ -25,6 +25,7 @@ def with_vat(amount: Decimal, rate: Decimal = Decimal("0.2")) -> Decimal:
     return (amount * (1 + rate)).quantize(Decimal("0.01"))
 """
 FID = "pkg.money.with_vat"
+IDS = ["call_1_returns", "call_2_returns", "call_3_raises", "amount_zero"]
 PLAN = [
     "from decimal import Decimal\nfrom pkg.money import with_vat\n"
     "with_vat(Decimal('10'))\nwith_vat(Decimal('10'), rate=Decimal('0.07'))\n"
@@ -52,7 +53,9 @@ def test_a_block_written_with_codemodes_own_serializer_regenerates(tmp_path: Pat
     assert (root / "specs" / "pkg.money.yml").read_text().count("codemode_pkg_money_with_vat:") == 1
     check = run_check(load_config(root), Scope("all"))
     assert [f.status for f in check.functions] == ["ok"]
-    assert sum(len(f.cases) for f in check.functions) == 3
+    # the model's three calls, and the one next to them on the edge of `amount < 0`
+    ids = [c.id for f in check.functions for c in f.cases]
+    assert ids == IDS, ids
 
 
 def test_the_own_serializer_is_extended_by_a_new_parameter(tmp_path: Path) -> None:
@@ -69,7 +72,8 @@ def test_the_own_serializer_is_extended_by_a_new_parameter(tmp_path: Path) -> No
     assert "schema: {amount: decimal.Decimal, rate: decimal.Decimal}" in text, text
     check = run_check(load_config(root), Scope("all"))
     assert [f.status for f in check.functions] == ["ok"]
-    assert sum(len(f.cases) for f in check.functions) == 3
+    ids = [c.id for f in check.functions for c in f.cases]
+    assert ids == IDS, ids
 
 
 PICK = """\

@@ -66,9 +66,11 @@ def wire_call(
     trace: bool = False,
     receiver: Any = None,
     exprs: dict[str, Any] | None = None,
+    build: bool = False,
 ) -> dict[str, Any]:
     """One call as a worker case: positional ``args`` and ``kwargs``, nothing from a spec
     (or ``exprs``: argument expressions the worker evaluates with the module's globals).
+    ``build``: the recipes in the arguments and the ``receiver`` are built in the worker.
 
     An explorer's call (``trace``) also asks for the result with its types, and has its
     recipes (project objects a snippet built, ``receiver`` for a method) built in the worker.
@@ -89,6 +91,8 @@ def wire_call(
     }
     if trace:
         wire.update(typed=True, build=True, self=receiver)
+    elif build:  # the model's calls hold recipes of project objects (a receiver, a Charge)
+        wire.update(build=True, self=receiver)
     return wire
 
 

@@ -27,6 +27,7 @@ from codemode.explore.llm.budget import Budget, BudgetExceeded
 from codemode.explore.llm.snippets import SnippetResult, SnippetRunner
 from codemode.explore.record import CallRecord, Recorder, wire_call
 from codemode.explore.selection.cases import (
+    auto_id,
     build_cases,
     describe_call,
     inputs_of,
@@ -62,6 +63,8 @@ class Exploration:
     budget_stop: bool = False  # a budget cap stopped it
     failed: str = ""  # the model failed (an HTTP error, an answer it could not give)
     refused: list[Refusal] = field(default_factory=list)  # chosen calls not written, and why
+    mutants: int = 0  # the function's mutants that ran (when cases were added next to the model's)
+    killed: int = 0  # of them, killed by the cases written
 
 
 def context_prompt(info: TargetInfo, spec_summary: str, changed_lines: Sequence[int]) -> str:
@@ -245,8 +248,10 @@ async def explore_with_model(
     taken_ids: set[str] | None = None,
     cached: dict[str, Any] | None = None,
     retry_delay: float | None = None,
+    max_added: int = 0,
 ) -> Exploration:
-    """Explore ``info``; ``cached`` answers (from an unchanged function) replace the requests."""
+    """Explore ``info``; ``cached`` answers (from an unchanged function) replace the requests.
+    ``max_added``: cases next to the model's calls that kill mutants its cases leave alive."""
     ex = Exploration(cached=cached is not None)
     session = _Session(info, recorder, runner, ex, max(0, rounds))
     if cached is not None:
@@ -260,7 +265,10 @@ async def explore_with_model(
     ex.answers = {"snippets": session.batches}
     # a clock read whose value never shows is no bar to a case (as offline)
     await asyncio.to_thread(session.recorder.clock_free, list(session.recorder.records))
-    _choose(ex, session, choice, set(taken_ids or ()))
+    taken = set(taken_ids or ())
+    chosen = _choose(ex, session, choice, taken)
+    if chosen and max_added > 0:
+        await asyncio.to_thread(_add_neighbours, ex, session, chosen, taken, max_added)
     if choice is not None:  # cached even when nothing could be written: a re-run costs nothing
         ex.answers["choice"] = choice.model_dump()
     if choice is not None and ex.cases:
@@ -272,7 +280,8 @@ async def explore_with_model(
 
 def _choose(
     ex: Exploration, session: _Session, choice: prompts.SpecChoice | None, taken: set[str]
-) -> None:
+) -> list[CallRecord]:
+    """The cases from the model's choice (or the offline selection); the records they came from."""
     from codemode.explore.offline.explorer import select
 
     info, records = session.info, session.recorder.records
@@ -281,7 +290,8 @@ def _choose(
         ex.notes.append(f"lines never reached: {', '.join(str(n) for n in sorted(unreached)[:12])}")
     if not any(usable(r, info) for r in records):
         ex.notes.append("no call of the target could become a case")
-        return
+        return []
+    chosen: list[tuple[CallRecord, str]] = []
     if choice is not None:
         by_n = {r.n: r for r in records}
         chosen = [(by_n[c.call], c.id) for c in choice.cases if c.call in by_n]
@@ -294,8 +304,33 @@ def _choose(
                 "the model chose no usable call; the offline selection was used instead"
             )
     if not ex.cases:
-        ex.cases = build_cases(select(records, info), info, set(taken))
+        chosen = select(records, info)
+        ex.cases = build_cases(chosen, info, set(taken))
     _judge(ex, info, records)
+    if not ex.cases:  # the judge found they protect nothing
+        return []
+    return list({r.n: r for r, _ in chosen if refusal(r, info) is None}.values())
+
+
+def _add_neighbours(
+    ex: Exploration, session: _Session, chosen: list[CallRecord], taken: set[str], limit: int
+) -> None:
+    from codemode.explore.llm.neighbours import next_to_model
+
+    info = session.info
+    added = next_to_model(session.recorder, info, chosen, limit)
+    if added.note:
+        ex.notes.append(added.note)
+    ex.mutants, ex.killed = added.mutants, added.killed
+    if not added.records:
+        return
+    used = taken | {str(c["id"]) for c in ex.cases}
+    more = build_cases([(r, label or auto_id(r, info)) for r, label in added.records], info, used)
+    ex.cases += more
+    ex.notes.append(
+        f"{len(more)} case(s) added next to the model's calls: each kills a mutant its cases "
+        "left alive"
+    )
 
 
 def _judge(ex: Exploration, info: TargetInfo, records: Sequence[CallRecord]) -> None:

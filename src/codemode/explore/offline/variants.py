@@ -7,7 +7,8 @@ options on an empty table. So each example's arguments are varied one at a time,
 mutation fuzzer varies its seeds: text gets a trailing punctuation mark, its first separator
 doubled, surrounding spaces, upper case (a real value padded is not the type-directed
 `surrounding_whitespace` text: it is what the function accepts, padded); a number
-its neighbours and its negation; a list or mapping becomes empty or keeps only its first
+its neighbours and its negation (a Decimal also zero, and with three more digits: rounding
+shows there); a date the days either side; a list or mapping becomes empty or keeps only its first
 item. The other arguments, options included, stay as the example had them, so the
 variant also pairs each option the example set with the edge value.
 
@@ -17,7 +18,9 @@ mutants, and each kind of variant is a class of input the fill may show once.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator, Sequence
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from codemode.explore.offline.harvest import Candidate
@@ -49,6 +52,29 @@ def _number(n: int | float) -> Iterator[tuple[int | float, str]]:
         yield n * 1000, "times_1000"
 
 
+def _decimal(d: Decimal) -> Iterator[tuple[Decimal, str]]:
+    if not d.is_finite():
+        return
+    try:
+        yield d + 1, "plus_one"
+        yield d - 1, "minus_one"
+        if d:
+            yield -d, "negated"
+            yield Decimal(0), "zero"
+            # more digits than the value had: what a quantize or a rounding step cuts off
+            yield d + d.scaleb(-3), "more_digits"
+    except InvalidOperation:  # past the context's precision: no such neighbour
+        return
+
+
+def _date(d: dt.date) -> Iterator[tuple[dt.date, str]]:
+    try:
+        yield d + dt.timedelta(days=1), "next_day"
+        yield d - dt.timedelta(days=1), "previous_day"
+    except OverflowError:  # date.max and date.min have one neighbour
+        return
+
+
 def _collection(v: list[Any] | dict[str, Any]) -> Iterator[tuple[Any, str]]:
     if v:
         yield type(v)(), "emptied"
@@ -59,13 +85,18 @@ def _collection(v: list[Any] | dict[str, Any]) -> Iterator[tuple[Any, str]]:
         yield {first: v[first]}, "first_key_only"
 
 
-def _varied(value: Any) -> Iterator[tuple[Any, str]]:
+def varied(value: Any) -> Iterator[tuple[Any, str]]:
+    """``value`` varied in one small way, each with its kind (nothing for other types)."""
     if isinstance(value, bool) or value is None:
         return
     if isinstance(value, str):
         yield from _text(value)
     elif isinstance(value, (int, float)):
         yield from _number(value)
+    elif isinstance(value, Decimal):
+        yield from _decimal(value)
+    elif isinstance(value, dt.date):  # a datetime too: a day either side
+        yield from _date(value)
     elif isinstance(value, (list, dict)):
         yield from _collection(value)
 
@@ -98,10 +129,10 @@ def variants(examples: Sequence[Candidate]) -> list[Candidate]:
 
     for c in _seeds(examples):
         for i, value in enumerate(c.args):
-            for v, kind in _varied(value):
+            for v, kind in varied(value):
                 add(c, (*c.args[:i], v, *c.args[i + 1 :]), c.kwargs, kind)
         for name, value in c.kwargs.items():
-            for v, kind in _varied(value):
+            for v, kind in varied(value):
                 add(c, c.args, {**c.kwargs, name: v}, f"{name}_{kind}")
     return out
 
@@ -126,6 +157,6 @@ def example_values(
             Value(v, "example" if i == 0 else f"example_{i + 1}") for i, v in enumerate(vals)
         ]
         if vals:
-            labelled += [Value(v, f"example_{kind}") for v, kind in _varied(vals[0])]
+            labelled += [Value(v, f"example_{kind}") for v, kind in varied(vals[0])]
         out[name] = labelled
     return out

@@ -51,7 +51,7 @@ def run_mutants(recorder: Recorder, records: Sequence[CallRecord]) -> Mutation:
     msg: dict[str, object] = {
         "op": "mutate",
         "target": recorder.target,
-        "cases": [wire_call(str(r.n), r.args, r.kwargs) for r in records],
+        "cases": [_wire(r) for r in records],
         "fixtures": recorder.fixtures,
         "fixture_names": recorder.fixture_names,
         "serializer": None,
@@ -82,6 +82,21 @@ def run_mutants(recorder: Recorder, records: Sequence[CallRecord]) -> Mutation:
         note=note,
         ran=frozenset(ran),
     )
+
+
+def _wire(r: CallRecord) -> dict[str, Any]:
+    # a snippet's call holds recipes (a receiver, a dataclass of Decimals): built in the
+    # worker; the planner's plain values need no such walk
+    built = r.receiver is not None or not _plain([list(r.args), r.kwargs])
+    return wire_call(str(r.n), r.args, r.kwargs, receiver=r.receiver, build=built)
+
+
+def _plain(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v) for v in value.values())
+    return not callable(getattr(value, "__codemode_wire__", None))
 
 
 def _size(r: CallRecord) -> int:

@@ -289,6 +289,11 @@ class _Run:
         )
         done.visible_bytes = ex.visible_bytes
         done.notes += [f"{target.id}: {n}" for n in ex.notes]
+        if ex.mutants:
+            done.mutation_score = round(ex.killed / ex.mutants, 2)
+            done.quality_text = (
+                f"; {ex.killed}/{ex.mutants} mutants killed ({ex.killed / ex.mutants:.0%})"
+            )
         done.refused += ex.refused
         if not ex.cases and ex.budget_stop:  # a cap left it unexplored: skipped, not failed
             done.status, done.message = "skipped", f"not explored: {ex.stopped}"
@@ -380,6 +385,7 @@ class _Run:
                 taken_ids=taken,
                 cached=cached,
                 retry_delay=self.retry_delay,
+                max_added=max(1, self.config.max_cases // 2),
             )
         except ModelFailed as exc:  # the replay of cached snippets cannot fail this way
             raise _ModelError(str(exc), budget.requests - before) from exc
