@@ -87,8 +87,9 @@ class Project:
         self.write("src/shop/calc.py", CALC.format(extra=extra))
         self.git("add", "src/shop/calc.py")
 
-    def check(self, **env: str) -> dict[str, object]:
-        """``codemode check --staged`` as the hook runs it (no behaviour diff: one worker)."""
+    def check(self, diff: bool = False, **env: str) -> dict[str, object]:
+        """``codemode check --staged`` as the hook runs it (by default without the behaviour
+        diff: one worker)."""
         # The project's own virtualenv is the active one, as for a user who activated it: an
         # outer VIRTUAL_ENV (.ci/run activates .ci-venv) would be the interpreter, without notedep.
         venv = {"VIRTUAL_ENV": str(self.root / ".venv")}
@@ -97,7 +98,7 @@ class Project:
             if value == "":
                 full.pop(name)
         proc = subprocess.run(
-            [CODEMODE, "check", "--staged", "--no-diff", "--format", "json"],
+            [CODEMODE, "check", "--staged", *([] if diff else ["--no-diff"]), "--format", "json"],
             cwd=self.root,
             env=full,
             capture_output=True,
@@ -131,7 +132,7 @@ class Project:
 
     def warm_folders(self) -> list[Path]:
         warm = self.root / ".git" / "codemode-cache" / "warm"
-        return sorted(warm.iterdir()) if warm.exists() else []
+        return sorted(p for p in warm.iterdir() if p.is_dir()) if warm.exists() else []
 
 
 @pytest.fixture
@@ -265,7 +266,7 @@ def test_owner_only_and_a_loosened_folder_or_stale_socket_is_not_trusted(
     warm = project.warm_folders()
     for folder in [warm[0].parent, *warm]:
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-    for f in warm[0].iterdir():
+    for f in [*warm[0].iterdir(), warm[0].parent / "seed"]:
         assert stat.S_IMODE(f.lstat().st_mode) & 0o077 == 0, f
     assert stat.S_ISSOCK((warm[0] / "sock").lstat().st_mode)
 
@@ -294,3 +295,53 @@ def test_a_socket_of_another_user_is_not_trusted(project: Project) -> None:
     project.check()
     assert len(project.imports()) == before + 1  # cold: the socket was not used
     os.chown(sock, 0, 0, follow_symlinks=False)
+
+
+# A behaviour change that the spec's two cases do not reach: the code's own constant (50)
+# gives the behaviour diff the inputs that show it.
+CHANGED = "\n    if x >= 50:\n        return x * notedep.FACTOR + 1\n    return x * notedep.FACTOR"
+
+
+def _witnesses(report: dict[str, object]) -> list[tuple[str, str, str]]:
+    functions = report["functions"]
+    assert isinstance(functions, list)
+    return sorted(
+        (w["call"], json.dumps(w["old"]), json.dumps(w["new"]))
+        for f in functions
+        for w in f["witnesses"]
+    )
+
+
+def test_the_behaviour_diff_forks_both_sides_from_the_warm_worker(project: Project) -> None:
+    """Both sides of the diff (the old tree from git, the new one) and the check are served
+    by one warm worker: a repeat run imports the dependency nowhere, and finds the same
+    witnesses as a run with no warm worker at all. Each run had picked a hash seed of its own
+    for the diff's two sides, so each found a warm worker of another seed: none (#20)."""
+    project.write(
+        "src/shop/calc.py",
+        CALC.format(extra="").replace(
+            "    return x * notedep.FACTOR", CHANGED.replace("notedep.FACTOR + 1", "notedep.FACTOR")
+        ),
+    )
+    project.git("add", "-A")
+    project.git("commit", "-q", "-m", "the old side")
+    project.write(
+        "src/shop/calc.py", CALC.format(extra="").replace("    return x * notedep.FACTOR", CHANGED)
+    )
+    project.git("add", "src/shop/calc.py")
+
+    cold = _witnesses(project.check(diff=True, CODEMODE_WARM="0"))
+    assert ("double(50)", '{"returned": 100}', '{"returned": 101}') in cold
+    project.check(diff=True)  # cold too: it starts the warm worker as it ends
+    pid = project.server_pid()
+    deadline = time.monotonic() + 10
+    while pid not in project.imports() and time.monotonic() < deadline:
+        time.sleep(0.05)  # the warm worker imports what the cold run learned
+    before = len(project.imports())
+    assert _witnesses(project.check(diff=True)) == cold
+    assert _witnesses(project.check(diff=True)) == cold
+    # The check and both sides of the first run forked; only the second run of the calls
+    # that differed imports it, in two fresh workers (another hash seed: never forked).
+    assert len(project.imports()) == before + 2 * 2
+    assert project.server_pid() == pid
+    assert len(project.warm_folders()) == 1

@@ -99,8 +99,10 @@ class _Sides:
             self.old_tmp, self.old_root = old
             if self.share and self.staged_root is None:
                 self.new = _worker(self.config, self.config.root)
-            self.seed = self.new.env["PYTHONHASHSEED"] if self.new is not None else _seed()
-            self.old = _worker(self.config, self.old_root, self.seed)
+            # the new side's seed, else the worker's own (a warm worker's, or the user's)
+            seed = self.new.env["PYTHONHASHSEED"] if self.new is not None else None
+            self.old = _worker(self.config, self.old_root, seed)
+            self.seed = self.old.env["PYTHONHASHSEED"]
         except BaseException:
             self.__exit__()
             raise
@@ -281,9 +283,12 @@ def run_part(
 
 class _Again:
     """The workers of the suspects' second run, one per side, with another hash seed than the
-    first run's: started only when a function's first run finds a difference."""
+    first run's: started only when a function's first run finds a difference. Never forked
+    from the warm worker: a fork keeps its parent's seed, so another seed would need a
+    second warm worker per repository, for runs that found a difference (#20)."""
 
     def __init__(self, config: Config, old_root: Path, new_root: Path, seed: str) -> None:
+        config = config.replace(warm_worker=False)
         self.config, self.roots, self.seed = config, (old_root, new_root), seed
         self.workers: tuple[Worker, Worker] | None = None
 

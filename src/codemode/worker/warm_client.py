@@ -36,6 +36,7 @@ from codemode.worker.warm import address
 FOLDER = "warm"
 SOCKET = "sock"  # the names warm.py uses
 LEARNED = "learned"
+SEED = "seed"  # the hash seed of the repository's warm workers (see shared_seed)
 # A run waits this long for the warm worker's answer: it may still be importing what earlier
 # runs learned, which the run would otherwise import itself.
 ANSWER_SECONDS = 120.0
@@ -92,6 +93,44 @@ def folder_for(cache: Path, python: str, env: Mapping[str, str]) -> Path | None:
     if not (private(cache / FOLDER) and private(warm / key)):
         return None
     return warm / key
+
+
+def shared_seed(cache: Path) -> str | None:
+    """The hash seed every warm worker of this repository runs with, chosen at random once
+    (``<cache>/warm/seed``); None where there is no private folder for it.
+
+    A forked child keeps its parent's hash seed, so a warm worker serves one seed only, and
+    its folder is keyed by the environment, the seed among it. A seed picked afresh by each
+    run (the behaviour diff gives both sides one, #18) found a new folder every run: nothing
+    was ever served warm (#20). Runs that leave the seed to codemode take this one instead;
+    a ``PYTHONHASHSEED`` the user fixed is kept, and gets a warm worker of its own."""
+    warm = cache / FOLDER
+    if not private(warm):
+        return None
+    path = warm / SEED
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        text = path.read_text(encoding="utf-8").strip()
+        if text.isdigit():
+            return text
+    import random
+
+    seed = str(random.SystemRandom().randrange(1, 2**32))
+    tmp = warm / f"{SEED}.{os.getpid()}"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(seed + "\n")
+        os.link(tmp, path)  # the first run to write it wins; the others read its seed
+    except FileExistsError:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            text = path.read_text(encoding="utf-8").strip()
+            seed = text if text.isdigit() else seed
+    except OSError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    return seed
 
 
 def connect(folder: Path, timeout: float = 2.0) -> socket.socket | None:
@@ -229,6 +268,10 @@ class WarmWorker(Worker):
             allow_callables=allow_callables,
         )
         self.cache, self.home, self.settings, self.idle = cache, home, settings, idle
+        if usable() and not self.env.get("PYTHONHASHSEED", "").isdigit():
+            seed = shared_seed(cache)  # one warm worker for every run that leaves it to us
+            if seed is not None:
+                self.env["PYTHONHASHSEED"] = seed
         self.folder: Path | None = None
         self.start_after = False  # no warm worker answered: start one as this run ends
 
