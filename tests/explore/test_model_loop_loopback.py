@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pydantic_ai.models
 import pytest
 import realistic
 from loopback import Raw, Reply, Seen, serve
@@ -31,12 +30,7 @@ SYMBOL = f"{realistic.MODULE}.symbol"
 CHECKSUM = f"{realistic.MODULE}.checksum"
 
 
-@pytest.fixture(autouse=True)
-def _allow_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pydantic_ai.models, "ALLOW_MODEL_REQUESTS", True)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "CODEMODE_BASE_URL_KEY"):
-        monkeypatch.delenv(key, raising=False)
+pytestmark = pytest.mark.usefixtures("allow_loopback")
 
 
 def regen(root: Path, url: str, model: str, *extra: str) -> tuple[int, dict[str, Any]]:

@@ -17,7 +17,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pydantic_ai.models
 import pytest
 import realistic
 import yaml
@@ -29,12 +28,7 @@ M = realistic.MODULE
 SOURCE = ("src", "billing", "accounts.py")
 
 
-@pytest.fixture(autouse=True)
-def _allow_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pydantic_ai.models, "ALLOW_MODEL_REQUESTS", True)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "CODEMODE_BASE_URL_KEY"):
-        monkeypatch.delenv(key, raising=False)
+pytestmark = pytest.mark.usefixtures("allow_loopback")
 
 
 def _regen(root: Path, *names: str) -> dict[str, Any]:

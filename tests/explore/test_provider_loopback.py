@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pydantic_ai.models
 import pytest
 from loopback import Reply, Seen, serve
 
@@ -39,12 +38,7 @@ def model_answers(request: Seen) -> Reply:
     return 200, (request.output_tool, {"cases": cases})
 
 
-@pytest.fixture(autouse=True)
-def _allow_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pydantic_ai.models, "ALLOW_MODEL_REQUESTS", True)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "CODEMODE_BASE_URL_KEY"):
-        monkeypatch.delenv(key, raising=False)
+pytestmark = pytest.mark.usefixtures("allow_loopback")
 
 
 @pytest.mark.parametrize(("model", "base"), PROVIDERS, ids=["openai", "anthropic"])
