@@ -240,9 +240,9 @@ def _process() -> Any:
                 if hasattr(lg, "handlers")
             )
         )
-    signal = mods.get("signal")
+    signal = mods.get("_signal") or mods.get("signal")  # _signal's: no Enum per answer (~25 us)
     if signal is not None:
-        state.append(tuple(signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)))
+        state.append((signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)))
     return state
 
 
