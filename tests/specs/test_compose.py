@@ -55,9 +55,22 @@ def _ours(text: str) -> Any:
         loader.dispose()
 
 
-TEXTS = [MIXED.replace("- not: here\n", ""), "", "# a comment\n", "- 1\n- - 2\n  - 3\n"] + [
-    p.read_text() for p in sorted((ROOT / "specs").rglob("*.yml"))
-]
+# The same text plain, quoted and tagged, again and again: a plain scalar's tag is resolved once
+# per distinct text (#20), never reused for a quoted or tagged twin.
+REPEATS = (
+    "".join(
+        f"- [{v}, '{v}', \"{v}\", !!str {v}, {v}, ! {v}]\n" for v in ("1", "yes", "~", "1.5", "x")
+    )
+    * 2
+)
+
+TEXTS = [
+    MIXED.replace("- not: here\n", ""),
+    "",
+    "# a comment\n",
+    "- 1\n- - 2\n  - 3\n",
+    REPEATS,
+] + [p.read_text() for p in sorted((ROOT / "specs").rglob("*.yml"))]
 
 
 @pytest.mark.parametrize("text", TEXTS)

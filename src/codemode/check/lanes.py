@@ -129,6 +129,8 @@ Work = Callable[[list[Unit]], Iterator[tuple[Unit, "VerifyResult"]]]
 
 def run_lanes(lanes: list[list[Unit]], work: Work) -> list[tuple[Unit, VerifyResult]]:
     """Each lane's ``work(units)`` in a forked process; every piece, sorted by unit."""
+    import pickle  # noqa: F401  (before the forks: each lane sends with it, this reads with it)
+
     from codemode.worker.pool import adopt_orphans
 
     adopt_orphans()  # a lane killed mid-run leaves its worker to us, not to init

@@ -78,6 +78,9 @@ def compose(loader: Any) -> Any:
 
 def _document(loader: Any) -> Any:
     get, resolve = loader.get_event, loader.resolve
+    # A plain scalar's tag depends on its text alone (no path resolvers: the safe loader's
+    # case), and a spec repeats its keys thousands of times: one resolve per distinct text.
+    plain: dict[str, str] = {} if not getattr(loader, "yaml_path_resolvers", None) else _Unkept()
     anchors: dict[str, tuple[Any, int, int]] = {}  # anchor -> (node, size, height)
     open_anchors: set[str] = set()
     stack: list[_Open] = []
@@ -85,7 +88,7 @@ def _document(loader: Any) -> Any:
         event = get()
         kind = type(event)
         if kind is yaml.ScalarEvent:
-            node = _scalar(event, resolve, len(stack))
+            node = _scalar(event, resolve, plain, len(stack))
             size, height = 1, 1
             if event.anchor is not None:
                 _check_new_anchor(anchors, open_anchors, event)
@@ -113,13 +116,24 @@ def _document(loader: Any) -> Any:
         _add(parent, node, size, height)
 
 
-def _scalar(event: Any, resolve: Any, depth: int) -> Any:
+class _Unkept(dict[str, str]):
+    """A memo that keeps nothing: with path resolvers, a tag depends on where the scalar is."""
+
+    def __setitem__(self, key: str, value: str) -> None:
+        pass
+
+
+def _scalar(event: Any, resolve: Any, plain: dict[str, str], depth: int) -> Any:
     if depth >= MAX_DEPTH:
         raise Budget(too_deep(_line(event.start_mark)))
     tag, value = event.tag, event.value
     if tag is None or tag == "!":
-        # a quoted scalar is a string: what Resolver.resolve answers, without the call
-        tag = resolve(_Scalar, value, event.implicit) if event.implicit[0] else _STR_TAG
+        if event.implicit[0]:
+            tag = plain.get(value)
+            if tag is None:
+                tag = plain[value] = resolve(_Scalar, value, event.implicit)
+        else:  # a quoted scalar is a string: what Resolver.resolve answers, without the call
+            tag = _STR_TAG
     if tag == _INT_TAG and len(value) > MAX_INT_DIGITS:
         raise Budget(
             SpecProblem(
