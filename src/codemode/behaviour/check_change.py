@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from codemode.config import Config
 from codemode.report.model import FunctionResult, Report
@@ -32,6 +32,15 @@ if TYPE_CHECKING:
     from codemode.worker.pool import Worker
 
 _DIFFED = ("modified", "impacted", "renamed")
+# What the check (in this process) and the diff (in its fork) both import: imported once,
+# before the fork, which then shares it (each importing its own copy cost ~50 ms of CPU).
+_SHARED = (
+    "codemode.behaviour.engine",  # the diff's records, unpickled here
+    "codemode.change.side_tree",
+    "codemode.specs.load",  # yaml
+    "codemode.worker.pool",
+    "codemode.worker.warm_client",
+)
 # Verdicts a witness takes over: they say less than "this call now does something else".
 _WEAKER = ("ok", "stale", "missing")
 
@@ -53,15 +62,78 @@ def check_change(
     from codemode.change import diff as diff_mod
 
     analysis = diff_mod.analyze(config, scope, staged=staged)
-    if not diff_targets(analysis, shard):  # nothing to diff: the check alone, as it was
+    targets = diff_targets(analysis, shard)
+    if not targets:  # nothing to diff: the check alone, as it was
         return run_check(config, scope, shard=shard, staged=staged, worker=worker)
+    if worker is None:
+        from codemode.behaviour.ahead import Ahead
+
+        # The diff in a fork, with trees and workers of its own, while the check runs here.
+        ahead = Ahead.start(lambda: diff_apart(config, scope, targets, analysis), _SHARED)
+        if ahead is not None:
+            with ahead:
+                report = run_check(config, scope, shard=shard, staged=staged)
+                got = ahead.result()
+            if got is None:  # the fork failed: the diff runs here, after the check
+                got = diff_apart(config, scope, targets, analysis)
+            return _with_diff(report, got, targets, started)
     # A change of one function: the check verifies it in one worker, never in lanes (#20),
     # and that worker can serve the diff; a larger one keeps its lanes and the diff its own.
     share = worker is None and len(analysis.functions) + len(analysis.renames) <= 1
     with _Sides(config, scope, share) as sides:
         report = run_check(config, scope, shard=shard, staged=staged, worker=worker or sides.new)
-        index = _spec_index(config, sides.new_root, analysis)
-        functions, notes = _Differ(config, shard, sides)(analysis, index, list(report.functions))
+        got = _diff_on(config, sides, targets, analysis)
+    return _with_diff(report, got, targets, started)
+
+
+class Diffs(NamedTuple):
+    """What the diff of a change found, apart from the check's verdicts (picklable: it may
+    come from a fork)."""
+
+    ran: bool  # False: no old side (no commit yet), nothing was compared
+    diffs: list[FunctionDiff]
+    # per function of the spec files that name a target: (case id, call key, whether the
+    # case states the outcome), for ``pinned``
+    keys: dict[str, list[tuple[str, str, bool]]]
+    took: float
+
+
+def diff_apart(
+    config: Config, scope: Scope, targets: Sequence[ChangedFunction], analysis: DiffResult
+) -> Diffs:
+    """The diff of ``targets`` with trees and workers of its own (ahead of the check)."""
+    with _Sides(config, scope, share=False) as sides:
+        return _diff_on(config, sides, targets, analysis)
+
+
+def _diff_on(
+    config: Config, sides: _Sides, targets: Sequence[ChangedFunction], analysis: DiffResult
+) -> Diffs:
+    if sides.old_root is None:
+        return Diffs(False, [], {}, 0.0)
+    started = time.perf_counter()
+    index = _spec_index(config, sides.new_root, analysis)
+    old_files = _old_files(analysis, targets)
+    diffs = run_diff(config, targets, sides.old_root, sides.new_root, index, old_files, sides)
+    return Diffs(True, diffs, case_keys(index), time.perf_counter() - started)
+
+
+def _with_diff(
+    report: Report, got: Diffs, targets: Sequence[ChangedFunction], started: float
+) -> Report:
+    """The check's report with the diff's witnesses merged in, and its note."""
+    functions = list(report.functions)
+    notes = []
+    if got.ran:
+        from codemode.behaviour.parallel import processes
+
+        n = len(targets)
+        k = processes(n)
+        where = f" in {k} processes" if k > 1 else ""
+        plural = "s" if n != 1 else ""
+        notes.append(f"behaviour diff: {n} function{plural}{where} (elapsed {got.took:.2f} s)")
+        accepted, covered = pinned(got.keys, functions)
+        functions = merge(functions, got.diffs, targets, accepted, covered)
     kept = [n for n in report.notes if not n.startswith("elapsed ")]
     total = f"elapsed {time.perf_counter() - started:.2f} s"
     return report._replace(functions=tuple(functions), notes=(*kept, *notes, total))
@@ -140,44 +212,6 @@ def _spec_index(config: Config, root: Path, analysis: DiffResult) -> SpecIndex:
     from codemode.specs.load import load_spec_file
 
     return index_specs([load_spec_file(p, root) for p in paths])
-
-
-class _Differ:
-    """The diff of one change's targets, merged into the check's verdicts."""
-
-    def __init__(self, config: Config, shard: tuple[int, int] | None, sides: _Sides) -> None:
-        self.config = config
-        self.shard = shard
-        self.sides = sides
-
-    def __call__(
-        self, analysis: DiffResult, index: SpecIndex, functions: list[FunctionResult]
-    ) -> tuple[list[FunctionResult], list[str]]:
-        targets = diff_targets(analysis, self.shard)
-        sides = self.sides
-        if not targets or sides.old_root is None:
-            return functions, []
-        started = time.perf_counter()
-        diffs = run_diff(
-            self.config,
-            targets,
-            sides.old_root,
-            sides.new_root,
-            index,
-            _old_files(analysis, targets),
-            sides,
-        )
-        took = time.perf_counter() - started
-        n = len(targets)
-        from codemode.behaviour.parallel import processes
-
-        k = processes(n)
-        where = f" in {k} processes" if k > 1 else ""
-        notes = [
-            f"behaviour diff: {n} function{'s' if n != 1 else ''}{where} (elapsed {took:.2f} s)"
-        ]
-        accepted, covered = pinned(index, functions)
-        return merge(functions, diffs, targets, accepted, covered), notes
 
 
 def diff_targets(
@@ -397,22 +431,32 @@ def call_key(args: Sequence[Any], kwargs: Mapping[str, Any] | None) -> str:
     return json.dumps([list(args), dict(kwargs or {})], sort_keys=True, default=repr)
 
 
-def pinned(
-    index: SpecIndex, functions: Sequence[FunctionResult]
-) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """Per function, (the calls a passing case of its spec pins: a witness on one of them is
-    a behaviour change already accepted, the spec expecting the new outcome; the calls any
-    case holds: the case's own verdict already tells of them)."""
-    passed = {(f.id, c.id) for f in functions for c in f.cases if c.status == "passed"}
-    out: dict[str, set[str]] = {}
-    covered: dict[str, set[str]] = {}
+def case_keys(index: SpecIndex) -> dict[str, list[tuple[str, str, bool]]]:
+    """Per function, each case's (id, call key, whether it states the outcome: a ``type:``
+    check does not)."""
+    out: dict[str, list[tuple[str, str, bool]]] = {}
     for spec in index.files:
         for func in spec.functions:
             for c in func.cases:
-                covered.setdefault(func.id, set()).add(call_key(c.args, c.kwargs))
-                # only a case that states the outcome pins it (a `type:` check does not)
-                if (func.id, c.id) in passed and (c.has_expected or c.raises):
-                    out.setdefault(func.id, set()).add(call_key(c.args, c.kwargs))
+                states = bool(c.has_expected or c.raises)
+                out.setdefault(func.id, []).append((c.id, call_key(c.args, c.kwargs), states))
+    return out
+
+
+def pinned(
+    keys: Mapping[str, Sequence[tuple[str, str, bool]]], functions: Sequence[FunctionResult]
+) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Per function, (the calls a passing case of its spec pins: a witness on one of them is
+    a behaviour change already accepted, the spec expecting the new outcome; the calls any
+    case holds: the case's own verdict already tells of them). ``keys``: ``case_keys``."""
+    passed = {(f.id, c.id) for f in functions for c in f.cases if c.status == "passed"}
+    out: dict[str, set[str]] = {}
+    covered: dict[str, set[str]] = {}
+    for fid, cases in keys.items():
+        for case_id, key, states in cases:
+            covered.setdefault(fid, set()).add(key)
+            if states and (fid, case_id) in passed:
+                out.setdefault(fid, set()).add(key)
     return out, covered
 
 

@@ -1,0 +1,103 @@
+"""The behaviour diff runs ahead of the check, in a fork of the process, with trees and
+workers of its own (#18: what the diff adds to a hook): the report is the one the serial
+path gives, and a fork that fails loses nothing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from diffkit import check, functions, git, project, write
+
+from codemode.behaviour import ahead
+
+TIERS = '''\
+def loyalty_tier(points: int) -> str:
+    """The tier a customer's points earn."""
+    if points >= 5000:
+        return "gold"
+    if points >= 1000:
+        return "silver"
+    return "bronze"
+
+
+def bonus(points: int) -> int:
+    return points // 100
+'''
+
+SPEC = """\
+demo.tiers.loyalty_tier:
+  dataset:
+    - case: {id: gold, inputs: [6000], expected: gold}
+    - case: {id: bronze, inputs: [10], expected: bronze}
+"""
+
+
+def _staged_change(tmp_path: Path) -> Path:
+    """A change the spec's cases do not reach (4999 becomes gold), and a refactor."""
+    repo = project(tmp_path, {"src/demo/tiers.py": TIERS, "specs/tiers.yml": SPEC})
+    new = TIERS.replace("points >= 5000", "points >= 4999").replace(
+        "return points // 100", "hundreds = points // 100\n    return hundreds"
+    )
+    write(repo, {"src/demo/tiers.py": new})
+    git(repo, "add", "-A")
+    return repo
+
+
+def _comparable(report: dict[str, Any]) -> dict[str, Any]:
+    """The report without what changes from run to run (durations, elapsed times)."""
+    out = {}
+    for fid, f in functions(report).items():
+        cases = [(c["id"], c["status"], c.get("observed")) for c in f["cases"]]
+        out[fid] = (f["status"], f.get("message"), cases, f["witnesses"], f.get("diff_note"))
+    return out
+
+
+def test_the_diff_ahead_in_a_fork_gives_the_serial_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _staged_change(tmp_path)
+    forks: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "fork", fork)
+        rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    assert len(forks) == 1  # the diff ran ahead, in a fork
+    with monkeypatch.context() as m:
+        m.setattr(ahead, "can_fork", lambda: False)
+        rc_serial, serial = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    assert (rc, _comparable(report)) == (rc_serial, _comparable(serial))
+    tier = functions(report)["demo.tiers.loyalty_tier"]
+    assert tier["status"] == "changed"
+    assert "loyalty_tier(4999)" in {w["call"] for w in tier["witnesses"]}
+    assert "behaviour diff: 2 functions" in " ".join(report["notes"])
+
+
+def test_a_fork_that_fails_loses_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fork dies before it sends its diffs: the diff runs after the check instead."""
+    repo = _staged_change(tmp_path)
+
+    def dies() -> None:
+        os._exit(9)
+
+    real_apart = ahead.Ahead.start.__func__  # type: ignore[attr-defined]
+
+    def start(cls: Any, work: Any, shared: Any = ()) -> Any:
+        return real_apart(cls, dies, shared)
+
+    monkeypatch.setattr(ahead.Ahead, "start", classmethod(start))
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    assert rc == 1
+    tier = functions(report)["demo.tiers.loyalty_tier"]
+    assert "loyalty_tier(4999)" in {w["call"] for w in tier["witnesses"]}
