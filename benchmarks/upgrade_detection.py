@@ -103,19 +103,34 @@ TUNING = (
 # TOML, IDNA/Unicode tables, emoji data, colour names, ISO 8601 dates, natural sorting, title
 # casing, transliteration tables). A pair whose differential run finds no change is an error.
 HELD_OUT = (
-    Library("more-itertools", "more_itertools", "8.14.0", "9.0.0"),
     Library("toml", "toml", "0.10.0", "0.10.1"),
     Library("iso8601", "iso8601", "0.1.16", "1.0.0"),
     Library("natsort", "natsort", "8.2.0", "8.3.0"),
     # added after the drops below (before any tuning), major releases whose changelogs
     # announce changed behaviour, since data-table updates proved hard for the ground truth
     Library("emoji", "emoji", "1.7.0", "2.0.0"),
-    Library("more-itertools", "more_itertools", "9.1.0", "10.0.0"),
     Library("parse", "parse", "1.19.1", "1.20.0"),
-    # added third (09:25, before any run of them; no explore/ code read or written for
-    # them), when emoji 2.1 -> 2.2, Unidecode 1.3.6 -> 1.3.7 and more-itertools 9.0 -> 9.1
-    # proved to hold no change (below) and left 7 upgrades: a SQL formatter and splitter,
-    # and an XML-to-dict converter, pure Python, whose changelogs announce fixes of parsing
+    # added fourth (11:55, before any run of them; no explore/ or behaviour/ code read or
+    # written with them in mind), when the set had 5 upgrades from 5 libraries that ran to
+    # the end: pure Python, no runtime dependency, tests in the sdist, and changelogs that
+    # announce a changed outcome of a public function for ordinary input.
+    # json5 0.9.26: "Add support for the strict parameter to load()/loads()", on by default
+    # (control characters in strings are refused where they were accepted);
+    # json5 0.11.0: "Fix a bug where we were attempting to allow '--4' as a valid number";
+    # humanfriendly 9.0: "format_number() properly supports negative numbers", "pluralize()
+    # generates '1.5 seconds' instead of '1.5 second'" (its changelog's words)
+    Library("json5", "json5", "0.9.25", "0.9.26"),
+    Library("json5", "json5", "0.10.0", "0.11.0"),
+    Library("humanfriendly", "humanfriendly", "8.2", "9.0"),
+)
+# Named held-out upgrades that are not run: on a loaded 2-core machine one codemode command
+# of each (a bootstrap or a check) passed the harness's 1,800 s limit, so the whole set could
+# not finish (more-itertools 8.14 -> 9.0 and 9.1 -> 10.0, sqlparse 0.4.3 -> 0.4.4). They stay
+# held out: never used to tune explore/ or behaviour/. `python benchmarks/upgrade_detection.py
+# more-itertools sqlparse` still runs them.
+SLOW = (
+    Library("more-itertools", "more_itertools", "8.14.0", "9.0.0"),
+    Library("more-itertools", "more_itertools", "9.1.0", "10.0.0"),
     Library("sqlparse", "sqlparse", "0.4.3", "0.4.4"),
 )
 # Named first but dropped on the first run, before any tuning: the differential run found no
@@ -616,7 +631,7 @@ def select(names: list[str]) -> list[Library]:
     if not names:
         return list(LIBRARIES)
     out = []
-    for lib in LIBRARIES:
+    for lib in LIBRARIES + SLOW:
         in_set = ("held-out" in names and lib in HELD_OUT) or ("tuning" in names and lib in TUNING)
         if in_set or lib.dist in names or f"{lib.dist}=={lib.old}" in names:
             out.append(lib)
@@ -659,7 +674,7 @@ def main(argv: list[str] | None = None) -> int:
             show(outcomes[-1])
             sys.stdout.flush()
     summary("tuning set", [o for o in outcomes if o.lib in TUNING])
-    held = [o for o in outcomes if o.lib in HELD_OUT]
+    held = [o for o in outcomes if o.lib in HELD_OUT + SLOW]
     met = summary(f"held-out set (target >= {TARGET:.0%}, 0 false alarms)", held)
     print(f"elapsed: {time.perf_counter() - started:.1f} s")
     if failed:
