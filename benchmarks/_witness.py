@@ -217,13 +217,15 @@ def _rerun(src: Path, found: list[Witness]) -> list[str]:
             None if w.receiver is None else [list(w.receiver[1]), [list(k) for k in w.receiver[2]]]
         )
         payload.append([w.function, list(w.call.args), [list(k) for k in w.call.kwargs], recv])
+    cwd = src.parent / "cwd"  # one for both releases, as in the differential run
+    cwd.mkdir(exist_ok=True)
     proc = subprocess.run(
         [sys.executable, "-c", RECHECK, str(src)],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
         timeout=600,
-        cwd=src,
+        cwd=cwd,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"re-running witnesses under {src} failed: {proc.stderr[-1500:]}")

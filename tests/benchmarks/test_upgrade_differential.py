@@ -173,6 +173,52 @@ def test_a_release_that_cannot_import_fails_the_run(
         changed_functions(old, broken, calls)
 
 
+def test_a_module_needing_an_optional_dependency_at_both_releases_is_left_out(
+    releases: tuple[Path, Path, Path],
+) -> None:
+    # humanfriendly.sphinx imports docutils at both releases: its functions are left out,
+    # the package's other functions still compared
+    old, new, tests = releases
+    for src in (old, new):
+        (src / "toy" / "extra.py").write_text(
+            "import not_installed_anywhere\n\ndef hook(x):\n    return x\n", encoding="utf-8"
+        )
+    calls = harvest(public_functions(old), [(tests, "t.py")], [])
+    assert any(c.function == "toy.extra.hook" for c in calls)
+    assert sorted(changed_functions(old, new, calls)) == ["toy.pad", "toy.plural"]
+
+
+def test_harvest_follows_a_test_helper_that_passes_its_parameter_on(tmp_path: Path) -> None:
+    # unittest suites keep their inputs in helper calls: self.check('pony', 'ponies') runs
+    # toy.plural(word) inside check; neither call alone has a literal input of plural
+    tests = tmp_path / "test_helper.py"
+    tests.write_text(
+        textwrap.dedent(
+            """
+            import unittest
+            import toy
+
+            class T(unittest.TestCase):
+                def check(self, word, many, width=4):
+                    self.assertEqual(toy.plural(word), many)
+                    self.assertTrue(toy.pad(word, width=width))
+
+                def test_words(self):
+                    self.check('pony', 'ponies')
+                    for w in ['cat']:
+                        self.check(w, 'cats', 6)
+            """
+        ),
+        encoding="utf-8",
+    )
+    old = _release(tmp_path / "old", OLD)
+    calls = harvest(public_functions(old), [(tests, "t.py")], [])
+    found = {c.source() for c in calls if not c.origin.startswith("generic pool")}
+    assert {"plural('pony')", "plural('cat')", "pad('pony', width=4)", "pad('cat', width=6)"} <= (
+        found
+    )
+
+
 def test_position_variants_try_the_generic_pool_in_every_argument(
     releases: tuple[Path, Path, Path],
 ) -> None:
