@@ -20,7 +20,14 @@ from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from codemode.explore.offline.row_bindings import MAX_ROWS, assignments, class_tables, loop_rows
+from codemode.explore.offline.helper_calls import helper_rows
+from codemode.explore.offline.row_bindings import (
+    MAX_ROWS,
+    Row,
+    assignments,
+    class_tables,
+    loop_rows,
+)
 from codemode.explore.target import TargetInfo
 
 MAX_FROM_FILES = 120  # calls per function from tests and callers (table rows count each)
@@ -267,20 +274,30 @@ def _calls_in_file(
     tables = _tables(tree)
     module_env = assignments(tree.body)
     class_env = class_tables(tree) if source == "tests" else {}
+    loops_of: dict[int, dict[int, list[Row]]] = {}
+
+    def rows_at(fn: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> list[Row]:
+        rows = _parametrize_rows(fn, tables) if source == "tests" else [{}]
+        # the rows of the tables the test iterates (`for a, b in self.versions:`)
+        if id(fn) not in loops_of:
+            loops_of[id(fn)] = loop_rows(fn, {**module_env, **class_env.get(id(fn), {})})
+        bound = loops_of[id(fn)].get(id(node), [{}])
+        return [{**r, **b} for r in rows for b in bound][:MAX_ROWS]
+
+    # the calls a test makes through a helper of its file (`self.check('[1]', [1])`)
+    via = helper_rows(tree, matcher.matches, rows_at) if source == "tests" else {}
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         if same_module and fn.name == info.name:
             continue  # its own recursive calls say nothing new
-        rows = _parametrize_rows(fn, tables) if source == "tests" else [{}]
-        # the rows of the tables the test iterates (`for a, b in self.versions:`)
-        loops = loop_rows(fn, {**module_env, **class_env.get(id(fn), {})}) if rows else {}
         for node in ast.walk(fn):
             if isinstance(node, ast.Call) and matcher.matches(node):
-                bound = loops.get(id(node), [{}])
-                for row in [{**r, **b} for r in rows for b in bound][:MAX_ROWS]:
+                label = f"from_{fn.name}" if source == "tests" else f"as_in_{fn.name}"
+                rows = [(label, r) for r in rows_at(fn, node)]
+                rows += [(f"from_{test}", r) for test, r in via.get(id(node), [])]
+                for label, row in rows[: 2 * MAX_ROWS]:
                     call = _Sub(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
-                    label = f"from_{fn.name}" if source == "tests" else f"as_in_{fn.name}"
                     cand = _call_from(call, label, source, setup)
                     if cand is not None:
                         yield cand
