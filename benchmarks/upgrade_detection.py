@@ -345,6 +345,9 @@ def ground_truth(
 def _run(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **GIT_ENV}
     env.pop("CODEMODE_MODEL", None)  # offline: the benchmark measures the offline explorer
+    # no warm worker: each temp repository left three behind (idle for 15 minutes, 48 over
+    # the whole set) after its folder was gone; detection does not depend on it
+    env["CODEMODE_WARM"] = "0"
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
     if proc.returncode not in ok:
         raise BenchError(
