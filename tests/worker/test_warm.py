@@ -233,6 +233,17 @@ def test_a_settings_change_restarts_it_and_warm_false_turns_it_off(project: Proj
     assert project.worker("status").startswith("codemode: no warm worker")
 
 
+def test_flags_of_one_run_do_not_restart_it(project: Project) -> None:
+    """``--no-diff`` and ``--fail-on`` decide what the run does with the answers, not what
+    the warm worker holds: alternating them keeps it (each replaced it before)."""
+    project.check()
+    pid = project.server_pid()
+    assert pid is not None
+    project.check(diff=True)
+    project.check()
+    assert project.server_pid() == pid
+
+
 def test_not_used_in_ci_unless_asked(project: Project) -> None:
     project.check(CI="true", CODEMODE_WARM="")
     time.sleep(0.3)

@@ -32,10 +32,14 @@ if TYPE_CHECKING:
 
 def _settings(python: str, config: Config) -> str:
     """Every setting of the run, as a digest (it is on the warm worker's command line): a
-    change of [tool.codemode] or of the interpreter replaces the warm worker."""
+    change of [tool.codemode] or of the interpreter replaces the warm worker. Left out: the
+    settings that decide only what this process does with the workers' answers, which a
+    command line flips from run to run (`--no-diff`, `--jobs`, `--fail-on`): alternating
+    `check --staged` and `check --staged --no-diff` replaced the warm worker at every run."""
     from codemode.change.cache import digest
 
-    return digest(repr((python, config._replace(warm_worker=False))).encode())[:32]
+    kept = config._replace(warm_worker=False, diff=True, jobs=0, fail_on=())
+    return digest(repr((python, kept)).encode())[:32]
 
 
 def make_worker(config: Config, root: Path | None = None) -> Worker:
