@@ -268,6 +268,19 @@ def test_worker_stop_ends_it_and_the_next_run_starts_another(project: Project) -
     assert project.server_pid() not in (None, pid)
 
 
+def test_sigterm_ends_an_idle_warm_worker_at_once(project: Project) -> None:
+    """As a system shutdown or ``kill`` ends it: not only when its idle time is up."""
+    project.check()
+    pid = project.server_pid()
+    assert pid is not None
+    os.kill(pid, 15)
+    deadline = time.monotonic() + 5
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _gone(pid)
+    assert not (project.warm_folders()[0] / "sock").exists()
+
+
 def test_owner_only_and_a_loosened_folder_or_stale_socket_is_not_trusted(
     project: Project,
 ) -> None:

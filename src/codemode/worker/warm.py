@@ -556,6 +556,13 @@ def private_folder(path: str) -> bool:
     return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077 == 0
 
 
+def _terminated(server: Server) -> None:
+    """SIGTERM: stop (its runs' groups killed, the socket gone) and leave now; an idle server
+    waits in ``select`` until its idle time is up, which a signal alone does not cut short."""
+    server.stop()
+    raise SystemExit(0)
+
+
 def serve(argv: list[str]) -> int:
     """``--serve DIR --root ROOT --settings S --idle SECONDS``: written by the parent."""
     opts = dict(zip(argv[::2], argv[1::2]))
@@ -580,6 +587,6 @@ def serve(argv: list[str]) -> int:
         return 0
     server.bind()  # first: a caller that comes now waits in the backlog, not starts another
     os.close(lock)
-    signal.signal(signal.SIGTERM, lambda *_: server.stop())
+    signal.signal(signal.SIGTERM, lambda *_: _terminated(server))
     server.preload()
     return server.loop()
