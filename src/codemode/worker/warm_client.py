@@ -41,6 +41,7 @@ SEED = "seed"  # the hash seed of the repository's warm workers (see shared_seed
 # runs learned, which the run would otherwise import itself.
 ANSWER_SECONDS = 120.0
 _STARTED: list[subprocess.Popen[bytes]] = []  # kept, so no Popen is collected while it runs
+_STARTED_FOR: set[Path] = set()  # the folders this process started a warm worker in
 
 
 def usable() -> bool:
@@ -336,7 +337,12 @@ def start(
     python: str, folder: Path, home: Path, settings: str, idle: float, env: Mapping[str, str]
 ) -> None:
     """Start a warm worker in ``folder``, in the background (it takes its folder's lock, and
-    leaves at once if another is already listening)."""
+    leaves at once if another is already listening). Once per process: the check's worker and
+    both sides of the diff each found none, and each start is an interpreter's start-up
+    competing with the end of the run."""
+    if folder in _STARTED_FOR:
+        return
+    _STARTED_FOR.add(folder)
     cmd = [python, str(RUNTIME_SCRIPT), "--serve", str(folder), "--root", str(home)]
     cmd += ["--settings", settings, "--idle", str(idle)]
     with contextlib.suppress(OSError):
