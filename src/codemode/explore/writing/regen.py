@@ -310,14 +310,21 @@ class _Run:
         self, update: FunctionUpdate, spec: SpecFile | None, func: FunctionSpec | None, done: _Done
     ) -> _Done:
         """Re-run the candidates twice in fresh workers; only what holds both times is kept."""
-        from codemode.explore.writing.gate import GATE_PROCESSES, run_gate
+        from codemode.explore.writing.gate import EXTRA_SEEDS, GATE_PROCESSES, run_gate
 
         rel = done.spec_rel or ""
         path = self.config.root / rel
         base = path.read_text(encoding="utf-8") if path.is_file() else ""
-        with self.gate_workers.take(GATE_PROCESSES) as workers:
+        pool = self.gate_workers
+        with pool.take(GATE_PROCESSES) as workers:
             gate = await asyncio.to_thread(
-                run_gate, self.config, update, base=base, rel=rel, workers=workers
+                run_gate,
+                self.config,
+                update,
+                base=base,
+                rel=rel,
+                workers=workers,
+                more=lambda: pool.take(EXTRA_SEEDS),
             )
         kept = [c for c in update.cases if c["id"] in set(gate.passed)]
         evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
