@@ -22,6 +22,29 @@ source_roots = ["src"]
 """
 
 
+# Sources more than one test diffs: a tier rule, a version comparison.
+TIERS = '''\
+def loyalty_tier(points: int) -> str:
+    """The tier a customer's points earn."""
+    if points >= 5000:
+        return "gold"
+    if points >= 1000:
+        return "silver"
+    return "bronze"
+'''
+
+SEMVER = """\
+def compare(left, right):
+    a, b = _key(left), _key(right)
+    return (a > b) - (a < b)
+
+
+def _key(text):
+    core, _, pre = text.partition("-")
+    return [int(p) for p in core.split(".")] + [0 if pre else 1]
+"""
+
+
 def git(repo: Path, *args: str) -> str:
     out = subprocess.run(
         ["git", *args],

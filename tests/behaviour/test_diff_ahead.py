@@ -9,23 +9,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from diffkit import TIERS as LOYALTY_TIER
 from diffkit import check, functions, git, project, write
 
 from codemode.behaviour import ahead
 
-TIERS = '''\
-def loyalty_tier(points: int) -> str:
-    """The tier a customer's points earn."""
-    if points >= 5000:
-        return "gold"
-    if points >= 1000:
-        return "silver"
-    return "bronze"
-
+TIERS = (
+    LOYALTY_TIER
+    + """
 
 def bonus(points: int) -> int:
     return points // 100
-'''
+"""
+)
 
 SPEC = """\
 demo.tiers.loyalty_tier:

@@ -6,17 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from diffkit import check, functions, git, project, write
-
-TIERS = '''\
-def loyalty_tier(points: int) -> str:
-    """The tier a customer's points earn."""
-    if points >= 5000:
-        return "gold"
-    if points >= 1000:
-        return "silver"
-    return "bronze"
-'''
+from diffkit import TIERS, check, functions, git, project, write
 
 TEST_TIERS = """\
 from demo.tiers import loyalty_tier

@@ -7,18 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from diffkit import check, functions, git, project, write
+from diffkit import SEMVER, check, functions, git, project, write
 
-SEMVER = """\
-def compare(left, right):
-    a, b = _key(left), _key(right)
-    return (a > b) - (a < b)
-
-
-def _key(text):
-    core, _, pre = text.partition("-")
-    return [int(p) for p in core.split(".")] + [0 if pre else 1]
-"""
 HELPER_TEST = """\
 import unittest
 

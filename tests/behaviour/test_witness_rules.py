@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from diffkit import check, functions, git, project, write
+from diffkit import SEMVER, check, functions, git, project, write
 
 
 def _staged(repo: Path, files: dict[str, str]) -> None:
@@ -132,16 +132,6 @@ class TestCompare(unittest.TestCase):
         )
         for left, right, expected in versions:
             self.assertEqual(compare(left, right), expected)
-"""
-SEMVER = """\
-def compare(left, right):
-    a, b = _key(left), _key(right)
-    return (a > b) - (a < b)
-
-
-def _key(text):
-    core, _, pre = text.partition("-")
-    return [int(p) for p in core.split(".")] + [0 if pre else 1]
 """
 
 
