@@ -125,13 +125,13 @@ HELD_OUT = (
     # generates '1.5 seconds' instead of '1.5 second'" (its changelog's words). (json5, named
     # here too, went to TUNING: it was used while writing a021eea and bcef0a8.)
     Library("humanfriendly", "humanfriendly", "8.2", "9.0"),
-    # added fifth (13:42, before any run of them; no explore/ or behaviour/ code read or
+    # added fifth (13:40, before any run of them; no explore/ or behaviour/ code read or
     # written with them in mind; neither name appears in src/ or tests/), when json5 left the
     # set and 6 upgrades from 6 libraries remained: pure Python, no runtime dependency, tests
     # in the sdist with literal inputs (the ground truth's source), and releases that change
     # a public function's outcome for ordinary input, as seen by running both releases by
     # hand on a few strings before naming them here. They replace html2text and mistune,
-    # named first at 13:35 and dropped on their first run (see DROPPED).
+    # named first at 13:31 and dropped on their first run (see DROPPED).
     # termcolor 2.1.0: colored() colours only when stdout is a TTY (and TERM is not "dumb")
     # or FORCE_COLOR is set: colored("text", "red") was "\x1b[31mtext\x1b[0m" in any process,
     # it is "text" where stdout is a pipe or a file.
@@ -160,7 +160,7 @@ SLOW = (
 # webcolors 1.11.1 -> 1.12 (one module on both sides; 1,268 calls, no change). iso8601
 # 0.1.16 -> 1.0.0 took the second's place.
 DROPPED = (
-    # fifth, named at 13:35 to replace json5 and dropped on their first run (20 s each, the
+    # fifth, named at 13:31 to replace json5 and dropped on their first run (20 s each, the
     # ground truth only): the differential run found no change in html2text 2020.1.16 ->
     # 2024.2.25 (560 calls) nor mistune 2.0.3 -> 2.0.4 (2,241), though both change their
     # main function's output by hand ("<b>a</b><b>b</b>", "*a* b *c*"): their tests read
