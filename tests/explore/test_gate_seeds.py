@@ -42,3 +42,16 @@ def test_an_ordered_output_runs_under_more_seeds(tmp_path: Path) -> None:
     assert isinstance(functions, list) and {f["status"] for f in functions} == {"ok"}, report
     parents = {n: set((seen / n).read_text().split()) for n in ("pair", "one")}
     assert len(parents["pair"]) == len(parents["one"]) + EXTRA_SEEDS, parents
+
+
+def test_a_deeply_nested_output_is_judged_without_recursing_to_the_limit() -> None:
+    from codemode.explore.writing.gate import _ordered
+
+    nested: list[object] = []
+    inner = nested
+    for _ in range(5000):  # deeper than the interpreter's recursion limit
+        deeper: list[object] = []
+        inner.append(deeper)
+        inner = deeper
+    assert _ordered(nested) is True
+    assert _ordered([["a"]]) is False and _ordered({"k": ["a", "b"]}) is True

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from codemode.explore.offline.harvest import Candidate
@@ -63,7 +63,7 @@ def _decimal(d: Decimal) -> Iterator[tuple[Decimal, str]]:
             yield Decimal(0), "zero"
             # more digits than the value had: what a quantize or a rounding step cuts off
             yield d + d.scaleb(-3), "more_digits"
-    except InvalidOperation:  # past the context's precision: no such neighbour
+    except ArithmeticError:  # any decimal signal the context traps: no such neighbour
         return
 
 

@@ -114,11 +114,13 @@ def _run(
     return run
 
 
-def _ordered(value: Any) -> bool:
+def _ordered(value: Any, depth: int = 0) -> bool:
+    if depth > 50:  # an output nested this deep: assume an order rather than recurse on
+        return True
     if isinstance(value, (list, tuple)):
-        return len(value) >= 2 or any(_ordered(v) for v in value)
+        return len(value) >= 2 or any(_ordered(v, depth + 1) for v in value)
     if isinstance(value, dict):
-        return any(_ordered(v) for v in value.values())
+        return any(_ordered(v, depth + 1) for v in value.values())
     return False
 
 
