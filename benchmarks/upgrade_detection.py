@@ -100,6 +100,12 @@ TUNING = (
     # (strict=True), 0.11.0 refuses "--4" as a number
     Library("json5", "json5", "0.9.25", "0.9.26"),
     Library("json5", "json5", "0.10.0", "0.11.0"),
+    # moved here from the held-out set (named there first): toml was used while writing
+    # explore/ this session (760849e: an example that leaves out a parameter with a default
+    # runs, first seen in toml's load(b'conf.toml') of load(f, _dict=dict)), so its figure no
+    # longer describes a library never seen; toml 0.10.1 reads a bytes path: load(b"x.toml")
+    # raised TypeError, it raises FileNotFoundError when the file is missing
+    Library("toml", "toml", "0.10.0", "0.10.1"),
 )
 
 # The held-out set, named here before any tuning of the input sources for issue #18 (it is the
@@ -110,11 +116,14 @@ TUNING = (
 # TOML, IDNA/Unicode tables, emoji data, colour names, ISO 8601 dates, natural sorting, title
 # casing, transliteration tables). A pair whose differential run finds no change is an error.
 HELD_OUT = (
-    Library("toml", "toml", "0.10.0", "0.10.1"),
     Library("iso8601", "iso8601", "0.1.16", "1.0.0"),
     Library("natsort", "natsort", "8.2.0", "8.3.0"),
     # added after the drops below (before any tuning), major releases whose changelogs
-    # announce changed behaviour, since data-table updates proved hard for the ground truth
+    # announce changed behaviour, since data-table updates proved hard for the ground truth.
+    # emoji 1.7 -> 2.0 stays held out for detection, but it was used to write false-alarm
+    # fixes (120465c, 48069b8, e05e6c6: a two-item order that follows the hash seed, first
+    # seen in its distinct_emoji_list), never an input source: its false-alarm count is not
+    # a never-seen figure
     Library("emoji", "emoji", "1.7.0", "2.0.0"),
     Library("parse", "parse", "1.19.1", "1.20.0"),
     # added fourth (11:55, before any run of them; no explore/ or behaviour/ code read or
@@ -141,6 +150,24 @@ HELD_OUT = (
     # InvalidLengthError.
     Library("termcolor", "termcolor", "2.0.1", "2.1.0"),
     Library("pathvalidate", "pathvalidate", "2.5.2", "3.0.0"),
+    # added sixth (14:37 UTC, before any run of them; no explore/ or behaviour/ code read or
+    # written with them in mind; none of the three names appears in src/ or tests/), when
+    # toml left the set for TUNING and 7 upgrades from 7 libraries remained: pure Python, no
+    # runtime dependency, tests in the sdist that call the changed functions with literal
+    # inputs (pytest tables, assertEqual calls), and releases that change a public
+    # function's outcome for ordinary input, as seen by running both releases by hand on a
+    # few inputs before naming them here (their source was not read).
+    # w3lib 2.1.0: safe_url_string("http://example.com/a|b?q=it's#[x]") was returned as it
+    # was, it is "http://example.com/a%7Cb?q=it%27s#%5Bx%5D"; safe_url_string("http://
+    # us;er:pa:ss@example.com/") percent-encodes ";" and ":" in the user info;
+    # safe_download_url("http://example.com/a|b") gives ".../a%7Cb".
+    # pytimeparse 1.1.9: timeparse("|5m") was 300, it is None; timeparse("-1.5m30s") was
+    # -60, it is -120 (the sign covers the whole expression).
+    # bracex 3.2.1: expand("{+1..3}") was ["{+1..3}"], it is ["1", "2", "3"] (iexpand too);
+    # expand("{a,${b}}") was ["a}", "${b}"], it is ["a", "${b}"].
+    Library("w3lib", "w3lib", "2.0.1", "2.1.0"),
+    Library("pytimeparse", "pytimeparse", "1.1.8", "1.1.9"),
+    Library("bracex", "bracex", "3.2", "3.2.1"),
 )
 # Named held-out upgrades that are not run: on a loaded 2-core machine one codemode command
 # of each (a bootstrap or a check) passed the harness's 1,800 s limit, so the whole set could
