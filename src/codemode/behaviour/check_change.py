@@ -209,9 +209,9 @@ def _spec_index(config: Config, root: Path, analysis: DiffResult) -> SpecIndex:
             paths.append(path)
     if not paths:
         return index_specs([])
-    from codemode.specs.load import load_spec_file
+    from codemode.specs.load import load_spec_files
 
-    return index_specs([load_spec_file(p, root) for p in paths])
+    return index_specs(load_spec_files(paths, root))
 
 
 def diff_targets(

@@ -26,6 +26,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from codemode.atomic import write_atomic
+from codemode.cachedir import digest
 
 if TYPE_CHECKING:
     import sqlite3
@@ -41,16 +42,6 @@ if TYPE_CHECKING:
 SCHEMA = 6  # 6: functions nested in functions are part of the enclosing one (#13)
 _KEEP_RESULTS = 64  # most recent results kept; a result is small, but PR heads come and go
 _VERSION = f"{SCHEMA}:{sys.version_info[0]}.{sys.version_info[1]}"
-
-
-def digest(data: bytes) -> str:
-    """A 256-bit hex digest of ``data`` for cache keys. BLAKE2 from its built-in module:
-    ``hashlib`` loads OpenSSL first, ~4 ms of a cached run's ~60."""
-    try:
-        from _blake2 import blake2b
-    except ImportError:  # pragma: no cover - an interpreter built without it
-        from hashlib import blake2b
-    return blake2b(data, digest_size=32).hexdigest()
 
 
 class AnalysisCache:

@@ -20,10 +20,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from codemode.background import in_background
+from codemode.cachedir import digest
 from codemode.change.cache import (
     AnalysisCache,
     PinnedRange,
-    digest,
     pin_range,
     source_roots,
 )

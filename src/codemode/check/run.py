@@ -36,7 +36,7 @@ def _settings(python: str, config: Config) -> str:
     settings that decide only what this process does with the workers' answers, which a
     command line flips from run to run (`--no-diff`, `--jobs`, `--fail-on`): alternating
     `check --staged` and `check --staged --no-diff` replaced the warm worker at every run."""
-    from codemode.change.cache import digest
+    from codemode.cachedir import digest
 
     kept = config._replace(warm_worker=False, diff=True, jobs=0, fail_on=())
     return digest(repr((python, kept)).encode())[:32]
@@ -53,7 +53,8 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
         "allow_callables": config.allow_callables,
     }
     if config.warm_worker:
-        from codemode.worker.warm_client import WarmWorker, cache_folder
+        from codemode.cachedir import cache_folder
+        from codemode.worker.warm_client import WarmWorker
 
         return WarmWorker(
             python,
@@ -376,6 +377,6 @@ def _affected_spec_paths(
 def _load_specs_at(paths: list[Path], root: Path) -> list[SpecFile]:
     if not paths:
         return []
-    from codemode.specs.load import load_spec_file  # yaml: only when a spec matters
+    from codemode.specs.load import load_spec_files  # yaml: only when a spec matters
 
-    return [load_spec_file(p, root) for p in paths]
+    return load_spec_files(paths, root)

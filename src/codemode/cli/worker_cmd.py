@@ -28,8 +28,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from codemode.cachedir import cache_folder
     from codemode.config import find_root
-    from codemode.worker.warm_client import ask_all, cache_folder
+    from codemode.worker.warm_client import ask_all
 
     root = find_root(args.root or Path.cwd())
     answers = ask_all(cache_folder(root), args.action)

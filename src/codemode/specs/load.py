@@ -21,6 +21,7 @@ import yaml
 
 from codemode.specs import RESERVED_KEYS, bounds
 from codemode.specs.compose import Budget, compose
+from codemode.specs.parsed_cache import ParsedSpecs
 from codemode.specs.types import (
     SCOPE_ALIASES,
     CaseSpec,
@@ -554,7 +555,10 @@ def _check_refs(
     return f
 
 
-def load_spec_file(path: Path, root: Path | None = None) -> SpecFile:
+def load_spec_file(
+    path: Path, root: Path | None = None, cache: ParsedSpecs | None = None
+) -> SpecFile:
+    """One spec file, checked; through ``cache`` when it was parsed before (parsed_cache)."""
     rel = path.as_posix()
     if root is not None:
         # the link's own place, not its target's: a spec symlinked elsewhere is still named
@@ -570,18 +574,30 @@ def load_spec_file(path: Path, root: Path | None = None) -> SpecFile:
             return SpecFile(path, rel, problems=(refused,))
     except OSError as exc:
         return SpecFile(path, rel, problems=(SpecProblem(None, f"cannot read: {exc.strerror}"),))
-    text, problem = _decode(raw)
-    if text is None:
-        assert problem is not None
-        return SpecFile(path, rel, problems=(problem,))
-    return parse_spec_text(text, path, rel)
+    return parse_spec_bytes(raw, path, rel, cache)
 
 
-def parse_spec_bytes(raw: bytes, path: Path, rel: str) -> SpecFile:
+def load_spec_files(paths: Iterable[Path], root: Path) -> list[SpecFile]:
+    """Every spec file of ``paths``, each read back from the project's cache of parsed
+    spec files when its content was parsed before."""
+    cache = ParsedSpecs(root)
+    return [load_spec_file(p, root, cache) for p in paths]
+
+
+def parse_spec_bytes(
+    raw: bytes, path: Path, rel: str, cache: ParsedSpecs | None = None
+) -> SpecFile:
     """A spec file's content read elsewhere (a git object: the old side of a change), checked
     as ``load_spec_file`` checks what it reads."""
     text, problem = _decode(raw)
     if text is None:
         assert problem is not None
         return SpecFile(path, rel, problems=(problem,))
-    return parse_spec_text(text, path, rel)
+    if cache is None or cache.folder is None:
+        return parse_spec_text(text, path, rel)
+    key = cache.key(text, path, rel)
+    spec = cache.get(key, path)
+    if spec is None:
+        spec = parse_spec_text(text, path, rel)
+        cache.put(key, spec)
+    return spec

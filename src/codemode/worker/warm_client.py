@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from codemode.cachedir import private
 from codemode.worker import orphans
 from codemode.worker.pool import RUNTIME_SCRIPT, Worker
 from codemode.worker.warm import address
@@ -51,35 +52,6 @@ def usable() -> bool:
         and hasattr(socket, "send_fds")
         and hasattr(os, "pidfd_open")
     )
-
-
-def cache_folder(root: Path) -> Path:
-    """``<git-dir>/codemode-cache`` (a linked work tree's own git dir), without running git;
-    ``.codemode-cache`` outside a repository."""
-    dot = root / ".git"
-    if dot.is_dir():
-        return dot / "codemode-cache"
-    if dot.is_file():
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            line = dot.read_text(encoding="utf-8").strip()
-            if line.startswith("gitdir:"):
-                git_dir = Path(line[len("gitdir:") :].strip())
-                return (root / git_dir if not git_dir.is_absolute() else git_dir) / (
-                    "codemode-cache"
-                )
-    return root / ".codemode-cache"
-
-
-def private(path: Path, create: bool = True) -> bool:
-    """``path`` is (made, if absent) a real folder of this user that only this user enters."""
-    if create:
-        with contextlib.suppress(FileExistsError, OSError):
-            path.mkdir(mode=0o700, parents=True)
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077 == 0
 
 
 def folder_for(cache: Path, python: str, env: Mapping[str, str]) -> Path | None:
