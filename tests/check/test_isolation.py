@@ -142,6 +142,8 @@ KINDS = {
     "environ": ("os.environ['APP_FLAG'] = '1'", "len(os.environ.get('APP_FLAG', ''))"),
     "decimal": ("decimal.getcontext().prec = 3", "decimal.getcontext().prec - 28"),
     "rebind": ("globals()['LIMIT'] = 5", "LIMIT"),
+    # an equal value of another type: compared by identity, it is a change
+    "rebind_equal": ("globals()['LIMIT'] = False", "0 if repr(LIMIT) == '0' else 1"),
     "stdlib_patch": ("math.pi = 3", "0 if math.pi > 3.1 else 1"),
     "module_swap": (
         "sys.modules['json'] = types.ModuleType('json')",
@@ -202,3 +204,55 @@ def test_a_function_that_changes_state_ends_its_child(tmp_path: Path, kind: str)
         "w": "passed",
         "r": "passed",
     }, kind
+
+
+# The worker brings its snapshot up to date after each import instead of walking every module
+# again before each fork (leaks.py, #20): what an import adds to another module's table is
+# watched from then on, so a block that changes it still ends its child.
+REGISTRY = """\
+REGISTRY = []
+
+
+class Thing:
+    def __init__(self):
+        self.n = 0
+
+
+def size(x):
+    return len(REGISTRY)
+"""
+PLUGIN = """\
+from app import registry
+
+registry.REGISTRY.append(registry.Thing())
+
+
+def bump(x):
+    registry.REGISTRY[0].n += 1
+    return 0
+
+
+def read(x):
+    return registry.REGISTRY[0].n
+"""
+
+
+def test_what_an_import_adds_to_another_module_is_watched(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "src" / "app").mkdir(parents=True)
+    (root / "specs").mkdir()
+    (root / "src" / "app" / "__init__.py").write_text("")
+    (root / "src" / "app" / "registry.py").write_text(REGISTRY)
+    (root / "src" / "app" / "plugin.py").write_text(PLUGIN)
+    (root / "pyproject.toml").write_text('[project]\nname = "app"\n')
+    (root / "specs" / "s.yml").write_text(
+        "app.registry.size:\n  dataset:\n    - case: {id: s, input: 1, expected: 0}\n"
+        "app.plugin.bump:\n  dataset:\n    - case: {id: b, input: 1, expected: 0}\n"
+        "app.plugin.read:\n  dataset:\n    - case: {id: r, input: 1, expected: 0}\n"
+    )
+    report = run_check(load_config(root), Scope("all"))
+    assert {c.id: c.status for f in report.functions for c in f.cases} == {
+        "s": "passed",
+        "b": "passed",
+        "r": "passed",
+    }

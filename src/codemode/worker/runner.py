@@ -95,6 +95,8 @@ class Runner:
         self.fixtures = Fixtures()
         self.fork = fork  # function blocks run in forked children (see run)
         self.child: Any = None  # the live child (children.py), if any
+        self.snap: Any = None  # leaks.Snapshot of this worker's state, for the next child
+        self.snap_modules = -1  # len(sys.modules) when snap was last taken (None: opaque)
         self.line = ""  # the request being handled, as it came (a child gets it verbatim)
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -139,10 +141,10 @@ class Runner:
         from . import children
 
         if self.child is not None and self.child.modules != len(sys.modules):
-            self.retire()  # imported since the fork: a fresh child has what this one lacks
+            self._end_child()  # imported since the fork: a fresh child has what this one lacks
         if self.child is None:
             self.proto.flush()
-            _before_fork()
+            self._snapshot()
             self.child = children.spawn(self._child_main, self.proto.fileno())
         self.proto.flush()
         child = self.child
@@ -159,19 +161,34 @@ class Runner:
             os._exit(os.waitstatus_to_exitcode(status))
 
     def retire(self) -> None:
-        """End the live child, if any: the worker is about to change its own state."""
+        """End the live child, if any: the worker is about to change its own state (so its
+        snapshot is no longer what the next child starts from)."""
+        self.snap, self.snap_modules = None, -1
+        self._end_child()
+
+    def _end_child(self) -> None:
         if self.child is not None:
             self.child.close(kill=True)
             self.child = None
 
-    def _child_main(self, requests: Any, replies: Any) -> None:
-        """The forked child: blocks from ``requests`` until one leaves state behind."""
+    def _snapshot(self) -> None:
+        """The state the next child starts from, taken here so every child inherits it
+        (leaks.py): brought up to date after this worker's imports since the last fork."""
         from . import leaks
-        from .canonical import loads
         from .policy import _in_project
 
+        _before_fork()
+        if self.snap is None and self.snap_modules == len(sys.modules):
+            return  # opaque, and nothing imported since: a child runs one block
+        self.snap = leaks.snapshot(_in_project, self.snap)
+        self.snap_modules = len(sys.modules)
+
+    def _child_main(self, requests: Any, replies: Any) -> None:
+        """The forked child: blocks from ``requests`` until one leaves state behind."""
+        from .canonical import loads
+
         self.proto, self.child = replies, None
-        snap = leaks.snapshot(_in_project)
+        snap = self.snap  # the worker's, taken at the fork (_snapshot)
         for line in requests:
             req = loads(line)
             try:
