@@ -14,8 +14,8 @@ import pytest
 from tests.gitkit import GIT_ENV
 
 from codemode.cli.main import main
-from codemode.specs.load import load_spec_file, load_spec_files
 from codemode.specs.parsed_cache import ParsedSpecs, flatten, unflatten
+from codemode.specs.reading import load_spec_file, load_spec_files
 
 SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
 

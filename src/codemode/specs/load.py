@@ -21,7 +21,6 @@ import yaml
 
 from codemode.specs import RESERVED_KEYS, bounds
 from codemode.specs.compose import Budget, compose
-from codemode.specs.parsed_cache import ParsedSpecs
 from codemode.specs.types import (
     SCOPE_ALIASES,
     CaseSpec,
@@ -412,17 +411,6 @@ def _parse_reserved(
     return fixtures, serializers, metas
 
 
-def _decode(raw: bytes) -> tuple[str | None, SpecProblem | None]:
-    try:
-        return raw.decode("utf-8-sig"), None
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        return None, SpecProblem(
-            line,
-            f"not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); re-save the file as UTF-8",
-        )
-
-
 def _is_builtin(name: str) -> bool:
     """A bare builtin callable (``len``, ``sorted``): vowel resolves those function ids."""
     import builtins
@@ -553,51 +541,3 @@ def _check_refs(
             error=f"unknown serializer {f.serializer!r}; define it under top-level `serializers:` (defined: {known})",
         )
     return f
-
-
-def load_spec_file(
-    path: Path, root: Path | None = None, cache: ParsedSpecs | None = None
-) -> SpecFile:
-    """One spec file, checked; through ``cache`` when it was parsed before (parsed_cache)."""
-    rel = path.as_posix()
-    if root is not None:
-        # the link's own place, not its target's: a spec symlinked elsewhere is still named
-        # by where it sits in the project
-        here = path.parent.resolve() / path.name
-        try:
-            rel = here.relative_to(root.resolve()).as_posix()
-        except ValueError:
-            pass
-    try:
-        raw, refused = bounds.read_bounded(path)
-        if refused is not None:  # a device, a FIFO or a huge file: never read into memory
-            return SpecFile(path, rel, problems=(refused,))
-    except OSError as exc:
-        return SpecFile(path, rel, problems=(SpecProblem(None, f"cannot read: {exc.strerror}"),))
-    return parse_spec_bytes(raw, path, rel, cache)
-
-
-def load_spec_files(paths: Iterable[Path], root: Path) -> list[SpecFile]:
-    """Every spec file of ``paths``, each read back from the project's cache of parsed
-    spec files when its content was parsed before."""
-    cache = ParsedSpecs(root)
-    return [load_spec_file(p, root, cache) for p in paths]
-
-
-def parse_spec_bytes(
-    raw: bytes, path: Path, rel: str, cache: ParsedSpecs | None = None
-) -> SpecFile:
-    """A spec file's content read elsewhere (a git object: the old side of a change), checked
-    as ``load_spec_file`` checks what it reads."""
-    text, problem = _decode(raw)
-    if text is None:
-        assert problem is not None
-        return SpecFile(path, rel, problems=(problem,))
-    if cache is None or cache.folder is None:
-        return parse_spec_text(text, path, rel)
-    key = cache.key(text, path, rel)
-    spec = cache.get(key, path)
-    if spec is None:
-        spec = parse_spec_text(text, path, rel)
-        cache.put(key, spec)
-    return spec
