@@ -129,6 +129,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--size", default="25000/5000/100", metavar="CASES/FUNCTIONS/FILES")
     p.add_argument("--runs", type=int, default=3, help="timed rounds (median)")
     p.add_argument("--serial", action="store_true", help="also time check --all --jobs 1")
+    p.add_argument(
+        "--no-spec-cache",
+        action="store_true",
+        help="parse every spec file in every run (CODEMODE_SPEC_CACHE=0), as a fresh CI checkout",
+    )
     a = p.parse_args(argv)
     cores = len(os.sched_getaffinity(0))
     work = Path(tempfile.mkdtemp(prefix="codemode-scale-"))
@@ -144,6 +149,8 @@ def _measure(a: argparse.Namespace, cores: int, work: Path) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEMODE_", "VIRTUAL_ENV"))}
     env.update(_common.GIT_ENV, NO_COLOR="1", LOGFIRE_IGNORE_NO_CONFIG="1")
     subprocess.run(["git", "init", "-q"], cwd=proj.root, check=True, env=env)
+    if a.no_spec_cache:
+        env["CODEMODE_SPEC_CACHE"] = "0"
     base = [sys.executable, "-m", "codemode", "check", "--all", "-q"]
     base += ["--root", str(proj.root), "--python", sys.executable]
     variants: dict[str, list[list[str]]] = {
@@ -156,7 +163,8 @@ def _measure(a: argparse.Namespace, cores: int, work: Path) -> int:
         variants["check --all --jobs 1"] = [[*base, "--jobs", "1"]]
     print(
         f"project: {proj.cases:,} cases, {proj.functions:,} functions, {proj.files} files "
-        f"({proj.wrong} wrong on purpose); {cores} cores, load {os.getloadavg()[0]:.2f}"
+        f"({proj.wrong} wrong on purpose); {cores} cores, load {os.getloadavg()[0]:.2f}; "
+        + ("no spec cache" if a.no_spec_cache else "spec files read from the cache round 0 fills")
     )
     got: dict[str, list[Run]] = {name: [] for name in variants}
     names = list(variants)
