@@ -15,3 +15,15 @@ GIT_ENV = {
     "GIT_CONFIG_GLOBAL": os.devnull,
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+
+
+def user_env(drop: tuple[str, ...] = ("CODEMODE_", "VIRTUAL_ENV")) -> dict[str, str]:
+    """This process's environment as a user's shell would have it: without codemode's own
+    settings (and any variable starting with ``drop``), and without PYTHONDONTWRITEBYTECODE,
+    which a test runner or CI shell may set: with it, every run compiles the modules whose
+    bytecode is not cached yet, a cost no user pays twice."""
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(drop) and k != "PYTHONDONTWRITEBYTECODE"
+    }

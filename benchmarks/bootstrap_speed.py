@@ -28,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import _common
 from _common import GIT_ENV
 from upgrade_detection import BenchError, fetch
 
@@ -49,7 +50,7 @@ def _project(src: Path, dest: Path) -> None:
 
 
 def _codemode(root: Path, *args: str) -> tuple[float, subprocess.CompletedProcess[str]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")}
+    env = _common.user_env(("CODEMODE_",))
     started = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "codemode", *args, "--root", str(root), "--format", "json", "-q"],

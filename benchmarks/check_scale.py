@@ -146,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _measure(a: argparse.Namespace, cores: int, work: Path) -> int:
     cases, functions, files = (int(x) for x in a.size.split("/"))
     proj = _scale.build_scale(work / "scale", cases, functions, files)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEMODE_", "VIRTUAL_ENV"))}
+    env = _common.user_env()
     env.update(_common.GIT_ENV, NO_COLOR="1", LOGFIRE_IGNORE_NO_CONFIG="1")
     subprocess.run(["git", "init", "-q"], cwd=proj.root, check=True, env=env)
     if a.no_spec_cache:

@@ -161,7 +161,7 @@ def median(runs: list[Run], field: str) -> float:
 
 
 def bench_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEMODE_", "VIRTUAL_ENV"))}
+    env = _common.user_env()
     env.update(NO_COLOR="1", LOGFIRE_IGNORE_NO_CONFIG="1")
     return env
 

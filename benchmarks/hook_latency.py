@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import resource
 import shutil
 import statistics
@@ -232,8 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     WORK.mkdir(parents=True, exist_ok=True)
     home = WORK / "pre-commit-home"
     base = Path(tempfile.mkdtemp(prefix="hook-latency-", dir=WORK))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "CODEMODE_"))}
-    env.pop("VIRTUAL_ENV", None)
+    env = _common.user_env(("GIT_", "CODEMODE_", "VIRTUAL_ENV"))
     env.update(GIT_ENV, PRE_COMMIT_HOME=str(home))
     try:
         hook_repo = base / "hook-repo"

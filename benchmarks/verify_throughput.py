@@ -41,6 +41,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import _common
+
 HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work" / "verify_throughput"
 VOWEL_VERSION = "0.4.0"
@@ -418,7 +420,7 @@ def _vowel_version(cli: Path) -> str | None:
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEMODE_", "VIRTUAL_ENV"))}
+    env = _common.user_env()
     env["LOGFIRE_IGNORE_NO_CONFIG"] = "1"
     env["NO_COLOR"] = "1"
     env.update(extra)
