@@ -104,7 +104,7 @@ def test_without_fork_the_worker_is_replaced_per_block(project: Path) -> None:
         env={**os.environ, "CODEMODE_WORKER_FORK": "0"},
     )
     from codemode.check.verify import Verifier
-    from codemode.specs.reading import load_spec_file
+    from codemode.specs.spec_files import load_spec_file
 
     specs = [load_spec_file(project / "specs" / n, project) for n in ("a.yml", "b.yml")]
     try:

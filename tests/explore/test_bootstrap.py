@@ -12,7 +12,7 @@ from codemode.check.run import run_check
 from codemode.cli.main import main
 from codemode.config import load_config
 from codemode.scope import Scope
-from codemode.specs.reading import load_spec_file
+from codemode.specs.spec_files import load_spec_file
 
 TEXT = """\
 import re

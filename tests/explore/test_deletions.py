@@ -10,7 +10,7 @@ from codemode.check.run import run_check
 from codemode.cli.main import main
 from codemode.config import load_config
 from codemode.scope import Scope
-from codemode.specs.reading import load_spec_file
+from codemode.specs.spec_files import load_spec_file
 
 CLAMP = """\
 def clamp(x: int, lo: int = 0, hi: int = 10) -> int:

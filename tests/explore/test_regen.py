@@ -12,7 +12,7 @@ from codemode.check.run import run_check
 from codemode.config import Config
 from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
-from codemode.specs.reading import load_spec_file
+from codemode.specs.spec_files import load_spec_file
 
 NEW = ("shop.shipping.parcel_size", "shop.inventory.abc_class", "shop.customers.loyalty_tier")
 

@@ -22,7 +22,7 @@ from codemode.config import DEFAULT_SPEC_GLOBS, load_config
 from codemode.errors import FatalError
 from codemode.report.terminal import render
 from codemode.specs.discover import glob_regex
-from codemode.specs.reading import load_spec_file
+from codemode.specs.spec_files import load_spec_file
 
 
 def _new_repo(tmp_path: Path, hook_env: dict[str, str]) -> Project:

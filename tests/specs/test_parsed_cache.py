@@ -15,7 +15,7 @@ from tests.gitkit import GIT_ENV
 
 from codemode.cli.main import main
 from codemode.specs.parsed_cache import ParsedSpecs, flatten, unflatten
-from codemode.specs.reading import load_spec_file, load_spec_files
+from codemode.specs.spec_files import load_spec_file, load_spec_files
 
 SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
 

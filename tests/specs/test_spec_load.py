@@ -12,7 +12,7 @@ import yaml
 
 from codemode.specs.load import parse_spec_text
 from codemode.specs.model import json_schema
-from codemode.specs.reading import load_spec_file
+from codemode.specs.spec_files import load_spec_file
 from codemode.specs.types import CaseSpec, EvaluatorSpec, FixtureSpec, SerializerSpec, SpecFile
 
 LEDGER_SPECS = Path(__file__).parents[1] / "data" / "ledger" / "specs"

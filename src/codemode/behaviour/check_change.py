@@ -209,7 +209,7 @@ def _spec_index(config: Config, root: Path, analysis: DiffResult) -> SpecIndex:
             paths.append(path)
     if not paths:
         return index_specs([])
-    from codemode.specs.reading import load_spec_files
+    from codemode.specs.spec_files import load_spec_files
 
     return index_specs(load_spec_files(paths, root))
 

@@ -97,7 +97,7 @@ def prepare(
         return None
     from codemode.change.versions import changed_versions
     from codemode.specs.changes import FileSide, compare
-    from codemode.specs.reading import parse_spec_bytes
+    from codemode.specs.spec_files import parse_spec_bytes
 
     versions = changed_versions(config.root, scope, lambda p: is_spec_path(config, p), staged)
     if not versions:

@@ -377,6 +377,6 @@ def _affected_spec_paths(
 def _load_specs_at(paths: list[Path], root: Path) -> list[SpecFile]:
     if not paths:
         return []
-    from codemode.specs.reading import load_spec_files  # yaml: only when a spec matters
+    from codemode.specs.spec_files import load_spec_files  # yaml: only when a spec matters
 
     return load_spec_files(paths, root)

@@ -51,7 +51,7 @@ def index_specs(specs: list[SpecFile]) -> SpecIndex:
 
 
 def build_index(config: Config, root: Path | None = None) -> SpecIndex:
-    from codemode.specs.reading import load_spec_files  # yaml: only when specs are parsed
+    from codemode.specs.spec_files import load_spec_files  # yaml: only when specs are parsed
 
     base = root or config.root
     return index_specs(load_spec_files(find_spec_files(config, root=base), base))

@@ -24,7 +24,7 @@ from codemode.specs import textfile
 from codemode.specs.edit_case import CaseEditError, set_expectations
 from codemode.specs.index import SpecIndex, build_index
 from codemode.specs.load import parse_spec_text
-from codemode.specs.reading import load_spec_file
+from codemode.specs.spec_files import load_spec_file
 from codemode.specs.types import FunctionSpec, SpecFile
 from codemode.specs.write import unified_diff
 from codemode.worker.pool import Outcome
