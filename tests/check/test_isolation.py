@@ -256,3 +256,21 @@ def test_what_an_import_adds_to_another_module_is_watched(tmp_path: Path) -> Non
         "b": "passed",
         "r": "passed",
     }
+
+
+def test_a_global_whose_attributes_raise_does_not_stop_the_check(tmp_path: Path) -> None:
+    """An object the leak check cannot read (its ``__dict__`` raises) makes the state opaque:
+    a child runs one block, and the verdicts are the function's (they were errors: the
+    snapshot's exception ended every child)."""
+    root = tmp_path / "proj"
+    (root / "specs").mkdir(parents=True)
+    (root / "weird.py").write_text(
+        "class Weird:\n    @property\n    def __dict__(self):\n        raise RuntimeError('no')\n\n\n"
+        "W = Weird()\n\n\ndef f(x):\n    return x + 1\n"
+    )
+    (root / "specs" / "s.yml").write_text(
+        "weird.f:\n  dataset:\n    - case: {id: a, input: 1, expected: 2}\n"
+        "    - case: {id: b, input: 2, expected: 3}\n"
+    )
+    report = run_check(load_config(root), Scope("all"))
+    assert [c.status for f in report.functions for c in f.cases] == ["passed", "passed"]

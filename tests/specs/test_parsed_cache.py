@@ -142,3 +142,19 @@ def test_a_value_marshal_cannot_hold_leaves_the_file_uncached(tmp_path: Path) ->
     assert first[0].functions[0].cases[0].error is None
     assert _entries(root) == []
     assert load_spec_files([spec], root) == first
+
+
+def test_an_entry_of_another_shape_is_parsed_afresh(tmp_path: Path) -> None:
+    """A well-formed marshal entry whose records have other fields (another codemode's, or
+    edited by hand) is never built into records with fields missing."""
+    import marshal
+
+    root = _repo(tmp_path)
+    spec = root / "specs" / "pricing.yml"
+    first = load_spec_files([spec], root)
+    (entry,) = _entries(root)
+    rel, functions, fixtures, serializers, problems = marshal.loads(entry.read_bytes())
+    fid, line, fx, ser, evs, cases, error, meta = functions[0]
+    short = ((fid, line, fx, ser, evs, tuple(c[:3] for c in cases), error, meta),)
+    entry.write_bytes(marshal.dumps((rel, short, fixtures, serializers, problems)))
+    assert load_spec_files([spec], root) == first

@@ -60,8 +60,11 @@ _STAMP: list[bytes] = []  # the loader's stamp, computed once per process
 def _make(cls: type[T], values: tuple[Any, ...], names: tuple[str, ...] | None = None) -> T:
     """A frozen record from its field values, without running its ``__init__`` (a frozen
     dataclass's sets each field through ``object.__setattr__``: most of a read's time)."""
+    names = names or _NAMES[cls]
+    if len(values) != len(names):  # an entry of another shape: the caller parses afresh
+        raise ValueError(f"{cls.__name__}: {len(values)} fields, not {len(names)}")
     obj = object.__new__(cls)
-    obj.__dict__.update(zip(names or _NAMES[cls], values))
+    obj.__dict__.update(zip(names, values))
     return obj
 
 

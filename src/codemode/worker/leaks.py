@@ -423,5 +423,5 @@ def snapshot(
         if last is not None and last.refresh():
             return last
         return Snapshot(in_project)
-    except (Opaque, RecursionError):
+    except Exception:  # Opaque, RecursionError, or an object whose attributes raise when read
         return None
