@@ -42,3 +42,18 @@ def test_every_site_still_compiles_to_a_different_function() -> None:
         mutant = mutants.mutate(fn, k)
         assert ast.dump(mutant) != original, k
         compile(ast.Module(body=[mutant], type_ignores=[]), "<m>", "exec")
+
+
+def test_an_alarm_at_either_edge_of_a_mutant_call_is_its_timeout_not_the_workers_end() -> None:
+    """The per-call alarm of the mutation analysis, going off just before the call or just
+    after it returned (a loaded machine stops a process at any point), ended the worker
+    with a _Hang, and the function's analysis with it: a regen wrote other cases."""
+    from codemode.worker.exploring import _Calls
+    from codemode.worker.runner import Runner
+
+    calls = _Calls(Runner(None), {}, (sorted, None, None))
+    outcomes = {
+        calls.one({"id": "c", "inputs": [[3, 1, 2]]}, 1e-6 * (i % 200 + 1)).get("outcome")
+        for i in range(4000)
+    }
+    assert "timeout" in outcomes  # and no _Hang left the call

@@ -115,27 +115,34 @@ class _Calls:
         obj, owner, module = self.target
         use_alarm = hasattr(signal, "setitimer")
         old = signal.signal(signal.SIGALRM, _on_alarm) if use_alarm else None
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_REAL, limit)
         try:
-            return dict(
-                self.runner.run_case(
-                    obj,
-                    owner,
-                    module,
-                    case,
-                    self.req,
-                    self.fixture_specs,
-                    self.eval_values,
-                    self.eval_teardowns,
-                    self.req.get("file_key", ""),
+            # The alarm may go off before the call starts or after it returned, before it is
+            # disarmed: the _Hang is then raised in the inner block and still caught here.
+            # Raised outside, it ended the worker and the function's mutation analysis with
+            # it (a loaded machine's regen wrote other cases than an idle one's, #20).
+            try:
+                if use_alarm:
+                    signal.setitimer(signal.ITIMER_REAL, limit)
+                return dict(
+                    self.runner.run_case(
+                        obj,
+                        owner,
+                        module,
+                        case,
+                        self.req,
+                        self.fixture_specs,
+                        self.eval_values,
+                        self.eval_teardowns,
+                        self.req.get("file_key", ""),
+                    )
                 )
-            )
+            finally:
+                if use_alarm:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
         except _Hang:
             return {"outcome": "timeout"}
         finally:
             if use_alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, old)
 
     def close(self) -> None:
