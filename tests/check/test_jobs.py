@@ -5,33 +5,17 @@ function's verdict."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from codemode.check import lanes
 from codemode.check.lanes import Unit
 from codemode.specs.load import parse_spec_text
+from lanekit import codemode
 
 SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
-
-
-def codemode(root: Path, *args: str) -> tuple[int, str, str]:
-    """The real command in a fresh process (no thread of the test run's, so lanes fork)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "codemode", *args, "--root", str(root), "--python", sys.executable],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env={
-            **{k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")},
-            "CODEMODE_WARM": "0",  # no warm worker outliving a test
-        },
-    )
-    return proc.returncode, proc.stdout, proc.stderr
 
 
 def report(root: Path, *args: str) -> tuple[int, dict[str, Any]]:
@@ -238,3 +222,17 @@ def test_a_number_of_jobs_is_taken_as_given_and_the_default_pays_its_way() -> No
     assert lanes.lane_count(3, 0) == 3
     assert lanes.lane_count(0, 10) == 1  # a few cases: one worker
     assert lanes.lane_count(0, 10**9) == lanes.available_cores()
+
+
+def test_a_thread_started_outside_threading_keeps_the_run_serial() -> None:
+    """pytest-xdist's execnet starts its thread with ``_thread``: ``threading`` does not count
+    it, and a lane forked beside it hung on a lock that thread held."""
+    import _thread
+    import threading
+
+    stop = threading.Event()
+    _thread.start_new_thread(stop.wait, (30,))
+    try:
+        assert not lanes.can_fork()
+    finally:
+        stop.set()

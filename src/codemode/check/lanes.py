@@ -16,6 +16,11 @@ Where it does not apply: a run given a worker by its caller, a process with thre
 (a fork would copy their locks), a platform without ``os.fork``, and, unless ``--jobs`` names
 a number, work too small to pay for a second interpreter (``LANE_BYTES``): those run
 serially, with the same report.
+
+A lane sends each piece as a length-prefixed pickle, then an end mark: the parent takes each
+piece as it arrives (``regen --jobs`` shows its progress meanwhile: explore/writing/
+regen_lanes.py, whose groups are never split), and a lane killed between two pieces is
+known by its missing end mark, not taken for one that had nothing more to send.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import os
 import selectors
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from codemode.errors import FatalError
 from codemode.shard import in_shard
@@ -64,14 +69,15 @@ def lane_count(jobs: int, total_weight: int) -> int:
     return max(1, min(available_cores(), total_weight // LANE_BYTES))
 
 
-def plan(weights: Sequence[int], lanes: int) -> list[list[Unit]]:
+def plan(weights: Sequence[int], lanes: int, split: bool = True) -> list[list[Unit]]:
     """The units of each lane. A file heavier than a lane's share is split into as many parts
-    as it holds shares (at most ``lanes``); units go largest first to the least loaded lane."""
+    as it holds shares (at most ``lanes``; never without ``split``); units go largest first to
+    the least loaded lane."""
     total = sum(weights) or 1
     share = total / lanes
     units: list[tuple[float, Unit]] = []
     for i, w in enumerate(weights):
-        parts = min(lanes, max(1, round(w / share))) if w > share else 1
+        parts = min(lanes, max(1, round(w / share))) if split and w > share else 1
         units += [(w / parts, Unit(i, k, parts)) for k in range(parts)]
     units.sort(key=lambda u: (-u[0], u[1]))
     loads = [0.0] * lanes
@@ -115,20 +121,43 @@ def _empty(spec: SpecFile) -> SpecFile:
 
 def can_fork() -> bool:
     """A fork copies only the calling thread: with another thread running (holding a lock,
-    mid-write) the copy could hang, so then the run stays serial."""
+    mid-write) the copy could hang, so then the run stays serial. The threads are counted by
+    the OS where it says: one started with ``_thread`` (pytest-xdist's execnet starts one) or
+    by a C extension is no ``threading`` thread, and a lane forked beside it hung (#20)."""
     if not hasattr(os, "fork"):
         return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # not Linux
+        pass
     import sys
 
     threading = sys.modules.get("threading")
     return threading is None or threading.active_count() == 1
 
 
-Work = Callable[[list[Unit]], Iterator[tuple[Unit, "VerifyResult"]]]
+T = TypeVar("T")
 
 
-def run_lanes(lanes: list[list[Unit]], work: Work) -> list[tuple[Unit, VerifyResult]]:
-    """Each lane's ``work(units)`` in a forked process; every piece, sorted by unit."""
+class LaneLost(RuntimeError):
+    """A lane ended without sending all it had (killed, out of memory); ``pieces``: what the
+    lanes did send, for a caller that can name what is missing rather than fail."""
+
+    def __init__(self, message: str, pieces: list[tuple[Any, Any]]) -> None:
+        super().__init__(message)
+        self.pieces = pieces
+
+
+# A piece is (key, value): the key puts it in its serial place (a Unit, a function's index).
+Send = Callable[[tuple[Any, T]], None]
+Work = Callable[[list[Unit], Send[T]], None]
+
+
+def run_lanes(
+    lanes: list[list[Unit]], work: Work[T], on_piece: Callable[[tuple[Any, T]], None] | None = None
+) -> list[tuple[Any, T]]:
+    """Each lane's ``work(units, send)`` in a forked process; every piece it sent, sorted by
+    key. ``on_piece`` sees each piece as it arrives (a regen shows its progress meanwhile)."""
     import pickle  # noqa: F401  (before the forks: each lane sends with it, this reads with it)
 
     from codemode.worker.pool import adopt_orphans
@@ -144,37 +173,50 @@ def run_lanes(lanes: list[list[Unit]], work: Work) -> list[tuple[Unit, VerifyRes
                 _lane(write, units, work)
             os.close(write)
             started.append((pid, read))
-        pieces = _collect(started)
+        pieces = _collect(started, on_piece)
     finally:
         for pid, read in started:
             _end(pid, read)  # after _collect each lane is leaving; else it is killed
     return sorted(pieces, key=lambda p: p[0])
 
 
-def _lane(fd: int, units: list[Unit], work: Work) -> None:
+def _lane(fd: int, units: list[Unit], work: Work[T]) -> None:
     import pickle
 
     code = 0
     try:
         with os.fdopen(fd, "wb") as out:
+
+            def frame(kind: str, value: object) -> None:
+                # Length-prefixed, so the parent decodes each piece as soon as it is whole.
+                blob = pickle.dumps((kind, value), pickle.HIGHEST_PROTOCOL)
+                out.write(len(blob).to_bytes(8, "little") + blob)
+                out.flush()
+
             try:
-                for piece in work(units):
-                    pickle.dump(("piece", piece), out, pickle.HIGHEST_PROTOCOL)
+                work(units, lambda piece: frame("piece", piece))
+                frame("end", None)  # a lane killed between two pieces sends no end
             except FatalError as exc:
-                pickle.dump(("fatal", str(exc)), out)
+                frame("fatal", str(exc))
             except BaseException:  # the parent re-raises it with this traceback
                 import traceback
 
-                pickle.dump(("crash", traceback.format_exc()), out)
+                frame("crash", traceback.format_exc())
     except BaseException:
         code = 3
     finally:
         os._exit(code)
 
 
-def _collect(started: list[tuple[int, int]]) -> list[tuple[Unit, VerifyResult]]:
-    """Read every lane's pipe to its end (all at once: a lane blocks on a full pipe)."""
+def _collect(
+    started: list[tuple[int, int]], on_piece: Callable[[tuple[Any, T]], None] | None
+) -> list[tuple[Any, T]]:
+    """Read every lane's pipe to its end (all at once: a lane blocks on a full pipe),
+    decoding each piece as soon as it is whole."""
     data = {read: bytearray() for _, read in started}
+    lane = {read: (n, pid) for n, (pid, read) in enumerate(started)}
+    ended: set[int] = set()
+    pieces: list[tuple[Any, T]] = []
     with selectors.DefaultSelector() as sel:
         for read in data:
             sel.register(read, selectors.EVENT_READ)
@@ -182,35 +224,41 @@ def _collect(started: list[tuple[int, int]]) -> list[tuple[Unit, VerifyResult]]:
         while open_:
             for key, _ in sel.select():
                 chunk = os.read(key.fd, 1 << 20)
-                if chunk:
-                    data[key.fd] += chunk
-                else:
+                if not chunk:
                     sel.unregister(key.fd)
                     open_ -= 1
-    pieces: list[tuple[Unit, VerifyResult]] = []
-    for n, (pid, read) in enumerate(started):
-        pieces += _decode(data.pop(read), n, pid)
+                    continue
+                data[key.fd] += chunk
+                for kind, value in _frames(data[key.fd], lane[key.fd][0]):
+                    if kind == "end":
+                        ended.add(key.fd)
+                    else:
+                        pieces.append(value)
+                        if on_piece is not None:
+                            on_piece(value)
+    for read, (n, pid) in lane.items():
+        if read not in ended:  # killed, out of memory: what it sent is not all it had
+            raise LaneLost(
+                f"lane {n + 1} of the --jobs run (pid {pid}) ended without its results", pieces
+            )
     return pieces
 
 
-def _decode(raw: bytearray, n: int, pid: int) -> list[tuple[Unit, VerifyResult]]:
-    import io
+def _frames(buf: bytearray, n: int) -> Iterator[tuple[str, Any]]:
+    """The whole frames at the head of ``buf``, taken out of it; a lane's error is raised."""
     import pickle  # only when lanes ran: a hook's one-worker check does not pay for it
 
-    stream, out = io.BytesIO(raw), []
-    while stream.tell() < len(raw):
-        try:
-            kind, value = pickle.load(stream)
-        except Exception:  # cut short: the lane died (killed, out of memory)
-            break
+    while len(buf) >= 8:
+        size = int.from_bytes(buf[:8], "little")
+        if len(buf) < 8 + size:
+            return
+        kind, value = pickle.loads(bytes(buf[8 : 8 + size]))
+        del buf[: 8 + size]
         if kind == "fatal":
             raise FatalError(value)
         if kind == "crash":
             raise RuntimeError(f"lane {n + 1} of the --jobs run failed:\n{value}")
-        out.append(value)
-    else:
-        return out
-    raise RuntimeError(f"lane {n + 1} of the --jobs run (pid {pid}) ended without its results")
+        yield kind, value
 
 
 def _end(pid: int, read: int) -> None:
@@ -239,7 +287,7 @@ def _still_writing(read: int) -> bool:
         return False
 
 
-def merge(pieces: Sequence[tuple[Unit, VerifyResult]]) -> VerifyResult:
+def merge(pieces: Sequence[tuple[Any, VerifyResult]]) -> VerifyResult:
     """The pieces, already in unit order, as the one result a serial run gives."""
     from codemode.check.verify import VerifyResult
 

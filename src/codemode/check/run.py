@@ -159,7 +159,7 @@ def _in_lanes(
     from codemode.check.assertions import AssertionSandbox
     from codemode.check.verify import Verifier
 
-    def work(units: list[Unit]) -> Iterator[tuple[Unit, VerifyResult]]:
+    def work(units: list[Unit], send: lanes.Send[VerifyResult]) -> None:
         worker = make_worker(config, root)
         worker.spawn()
         sandbox = AssertionSandbox()  # one per lane, not one per unit
@@ -167,7 +167,7 @@ def _in_lanes(
             verifier = Verifier(config, worker, sandbox)
             for unit in units:
                 spec = lanes.part_of(load(unit.spec), unit, only, shard)
-                yield unit, verifier.verify([spec], only, trace, shard)
+                send((unit, verifier.verify([spec], only, trace, shard)))
         finally:
             sandbox.close()
             worker.close()

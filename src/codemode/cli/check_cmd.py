@@ -9,13 +9,14 @@ from typing import Any
 
 from codemode.cli.common import (
     add_common_args,
+    add_jobs_arg,
     add_scope_args,
     config_from_args,
+    jobs_from_args,
     parse_shard,
     scope_from_args,
     write_output,
 )
-from codemode.errors import FatalError
 
 EXAMPLES = """\
 examples:
@@ -52,14 +53,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--shard", metavar="K/N", help="check only the K-th of N shares of the functions"
     )
-    p.add_argument(
-        "-j",
-        "--jobs",
-        metavar="N",
-        help="verify function blocks in N lanes at once, each with a worker of its own "
-        "(default: the cores available, `jobs` under [tool.codemode]; 'auto' the same; "
-        "1: one worker); the report is the same whatever N",
-    )
+    add_jobs_arg(p, "verify function blocks in N lanes at once, each with a worker of its own")
     p.add_argument(
         "--no-diff",
         action="store_true",
@@ -69,26 +63,14 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def parse_jobs(value: str) -> int:
-    """``--jobs N`` (N >= 1), or ``auto``: 0, the cores available."""
-    text = value.strip().lower()
-    if text == "auto":
-        return 0
-    if not text.isdigit() or not 1 <= int(text) <= 1024:
-        raise FatalError(f"--jobs {value!r}: write a number of lanes from 1 to 1024, or auto")
-    return int(text)
-
-
 def run(args: argparse.Namespace) -> int:
     from codemode.check.fastpath import quick_report, staged_change
     from codemode.report.terminal import render, use_color
 
     scope = scope_from_args(args)
-    config = config_from_args(args)
+    config = config_from_args(args, jobs=jobs_from_args(args))
     if args.no_diff:
         config = config.replace(diff=False)
-    if args.jobs is not None:
-        config = config.replace(jobs=parse_jobs(args.jobs))
     if scope.kind == "staged":
         import os
 

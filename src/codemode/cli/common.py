@@ -14,8 +14,10 @@ from codemode.shard import parse_shard
 
 __all__ = [
     "add_common_args",
+    "add_jobs_arg",
     "add_scope_args",
     "config_from_args",
+    "jobs_from_args",
     "parse_shard",
     "scope_from_args",
     "write_output",
@@ -71,6 +73,33 @@ def add_common_args(p: argparse.ArgumentParser) -> None:
     v = p.add_mutually_exclusive_group()
     v.add_argument("-q", "--quiet", action="store_true", help="only failures and the summary")
     v.add_argument("-v", "--verbose", action="store_true", help="every case, passed ones too")
+
+
+def add_jobs_arg(p: argparse.ArgumentParser, what: str) -> None:
+    """``-j/--jobs N``, the same for ``check`` and ``regen`` (``jobs`` under [tool.codemode])."""
+    p.add_argument(
+        "-j",
+        "--jobs",
+        metavar="N",
+        help=f"{what} (default: the cores available, `jobs` under [tool.codemode]; 'auto' the "
+        "same; 1: one worker); the report is the same whatever N",
+    )
+
+
+def parse_jobs(value: str) -> int:
+    """``--jobs N`` (N >= 1), or ``auto``: 0, the cores available."""
+    text = value.strip().lower()
+    if text == "auto":
+        return 0
+    if not text.isdigit() or not 1 <= int(text) <= 1024:
+        raise FatalError(f"--jobs {value!r}: write a number of lanes from 1 to 1024, or auto")
+    return int(text)
+
+
+def jobs_from_args(args: argparse.Namespace) -> int | None:
+    """The ``--jobs`` given, as a config override (None: the config's ``jobs``)."""
+    value = getattr(args, "jobs", None)
+    return None if value is None else parse_jobs(value)
 
 
 def scope_from_args(args: argparse.Namespace) -> Scope:

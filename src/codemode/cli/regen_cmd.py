@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from codemode.cli.common import add_common_args, add_scope_args, config_from_args, scope_from_args
+from codemode.cli.common import (
+    add_common_args,
+    add_jobs_arg,
+    add_scope_args,
+    config_from_args,
+    jobs_from_args,
+    scope_from_args,
+)
 
 EXAMPLES = """\
 examples:
@@ -46,6 +53,11 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--concurrency", type=int, metavar="N", help="functions explored at once (default 4)"
     )
+    add_jobs_arg(
+        p,
+        "explore functions in N lanes at once, a module's and a spec file's functions in one "
+        "lane (offline; a model's run stays in one process, --concurrency)",
+    )
     p.add_argument(
         "--function",
         action="append",
@@ -68,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         max_cost=args.max_cost,
         max_seconds=args.max_seconds,
         concurrency=args.concurrency,
+        jobs=jobs_from_args(args),
     )
 
     def progress(line: str) -> None:

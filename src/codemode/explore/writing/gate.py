@@ -28,8 +28,10 @@ Blocks without such an output (most) never start them.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -158,3 +160,39 @@ def _sort(result: GateResult, update: FunctionUpdate, observed: list[dict[str, A
         else:
             result.unfaithful.append(cid)
             result.why[cid] = f"every run gave {render(outcomes[0][1])[:80]}, not the record"
+
+
+class GateWorkers:
+    """Idle gate workers handed out to the concurrent explorations and taken back: each block
+    runs in a forked child, so one worker start (and import) per process serves every function."""
+
+    def __init__(self, make: Callable[[], Worker]) -> None:
+        self.make = make
+        self.idle: list[Worker] = []
+        self.every: list[Worker] = []
+        self.lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def take(self, n: int) -> Iterator[list[Worker]]:
+        with self.lock:
+            got = [self.idle.pop() for _ in range(min(n, len(self.idle)))]
+        fresh = [self.make() for _ in range(n - len(got))]
+        with self.lock:
+            self.every += fresh
+        try:
+            yield got + fresh
+        finally:
+            with self.lock:
+                self.idle += got + fresh
+
+    def close(self) -> None:
+        for w in self.every:
+            w.close()
+
+
+def seeded(worker: Worker) -> Worker:
+    """A gate worker hashes strings with a seed of its own, even where the user's environment
+    fixes PYTHONHASHSEED: an output that follows the seed (a list made from a set) varies
+    between processes in CI, so the gate must see it vary (#18)."""
+    worker.env["PYTHONHASHSEED"] = "random"
+    return worker

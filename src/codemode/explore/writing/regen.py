@@ -5,16 +5,15 @@ Every function is explored (concurrently, up to ``concurrency``), gated, and tur
 cleanly, atomically, under the spec file's lock) unless ``dry_run``: a run that stops later
 keeps what it finished. When a model fails, a budget runs out or exploring one function
 hits a bug of ours, that function's spec is kept as it was and the report says why (a bug's
-traceback goes to ``regen-errors.log`` under the cache); the other functions go on.
+traceback goes to ``regen-errors.log`` under the cache); the other functions go on. Offline,
+``--jobs N`` explores in N forks of the process (regen_lanes.py), with the same files and report.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,41 +65,6 @@ Progress = Callable[[str], None]
 EXPLORE_TIMEOUT = 5.0  # seconds per exploratory call: planned inputs may be slow, never hang
 
 
-class _Workers:
-    """Idle workers handed out to the concurrent explorations and taken back."""
-
-    def __init__(self, make: Callable[[], Worker]) -> None:
-        self.make = make
-        self.idle: list[Worker] = []
-        self.every: list[Worker] = []
-        self.lock = threading.Lock()
-
-    @contextlib.contextmanager
-    def take(self, n: int) -> Iterator[list[Worker]]:
-        with self.lock:
-            got = [self.idle.pop() for _ in range(min(n, len(self.idle)))]
-        fresh = [self.make() for _ in range(n - len(got))]
-        with self.lock:
-            self.every += fresh
-        try:
-            yield got + fresh
-        finally:
-            with self.lock:
-                self.idle += got + fresh
-
-    def close(self) -> None:
-        for w in self.every:
-            w.close()
-
-
-def _seeded(worker: Worker) -> Worker:
-    """A gate worker hashes strings with a seed of its own, even where the user's environment
-    fixes PYTHONHASHSEED: an output that follows the seed (a list made from a set) varies
-    between processes in CI, so the gate must see it vary (#18)."""
-    worker.env["PYTHONHASHSEED"] = "random"
-    return worker
-
-
 class _Run:
     def __init__(
         self,
@@ -126,9 +90,13 @@ class _Run:
         self.order: list[str] = []  # target ids, in the order progress is shown
         self.finished: dict[str, _Done] = {}
         self.shown: dict[str, str] = {}  # a message -> where progress first showed it
+        from codemode.explore.writing.gate import GateWorkers, seeded
+
         # The gate's workers serve every function of the run: each block runs in a forked
         # child, so one worker start (and import) per process, not two per function.
-        self.gate_workers = _Workers(lambda: _seeded(make_worker(config)))
+        self.gate_workers = GateWorkers(lambda: seeded(make_worker(config)))
+        self.write_here = True  # False in a --jobs run's parent: its lanes write (regen_lanes)
+        self.on_done: Callable[[_Done], None] | None = None  # a lane sends each result on
 
     def _finished(self, done: _Done) -> None:
         """Write and show each function in the order of the targets, whichever finishes first,
@@ -138,7 +106,10 @@ class _Run:
         while self.done < len(self.order) and self.order[self.done] in self.finished:
             ready = self.finished[self.order[self.done]]
             self.done += 1
-            self._write_now(ready)
+            if self.write_here:
+                self._write_now(ready)
+            if self.on_done is not None:
+                self.on_done(ready)
             if self.progress is not None:
                 head = f"[{self.done}/{self.total}] {ready.id}"
                 first = self.shown.setdefault(ready.message, head)
@@ -469,7 +440,7 @@ def run_regen(
             )
         run.cache = AnswerCache(cache_dir(config.root))
     try:
-        done = asyncio.run(_gather(run, targets))
+        done = _explore_all(run, targets)
     finally:
         run.gate_workers.close()
     report = _finish(config, run, done, dry_run)
@@ -479,6 +450,18 @@ def run_regen(
         scope=scope,
         notes=(*report.notes, *summary, f"elapsed {elapsed:.2f} s"),
     )
+
+
+def _explore_all(run: _Run, targets: list[_Target]) -> list[_Done]:
+    """Every target's result, in order: in ``--jobs`` lanes when they pay (offline only: a
+    model's budget and answers' cache are one account the functions draw on in turn)."""
+    if run.model is None:
+        from codemode.explore.writing.regen_lanes import in_lanes
+
+        done = in_lanes(run, targets, lambda share: asyncio.run(_gather(run, share)))
+        if done is not None:
+            return done
+    return asyncio.run(_gather(run, targets))
 
 
 async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
