@@ -158,3 +158,29 @@ def test_an_entry_of_another_shape_is_parsed_afresh(tmp_path: Path) -> None:
     short = ((fid, line, fx, ser, evs, tuple(c[:3] for c in cases), error, meta),)
     entry.write_bytes(marshal.dumps((rel, short, fixtures, serializers, problems)))
     assert load_spec_files([spec], root) == first
+
+
+def test_a_staged_check_reads_the_index_tree_through_the_project_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--staged`` reads spec files from a tree of the index in a new temporary folder each
+    run: the cache is the project's and its key is the content and the name, not the path."""
+    root = _repo(tmp_path)
+    env = {**os.environ, **GIT_ENV}
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+    subprocess.run(["git", "commit", "-qm", "base"], cwd=root, check=True, env=env)
+    pricing = root / "specs" / "pricing.yml"
+    pricing.write_text(pricing.read_text().replace("expected: 90.0", "expected: 91.0", 1))
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+
+    def staged() -> tuple[int, str]:
+        capsys.readouterr()
+        code = main(["check", "--root", str(root), "--staged", "--no-diff", "--color", "never"])
+        out = capsys.readouterr().out
+        return code, out.rsplit("(", 1)[0]  # the elapsed time aside
+
+    first = staged()
+    entries = _entries(root)
+    assert first[0] == 1 and "drifted" in first[1] and entries
+    assert staged() == first
+    assert _entries(root) == entries

@@ -293,7 +293,7 @@ def _verify_change(
         if (paths or removed) and own and not may_split:
             # The worker's interpreter starts while the YAML is imported and parsed.
             worker = _started(config, root)
-        specs = _load_specs_at(paths, root)
+        specs = _load_specs_at(paths, root, config.root)
         index = index_specs(specs)
         result = None
         if specs:
@@ -374,9 +374,9 @@ def _affected_spec_paths(
     return out, named
 
 
-def _load_specs_at(paths: list[Path], root: Path) -> list[SpecFile]:
+def _load_specs_at(paths: list[Path], root: Path, project: Path | None = None) -> list[SpecFile]:
     if not paths:
         return []
     from codemode.specs.spec_files import load_spec_files  # yaml: only when a spec matters
 
-    return load_spec_files(paths, root)
+    return load_spec_files(paths, root, project)

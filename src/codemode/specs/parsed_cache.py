@@ -7,7 +7,8 @@ that. An entry is the ``SpecFile`` as plain tuples, dicts and strings in ``marsh
 (built in, no code runs on load, and several times faster than pickle), one small file per
 spec content under ``<git-dir>/codemode-cache/specs/``, keyed by a digest of:
 
-- the file's text, its repo-relative name and path (both are in the records' messages);
+- the file's text and its repo-relative name (in the records' messages); not its path, which
+  is set on the records as they are read back;
 - the loader: the size and mtime of codemode's ``specs`` modules and of PyYAML's, and the
   Python version, so an upgrade (or an edit of an editable install) parses afresh.
 
@@ -43,7 +44,7 @@ from codemode.specs.types import (
     SpecProblem,
 )
 
-SCHEMA = 1
+SCHEMA = 2  # 2: the path is not part of the key
 FOLDER = "specs"
 KEEP = 4096  # entries; past this the oldest half goes (a project's specs, many times over)
 
@@ -156,8 +157,10 @@ class ParsedSpecs:
         if private(folder):
             self.folder = folder
 
-    def key(self, text: str, path: Path, rel: str) -> str:
-        head = b"\0".join((_stamp(), rel.encode(), os.fsencode(path)))
+    def key(self, text: str, rel: str) -> str:
+        # Not the path: a change scope reads the spec files from a tree of the index or a
+        # commit in a temporary folder, a new one each run, under the same names.
+        head = b"\0".join((_stamp(), rel.encode("utf-8", "surrogatepass")))
         return digest(head + b"\0" + text.encode("utf-8", "surrogatepass"))
 
     def get(self, key: str, path: Path) -> SpecFile | None:

@@ -46,10 +46,13 @@ def load_spec_file(
     return parse_spec_bytes(raw, path, rel, cache)
 
 
-def load_spec_files(paths: Iterable[Path], root: Path) -> list[SpecFile]:
-    """Every spec file of ``paths``, each read back from the project's cache of parsed
-    spec files when its content was parsed before."""
-    cache = ParsedSpecs(root)
+def load_spec_files(
+    paths: Iterable[Path], root: Path, project: Path | None = None
+) -> list[SpecFile]:
+    """Every spec file of ``paths`` (under ``root``: the project's, or a tree of one side of
+    a change), each read back from the cache of parsed spec files of ``project`` (default
+    ``root``) when its content was parsed before."""
+    cache = ParsedSpecs(project or root)
     return [load_spec_file(p, root, cache) for p in paths]
 
 
@@ -64,7 +67,7 @@ def parse_spec_bytes(
         return SpecFile(path, rel, problems=(problem,))
     if cache is None or cache.folder is None:
         return _parse(text, path, rel)
-    key = cache.key(text, path, rel)
+    key = cache.key(text, rel)
     spec = cache.get(key, path)
     if spec is None:
         spec = _parse(text, path, rel)
