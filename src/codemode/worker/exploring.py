@@ -23,6 +23,14 @@ MUTANT_BUDGET = 0.5  # seconds of calls per mutant; the rest of its calls are no
 CALL_LIMIT = 0.5  # seconds for one call of a mutant: a loop made endless is a kill
 KILLERS = 2  # calls that kill a mutant, enough to choose from: the rest are not run
 TOTAL_BUDGET = 8.0  # seconds for all mutants of one function (the request may say less)
+# Every budget here is this process's CPU time (_cpu), which a loaded machine does not stretch;
+# a call that waits without running (a sleep made endless) is stopped on the clock after
+# REAL_FACTOR times its CPU limit (at least REAL_MIN s), and the clock also bounds a mutant's
+# calls (WALL_FACTOR x its budget, under the parent's REPLY_TIMEOUT) and a function's.
+REAL_FACTOR = 4.0
+REAL_MIN = 0.5
+WALL_FACTOR = 6.0
+_cpu = time.process_time
 
 
 def _plain(value: Any, depth: int = 0) -> bool:
@@ -112,9 +120,15 @@ class _Calls:
         self.eval_teardowns: list[Any] = []
 
     def one(self, case: dict[str, Any], limit: float) -> dict[str, Any]:
+        """One call, stopped after ``limit`` seconds of this process's CPU (a mutant's loop
+        made endless), or ``REAL_FACTOR`` times that on the clock (one that waits forever):
+        CPU, not the clock, so a loaded machine's regen chooses the cases an idle one's does
+        (a call descheduled for 60 ms was counted a hang, and its mutant killed)."""
         obj, owner, module = self.target
         use_alarm = hasattr(signal, "setitimer")
-        old = signal.signal(signal.SIGALRM, _on_alarm) if use_alarm else None
+        if use_alarm:
+            old = signal.signal(signal.SIGALRM, _on_alarm)
+            old_prof = signal.signal(signal.SIGPROF, _on_alarm)
         try:
             # The alarm may go off before the call starts or after it returned, before it is
             # disarmed: the _Hang is then raised in the inner block and still caught here.
@@ -122,7 +136,8 @@ class _Calls:
             # it (a loaded machine's regen wrote other cases than an idle one's, #20).
             try:
                 if use_alarm:
-                    signal.setitimer(signal.ITIMER_REAL, limit)
+                    signal.setitimer(signal.ITIMER_PROF, limit)
+                    signal.setitimer(signal.ITIMER_REAL, max(REAL_MIN, REAL_FACTOR * limit))
                 return dict(
                     self.runner.run_case(
                         obj,
@@ -138,12 +153,14 @@ class _Calls:
                 )
             finally:
                 if use_alarm:
+                    signal.setitimer(signal.ITIMER_PROF, 0)
                     signal.setitimer(signal.ITIMER_REAL, 0)
         except _Hang:
             return {"outcome": "timeout"}
         finally:
             if use_alarm:
                 signal.signal(signal.SIGALRM, old)
+                signal.signal(signal.SIGPROF, old_prof)
 
     def close(self) -> None:
         for td in reversed(self.eval_teardowns):
@@ -205,14 +222,15 @@ def _run_sites(
     base: list[str] = []
     limits: list[float] = []
     for case in cases:
-        t0 = time.perf_counter()
+        t0 = _cpu()
         base.append(_key(calls.one(case, CALL_LIMIT * 5)))
-        limits.append(min(CALL_LIMIT, 0.05 + 20 * (time.perf_counter() - t0)))
+        limits.append(min(CALL_LIMIT, 0.05 + 20 * (_cpu() - t0)))
     original = func.__code__
     cached = getattr(calls.target[0], "cache_clear", None)  # an lru_cache would hide mutants
-    deadline = time.perf_counter() + float(req.get("budget", TOTAL_BUDGET))
+    budget = float(req.get("budget", TOTAL_BUDGET))
+    deadline, wall_deadline = _cpu() + budget, time.perf_counter() + WALL_FACTOR * budget
     for k in range(len(sites)):
-        if time.perf_counter() > deadline:
+        if _cpu() > deadline or time.perf_counter() > wall_deadline:
             break  # the mutants not run are not counted
         code = mut.compile_mutant(fn, owners, original.co_filename, k)
         if code is None or code.co_freevars != original.co_freevars:
@@ -223,9 +241,12 @@ def _run_sites(
         try:
             if callable(cached):
                 cached()
-            started = time.perf_counter()
+            started, wall = _cpu(), time.perf_counter()
             for case, want, limit in zip(cases, base, limits):
-                if time.perf_counter() - started > MUTANT_BUDGET:
+                if (
+                    _cpu() - started > MUTANT_BUDGET
+                    or time.perf_counter() - wall > WALL_FACTOR * MUTANT_BUDGET
+                ):
                     break
                 if _key(calls.one(case, limit)) != want:
                     killed.append(case["id"])

@@ -132,4 +132,3 @@ def _preload() -> None:
     import codemode.explore.record
     import codemode.explore.selection.by_mutation
     import codemode.explore.writing.gate  # noqa: F401
-
