@@ -37,7 +37,7 @@ _DIFFED = ("modified", "impacted", "renamed")
 _SHARED = (
     "codemode.behaviour.engine",  # the diff's records, unpickled here
     "codemode.change.side_tree",
-    "codemode.specs.load",  # yaml
+    "codemode.specs.spec_files",  # not the YAML loader: spec files parsed before are cached
     "codemode.worker.pool",
     "codemode.worker.warm_client",
 )
@@ -211,7 +211,8 @@ def _spec_index(config: Config, root: Path, analysis: DiffResult) -> SpecIndex:
         return index_specs([])
     from codemode.specs.spec_files import load_spec_files
 
-    return index_specs(load_spec_files(paths, root))
+    # the project's cache of parsed spec files: ``root`` may be a tree of the index
+    return index_specs(load_spec_files(paths, root, config.root))
 
 
 def diff_targets(

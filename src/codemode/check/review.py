@@ -97,6 +97,7 @@ def prepare(
         return None
     from codemode.change.versions import changed_versions
     from codemode.specs.changes import FileSide, compare
+    from codemode.specs.parsed_cache import ParsedSpecs
     from codemode.specs.spec_files import parse_spec_bytes
 
     versions = changed_versions(config.root, scope, lambda p: is_spec_path(config, p), staged)
@@ -104,18 +105,19 @@ def prepare(
         return None
     pairs: list[tuple[FileSide, FileSide]] = []
     problems: dict[str, list[str]] = {}
+    cache = ParsedSpecs(config.root)  # a side parsed on an earlier run is read back
     for v in versions:
         old, new = v.change.old_path, v.change.new_path
         sides = (
             FileSide(
                 old,
-                parse_spec_bytes(v.old, config.root / old, old)
+                parse_spec_bytes(v.old, config.root / old, old, cache)
                 if old and v.old is not None
                 else None,
             ),
             FileSide(
                 new,
-                parse_spec_bytes(v.new, config.root / new, new)
+                parse_spec_bytes(v.new, config.root / new, new, cache)
                 if new and v.new is not None
                 else None,
             ),
