@@ -133,6 +133,15 @@ def test_a_crash_in_the_forked_child_is_reported_and_the_rest_still_runs(tmp_pat
     assert cases["b"][0] == "error" and cases["c"] == ("passed", "")
 
 
+def _statuses(root: Path, files: dict[str, str], spec: str) -> dict[str, str]:
+    """Write ``files`` and one spec file under ``root``; ``check --all``'s status per case id."""
+    for rel, text in {**files, "specs/s.yml": spec}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    report = run_check(load_config(root), Scope("all"))
+    return {c.id: c.status for f in report.functions for c in f.cases}
+
+
 # One child runs a module's functions in turn while none of them changes state; each of these
 # writers changes state a different way, and the reader after it must still see the original.
 KINDS = {
@@ -186,24 +195,18 @@ def pure(x):
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_a_function_that_changes_state_ends_its_child(tmp_path: Path, kind: str) -> None:
     write, read = KINDS[kind]
-    root = tmp_path / "proj"
-    (root / "specs").mkdir(parents=True)
-    (root / "kinds.py").write_text(
-        KINDS_MODULE
-        + f"\n\ndef writer(x):\n    {write}\n    return 0\n"
-        + f"\n\ndef reader(x):\n    return {read}\n"
-    )
-    (root / "specs" / "s.yml").write_text(
+    statuses = _statuses(
+        tmp_path / "proj",
+        {
+            "kinds.py": KINDS_MODULE
+            + f"\n\ndef writer(x):\n    {write}\n    return 0\n"
+            + f"\n\ndef reader(x):\n    return {read}\n"
+        },
         "kinds.pure:\n  dataset:\n    - case: {id: p, input: 1, expected: 1}\n"
         "kinds.writer:\n  dataset:\n    - case: {id: w, input: 1, expected: 0}\n"
-        "kinds.reader:\n  dataset:\n    - case: {id: r, input: 1, expected: 0}\n"
+        "kinds.reader:\n  dataset:\n    - case: {id: r, input: 1, expected: 0}\n",
     )
-    report = run_check(load_config(root), Scope("all"))
-    assert {c.id: c.status for f in report.functions for c in f.cases} == {
-        "p": "passed",
-        "w": "passed",
-        "r": "passed",
-    }, kind
+    assert statuses == {"p": "passed", "w": "passed", "r": "passed"}, kind
 
 
 # The worker brings its snapshot up to date after each import instead of walking every module
@@ -238,39 +241,34 @@ def read(x):
 
 
 def test_what_an_import_adds_to_another_module_is_watched(tmp_path: Path) -> None:
-    root = tmp_path / "proj"
-    (root / "src" / "app").mkdir(parents=True)
-    (root / "specs").mkdir()
-    (root / "src" / "app" / "__init__.py").write_text("")
-    (root / "src" / "app" / "registry.py").write_text(REGISTRY)
-    (root / "src" / "app" / "plugin.py").write_text(PLUGIN)
-    (root / "pyproject.toml").write_text('[project]\nname = "app"\n')
-    (root / "specs" / "s.yml").write_text(
+    files = {
+        "src/app/__init__.py": "",
+        "src/app/registry.py": REGISTRY,
+        "src/app/plugin.py": PLUGIN,
+        "pyproject.toml": '[project]\nname = "app"\n',
+    }
+    statuses = _statuses(
+        tmp_path / "proj",
+        files,
         "app.registry.size:\n  dataset:\n    - case: {id: s, input: 1, expected: 0}\n"
         "app.plugin.bump:\n  dataset:\n    - case: {id: b, input: 1, expected: 0}\n"
-        "app.plugin.read:\n  dataset:\n    - case: {id: r, input: 1, expected: 0}\n"
+        "app.plugin.read:\n  dataset:\n    - case: {id: r, input: 1, expected: 0}\n",
     )
-    report = run_check(load_config(root), Scope("all"))
-    assert {c.id: c.status for f in report.functions for c in f.cases} == {
-        "s": "passed",
-        "b": "passed",
-        "r": "passed",
-    }
+    assert statuses == {"s": "passed", "b": "passed", "r": "passed"}
 
 
 def test_a_global_whose_attributes_raise_does_not_stop_the_check(tmp_path: Path) -> None:
     """An object the leak check cannot read (its ``__dict__`` raises) makes the state opaque:
     a child runs one block, and the verdicts are the function's (they were errors: the
     snapshot's exception ended every child)."""
-    root = tmp_path / "proj"
-    (root / "specs").mkdir(parents=True)
-    (root / "weird.py").write_text(
+    weird = (
         "class Weird:\n    @property\n    def __dict__(self):\n        raise RuntimeError('no')\n\n\n"
         "W = Weird()\n\n\ndef f(x):\n    return x + 1\n"
     )
-    (root / "specs" / "s.yml").write_text(
+    statuses = _statuses(
+        tmp_path / "proj",
+        {"weird.py": weird},
         "weird.f:\n  dataset:\n    - case: {id: a, input: 1, expected: 2}\n"
-        "    - case: {id: b, input: 2, expected: 3}\n"
+        "    - case: {id: b, input: 2, expected: 3}\n",
     )
-    report = run_check(load_config(root), Scope("all"))
-    assert [c.status for f in report.functions for c in f.cases] == ["passed", "passed"]
+    assert statuses == {"a": "passed", "b": "passed"}
