@@ -236,3 +236,43 @@ def test_a_thread_started_outside_threading_keeps_the_run_serial() -> None:
         assert not lanes.can_fork()
     finally:
         stop.set()
+
+
+KILLER = """\
+import os
+
+
+def killer(x):
+    worker = os.getppid()  # the block runs in a child of the worker, the worker in a lane
+    with open(f"/proc/{worker}/stat") as f:
+        lane = int(f.read().rsplit(")", 1)[1].split()[1])
+    os.kill(lane, 9)
+    return x
+
+
+def same(x):
+    return x
+"""
+
+
+def test_a_lane_killed_by_the_code_under_test_costs_its_own_functions_only(
+    tmp_path: Path,
+) -> None:
+    """A function that kills its lane ended `check --jobs 2` with exit 3 (the lane's results
+    missing); its lane's functions are now errors that say why, and the rest is reported."""
+    if not Path("/proc/self/stat").exists():
+        return  # the function finds its lane through /proc
+    root = tmp_path / "proj"
+    (root / "specs").mkdir(parents=True)
+    (root / "killer.py").write_text(KILLER)
+    rows = "\n".join(f"    - case: {{id: c{i}, input: {i}, expected: {i}}}" for i in range(400))
+    (root / "specs" / "a.yml").write_text(f"killer.same:\n  dataset:\n{rows}\n")
+    (root / "specs" / "b.yml").write_text(
+        "killer.killer:\n  dataset:\n    - case: {id: k, input: 1, expected: 1}\n"
+    )
+    code, data = report(root, "--all", "--jobs", "2")
+    statuses = {f["id"]: (f["status"], f.get("message", "")) for f in data["functions"]}
+    assert code == 1
+    assert statuses["killer.killer"][0] == "error"
+    assert "ended without its results" in statuses["killer.killer"][1]
+    assert statuses["killer.same"][0] == "ok"  # the other lane's work stands

@@ -287,6 +287,35 @@ def _still_writing(read: int) -> bool:
         return False
 
 
+def with_lost(
+    lost: LaneLost,
+    plan: list[list[Unit]],
+    load: Callable[[int], SpecFile],
+    only: set[str] | None,
+    shard: tuple[int, int] | None,
+) -> list[tuple[Any, VerifyResult]]:
+    """The pieces the lanes sent, and for each unit a lane never sent, its functions as
+    errors that say why: a lane killed (by the code under test, by the OOM killer) hides
+    nothing and ends nothing else. A unit is sent whole, so one not sent is all missing."""
+    from codemode.check.verify import VerifyResult
+    from codemode.report.model import FunctionResult
+
+    sent = {unit for unit, _ in lost.pieces}
+    pieces = list(lost.pieces)
+    why = f"not verified: {lost} (killed? out of memory?)"
+    for unit in (u for units in plan for u in units if u not in sent):
+        spec = part_of(load(unit.spec), unit, only, shard)
+        ran = [
+            f for f in spec.functions if (only is None or f.id in only) and in_shard(f.id, shard)
+        ]
+        result = VerifyResult()
+        result.functions = [
+            FunctionResult(f.id, "error", spec.rel, f.line, message=why) for f in ran
+        ]
+        pieces.append((unit, result))
+    return sorted(pieces, key=lambda p: p[0])
+
+
 def merge(pieces: Sequence[tuple[Any, VerifyResult]]) -> VerifyResult:
     """The pieces, already in unit order, as the one result a serial run gives."""
     from codemode.check.verify import VerifyResult

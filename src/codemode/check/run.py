@@ -172,7 +172,10 @@ def _in_lanes(
             sandbox.close()
             worker.close()
 
-    return lanes.merge(lanes.run_lanes(plan, work))
+    try:
+        return lanes.merge(lanes.run_lanes(plan, work))
+    except lanes.LaneLost as lost:
+        return lanes.merge(lanes.with_lost(lost, plan, load, only, shard))
 
 
 def no_specs_note(config: Config) -> str:

@@ -14,9 +14,9 @@ spec content under ``<git-dir>/codemode-cache/specs/``, keyed by a digest of:
 
 Trust: entries are read only from a folder of this user that nobody else may enter (0700),
 inside the git directory, which no commit can write. A value ``marshal`` cannot hold (a YAML
-timestamp is a ``datetime``) leaves that file uncached, parsed each run as before. Any error
-(a read-only repository, a full disk, a corrupt entry) turns the cache off for that file;
-``CODEMODE_SPEC_CACHE=0`` turns it off. Outside a git repository there is no cache: it would
+timestamp is a ``datetime``) leaves that file uncached, parsed each run as before. A corrupt
+entry is parsed afresh; a write that fails (a read-only repository, a full disk) turns the
+cache off for the rest of the run; ``CODEMODE_SPEC_CACHE=0`` turns it off. Outside a git repository there is no cache: it would
 be a folder in the user's project.
 """
 
@@ -167,11 +167,8 @@ class ParsedSpecs:
         if self.folder is None:
             return None
         try:
-            data = marshal.loads((self.folder / key).read_bytes())
-            return unflatten(data, path)
-        except FileNotFoundError:
-            return None
-        except Exception:  # a corrupt or foreign entry: parse afresh, and replace it
+            return unflatten(marshal.loads((self.folder / key).read_bytes()), path)
+        except Exception:  # none yet, or a corrupt or foreign one: parse afresh, and put it
             return None
 
     def put(self, key: str, spec: SpecFile) -> None:
