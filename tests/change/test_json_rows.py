@@ -81,3 +81,33 @@ def test_cold_and_warm_json_are_identical(repo, capsys, monkeypatch):
     assert main(args) == 0
     rows = json.loads(capsys.readouterr().out)["functions"]
     assert rows[1]["id"] == "pkg.a.helper" and rows[1]["specs"] == ["specs/a.yml"]
+
+
+def test_a_kept_document_follows_the_tests_flag_and_the_spec_files(repo, capsys):
+    """Without spec files a repeat writes the document the last run kept: one per --tests,
+    and none once a spec file exists (its column comes from the specs, looked up afresh)."""
+    from codemode.change.listing import json_document
+    from codemode.cli.main import main
+
+    repo.write("src/pkg/a.py", "def helper(x):\n    return x + 1\n")
+    repo.write("tests/test_a.py", "from pkg.a import helper\n\n\ndef test_h():\n    helper(1)\n")
+    base = repo.commit()
+    repo.write("src/pkg/a.py", "def helper(x):\n    return x + 2\n")
+    repo.commit()
+    args = ["diff", "--base", base, "--format", "json", "--root", str(repo.root)]
+
+    def run(*extra: str) -> str:
+        assert main([*args, *extra]) == 0
+        return capsys.readouterr().out
+
+    plain, with_tests = run(), run("--tests")
+    assert "tests" not in json.loads(plain) and json.loads(with_tests)["tests"]
+    assert [run(), run("--tests"), run()] == [plain, with_tests, plain]
+    repo.write("specs/a.yml", "pkg.a.helper:\n  dataset:\n    - case: {input: 1, expected: 3}\n")
+    assert json.loads(run())["functions"][0]["specs"] == ["specs/a.yml"]
+    (repo.root / "specs" / "a.yml").unlink()
+    assert run() == plain
+    # the one-join rendering without specs is the per-row one with empty specs
+    rows = (("a", "b"), (False, True), ('{"id": "a"', '{"id": "b"'), (), {})
+    for tests in (False, True):
+        assert json_document(rows, None, tests) == json_document(rows, lambda _i: [], tests)

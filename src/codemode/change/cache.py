@@ -168,7 +168,8 @@ def source_roots(config: Config, repo: Path) -> tuple[str, ...]:
 
 
 class PinnedRange:
-    """A range scope's work tree, its head commit, and its cache entry."""
+    """A range scope's work tree, its head revision (a commit id, or a pin such as
+    ``<id>~1``: see ``codemode.change.refs``), and its cache entry."""
 
     def __init__(self, repo: Path, git_dir: Path, base: str, head: str, config: Config) -> None:
         self.repo, self.head = repo, head
@@ -183,16 +184,23 @@ class PinnedRange:
 
 
 def pin_range(config: Config, scope: Scope) -> PinnedRange | None:
-    """The commits ``scope.base`` and ``scope.head`` name, with the work tree and git dir, in
-    one git run: all that a cached range needs. None if anything is unusual, and the full
-    path (which explains what is wrong) runs instead."""
+    """What pins ``scope.base`` and ``scope.head``, with the work tree and git dir: all that a
+    cached range needs. From the refs' files, else one git run; None if anything is unusual,
+    and the full path (which explains what is wrong) runs instead."""
     refs = (scope.base or "HEAD", scope.head or "HEAD")
     if scope.kind != "range" or any(r.startswith("-") for r in refs):
         return None
+    from codemode.change.refs import pin_revisions
+
+    # from the refs' files when they are plain: no git process (nor subprocess's import)
+    pinned = pin_revisions(config.root, refs)
+    if pinned is not None:
+        top, git_dir, (base, head) = pinned
+        return PinnedRange(Path(top), Path(git_dir), base, head, config)
     from codemode.change.git import rev_parse_commits
 
     found = rev_parse_commits(config.root, refs)
     if found is None:
         return None
-    top, git_dir, (base, head) = found
-    return PinnedRange(top, git_dir, base, head, config)
+    top_path, git_path, (base, head) = found
+    return PinnedRange(top_path, git_path, base, head, config)

@@ -58,13 +58,39 @@ def _impacted_test(f: Sequence[Any]) -> bool:
     return bool(f[2] == "impacted" and is_test_path(f[1]))
 
 
-def json_rows(config: Config, scope: Scope) -> Rows:
-    """(ids, whether each is an impacted test, each function's JSON row up to its specs,
-    problems, renames). For a range, the rows are kept in the cache next to the result they
-    render (the specs are not: they are looked up on every run), so a repeat renders nothing."""
+def json_output(
+    config: Config,
+    scope: Scope,
+    specs: Callable[[], Callable[[str], list[str]] | None],
+    tests: bool,
+) -> tuple[str, Sequence[str]]:
+    """(the ``--format json`` document, problems). ``specs`` is waited for once the cache
+    has been asked: None when the project has no spec file, and then the document is the
+    analysis's alone, so a repeat of a range writes the one the last run kept."""
     from codemode.change.cache import pin_range
 
     pinned = pin_range(config, scope)
+    key = f"{pinned.key}-doc{int(tests)}" if pinned is not None else ""
+    kept = pinned.cache.result(key) if pinned is not None else None
+    specs_for = specs()
+    if kept is not None and specs_for is None:
+        document, problems = kept
+        return str(document), tuple(problems)
+    rows = json_rows(config, scope, pinned)
+    document = json_document(rows, specs_for, tests)
+    if pinned is not None and specs_for is None:
+        pinned.cache.put_result(key, (document, rows[3]))
+    return document, rows[3]
+
+
+def json_rows(config: Config, scope: Scope, pinned: PinnedRange | None = None) -> Rows:
+    """(ids, whether each is an impacted test, each function's JSON row up to its specs,
+    problems, renames). For a range, the rows are kept in the cache next to the result they
+    render (the specs are not: they are looked up on every run), so a repeat renders nothing.
+    ``pinned``: what ``pin_range(config, scope)`` returned, when the caller asked already."""
+    from codemode.change.cache import pin_range
+
+    pinned = pinned or pin_range(config, scope)
     key = f"{pinned.key}-json2" if pinned is not None else ""
     if pinned is not None:
         hit = pinned.cache.result(key)
@@ -87,13 +113,20 @@ def json_document(rows: Rows, specs_for: Callable[[str], list[str]] | None, test
     """The ``--format json`` document, one function per line (readable, diffable, and far
     cheaper than indent=2). Impacted tests are left out, or listed apart under ``tests``."""
     ids, test_flags, heads, problems, renames = rows
-
-    def line(i: str, head: str) -> str:
-        return f'  {head}, "specs": {json_strs(specs_for(i)) if specs_for else "[]"}}}'
+    no_specs = ', "specs": []}'
 
     def block(want_test: bool) -> str:
-        picked = [line(i, h) for i, t, h in zip(ids, test_flags, heads) if t == want_test]
-        return "[\n" + ",\n".join(picked) + "\n]" if picked else "[]"
+        picked = [h for h, t in zip(heads, test_flags) if t == want_test]
+        if not picked:
+            return "[]"
+        if specs_for is None:  # one join: the rows differ only in their heads
+            return "[\n  " + f"{no_specs},\n  ".join(picked) + no_specs + "\n]"
+        lines = [
+            f'  {h}, "specs": {json_strs(specs_for(i))}}}'
+            for i, t, h in zip(ids, test_flags, heads)
+            if t == want_test
+        ]
+        return "[\n" + ",\n".join(lines) + "\n]"
 
     renamed = ", ".join(f"{json_str(k)}: {json_str(v)}" for k, v in renames.items())
     return (

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from codemode.background import in_background
-from codemode.change.listing import json_document, json_rows, text_document
+from codemode.change.listing import json_output, text_document
 from codemode.config import Config, load_config
 from codemode.errors import FatalError
 from codemode.scope import Scope
@@ -101,12 +101,13 @@ def _run(args: argparse.Namespace) -> int:
     # the spec files are found (a walk of the project) while git answers the analysis
     specs = in_background(lambda: spec_lookup(config))
     if args.format == "json":
-        rows = json_rows(config, scope)
-        specs_for = specs()
-        problems = rows[3]
-        sys.stdout.write(
-            json_document(rows, None if specs_for is _no_specs else specs_for, args.tests)
-        )
+
+        def specs_or_none() -> Callable[[str], list[str]] | None:
+            found = specs()
+            return None if found is _no_specs else found
+
+        document, problems = json_output(config, scope, specs_or_none, args.tests)
+        sys.stdout.write(document)
     else:
         text, problems = text_document(config, scope, specs, args.tests)
         sys.stdout.write(text)
