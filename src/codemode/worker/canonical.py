@@ -77,6 +77,12 @@ def canonical(value: object, _depth: int = 0, _path: set[int] | None = None) -> 
     vid = id(value)
     if vid in _path:
         return {UNREPRESENTABLE_TAG: "cycle"}
+    if type(value) is list or type(value) is dict:  # the common containers: no type below
+        _path.add(vid)
+        try:
+            return _canonical_container(value, _depth, _path)
+        finally:
+            _path.discard(vid)
     if isinstance(value, enum.Enum):
         return canonical(value.value, _depth + 1, _path)
     if isinstance(value, (bytes, bytearray, memoryview)):

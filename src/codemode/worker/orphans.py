@@ -36,7 +36,9 @@ def adopt_orphans() -> None:
     atexit.register(kill_descendants)
 
 
-def _descendants(pid: int) -> list[int]:
+def _tree() -> dict[int, list[int]]:
+    """Each process's children, from one scan of /proc (a pid's own ``children`` file needs a
+    kernel option not every kernel has)."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -47,6 +49,11 @@ def _descendants(pid: int) -> list[int]:
         except (OSError, ValueError, IndexError):
             continue
         children.setdefault(ppid, []).append(int(entry.name))
+    return children
+
+
+def _descendants(pid: int, tree: dict[int, list[int]] | None = None) -> list[int]:
+    children = _tree() if tree is None else tree
     out, todo = [], [pid]
     while todo:
         for child in children.get(todo.pop(), []):
@@ -81,9 +88,11 @@ def kill_descendants(wait: float = 2.0) -> None:
     SPARED (and what runs under it) is left alone."""
     deadline = time.monotonic() + wait
     while True:
-        kept = SPARED | {p for p in _descendants(os.getpid()) if _warm_worker(p)}
-        spared = {p for s in kept for p in (s, *_descendants(s))}
-        pids = [p for p in _descendants(os.getpid()) if p not in spared]
+        tree = _tree()  # one scan per round (~2 ms at 70 processes), not one per question
+        below = _descendants(os.getpid(), tree)
+        kept = SPARED | {p for p in below if _warm_worker(p)}
+        spared = {p for s in kept for p in (s, *_descendants(s, tree))}
+        pids = [p for p in below if p not in spared]
         for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
