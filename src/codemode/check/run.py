@@ -155,9 +155,11 @@ def _in_lanes(
     (check/lanes.py); the result is the serial one, in the serial order."""
     from codemode.check import lanes
 
-    # Imported here, before the lanes fork: once, not once in each lane (~30 ms of CPU each).
+    # Imported here, before the lanes fork: once, not once in each lane (~30 ms of CPU each;
+    # the worker's pool, ~8 ms more, on the way to each lane's first case).
     from codemode.check.assertions import AssertionSandbox
     from codemode.check.verify import Verifier
+    from codemode.worker import pool  # noqa: F401
 
     def work(units: list[Unit], send: lanes.Send[VerifyResult]) -> None:
         worker = make_worker(config, root)
