@@ -51,6 +51,28 @@ def _comparable(report: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _beside_xdist() -> bool:
+    """pytest-xdist runs a thread of its own (execnet's, started with ``_thread``, idle while a
+    test runs), which ``can_fork`` rightly counts: these tests fork beside it, as a run of
+    codemode (which starts no thread before the diff's fork) does alone."""
+    return hasattr(os, "fork")
+
+
+def test_no_fork_beside_a_thread_started_outside_threading() -> None:
+    """A thread ``threading`` does not know of (``_thread``, a C extension's) still keeps the
+    diff out of a fork: it runs after the check instead."""
+    import _thread
+    import threading
+
+    stop = threading.Event()
+    _thread.start_new_thread(stop.wait, (30,))
+    try:
+        assert not ahead.can_fork()
+        assert ahead.Ahead.start(lambda: 1) is None
+    finally:
+        stop.set()
+
+
 def test_the_diff_ahead_in_a_fork_gives_the_serial_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -66,6 +88,7 @@ def test_the_diff_ahead_in_a_fork_gives_the_serial_report(
 
     with monkeypatch.context() as m:
         m.setattr(os, "fork", fork)
+        m.setattr(ahead, "can_fork", _beside_xdist)
         rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
     assert len(forks) == 1  # the diff ran ahead, in a fork
     with monkeypatch.context() as m:
@@ -93,6 +116,7 @@ def test_a_fork_that_fails_loses_nothing(
         return real_apart(cls, dies, shared)
 
     monkeypatch.setattr(ahead.Ahead, "start", classmethod(start))
+    monkeypatch.setattr(ahead, "can_fork", _beside_xdist)
     rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
     assert rc == 1
     tier = functions(report)["demo.tiers.loyalty_tier"]

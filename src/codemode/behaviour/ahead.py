@@ -24,11 +24,12 @@ T = TypeVar("T")
 
 
 def can_fork() -> bool:
-    """``os.fork`` exists and no other thread runs (its locks would be copied mid-use)."""
-    if not hasattr(os, "fork"):
-        return False
-    threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
+    """``os.fork`` exists and no other thread runs (its locks would be copied mid-use), the
+    threads counted by the OS as check's lanes count them: one started with ``_thread`` or by
+    a C extension is no ``threading`` thread, and a fork beside it can hang (#20)."""
+    from codemode.check.lanes import can_fork as no_other_thread
+
+    return no_other_thread()
 
 
 class Ahead(Generic[T]):
