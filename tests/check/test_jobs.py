@@ -195,6 +195,47 @@ def test_the_plan_keeps_files_whole_and_splits_one_heavier_than_a_share() -> Non
     ]
 
 
+def test_the_queue_splits_a_heavy_file_finer_than_a_share_largest_first() -> None:
+    # 4 parts per lane: the 1000-weight file is 8 of the shares (1020 / 8), in 8 parts.
+    units = lanes.queue([1000, 10, 10], 2)
+    assert units == [*(Unit(0, k, 8) for k in range(8)), Unit(1), Unit(2)]
+    # A share is 540 / 8 = 67.5: the 300 goes in 4 parts of 75; a 100 is about one share.
+    assert lanes.queue([100, 300, 100, 40], 2) == [
+        Unit(0),
+        Unit(2),
+        *(Unit(1, k, 4) for k in range(4)),
+        Unit(3),
+    ]
+
+
+def _whoami(units: Any, send: Any) -> None:
+    import os
+    import time
+
+    for unit in units:
+        if unit.spec == 0:
+            time.sleep(2.0)  # the one slow unit
+        send((unit, os.getpid()))
+
+
+def test_a_free_lane_takes_the_next_unit_instead_of_waiting_for_its_share() -> None:
+    """The lane that drew the slow unit keeps it alone; the other takes every other unit
+    (a fixed plan would have given it half of them, after the slow one)."""
+    units = [Unit(n) for n in range(6)]
+    pieces = lanes.run_queue(units, 2, _whoami)
+    assert [u for u, _ in pieces] == units  # each once, in the serial order
+    slow = pieces[0][1]
+    assert [pid for _, pid in pieces[1:]] == [pieces[1][1]] * 5 and pieces[1][1] != slow
+
+
+def test_past_what_the_pipe_holds_each_lane_takes_a_share(monkeypatch: Any) -> None:
+    monkeypatch.setattr(lanes, "QUEUE_MAX", 3)
+    units = [Unit(n) for n in range(1, 8)]
+    pieces = lanes.run_queue(units, 2, _whoami)
+    assert [u for u, _ in pieces] == units
+    assert len({pid for _, pid in pieces}) == 2
+
+
 def test_the_parts_of_a_file_cover_its_blocks_once_in_order(tmp_path: Path) -> None:
     text = "".join(
         f"m.f{n}:\n  dataset:\n"

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import selectors
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from codemode.errors import FatalError
@@ -87,6 +87,27 @@ def plan(weights: Sequence[int], lanes: int, split: bool = True) -> list[list[Un
         loads[lane] += weight
         out[lane].append(unit)
     return [sorted(units) for units in out if units]
+
+
+# A queue's units are this much finer than a lane's share: a lane that drew cheap functions
+# (no assertion to feed, no fixture) takes more of them instead of waiting for the other.
+PARTS_PER_LANE = 4
+# Unit numbers go into one pipe before the lanes fork; what a pipe holds unread (64 KB on
+# Linux, 16 KB elsewhere) bounds how many: past it, each lane takes a fixed share (plan).
+QUEUE_MAX = 4096
+
+
+def queue(weights: Sequence[int], lanes: int) -> list[Unit]:
+    """The units for lanes that each take the next one when free, largest first: a file
+    heavier than a ``PARTS_PER_LANE``-th of a lane's share is split into as many parts."""
+    total = sum(weights) or 1
+    share = total / (lanes * PARTS_PER_LANE)
+    units: list[tuple[float, Unit]] = []
+    for i, w in enumerate(weights):
+        parts = min(lanes * PARTS_PER_LANE, max(1, round(w / share))) if w > share else 1
+        units += [(w / parts, Unit(i, k, parts)) for k in range(parts)]
+    units.sort(key=lambda u: (-u[0], u[1]))
+    return [u for _, u in units]
 
 
 def part_of(
@@ -150,11 +171,13 @@ class LaneLost(RuntimeError):
 
 # A piece is (key, value): the key puts it in its serial place (a Unit, a function's index).
 Send = Callable[[tuple[Any, T]], None]
-Work = Callable[[list[Unit], Send[T]], None]
+Work = Callable[[Iterable[Unit], Send[T]], None]  # a lane's units: a list, or drawn
 
 
 def run_lanes(
-    lanes: list[list[Unit]], work: Work[T], on_piece: Callable[[tuple[Any, T]], None] | None = None
+    lanes: Sequence[Iterable[Unit]],
+    work: Work[T],
+    on_piece: Callable[[tuple[Any, T]], None] | None = None,
 ) -> list[tuple[Any, T]]:
     """Each lane's ``work(units, send)`` in a forked process; every piece it sent, sorted by
     key. ``on_piece`` sees each piece as it arrives (a regen shows its progress meanwhile)."""
@@ -180,7 +203,44 @@ def run_lanes(
     return sorted(pieces, key=lambda p: p[0])
 
 
-def _lane(fd: int, units: list[Unit], work: Work[T]) -> None:
+def run_queue(units: list[Unit], count: int, work: Work[T]) -> list[tuple[Any, T]]:
+    """``count`` lanes that take ``units`` one at a time, in order, each the next one when it
+    is free (a lane's ``work`` gets an iterator); every piece, sorted by key. Past
+    ``QUEUE_MAX`` units, each lane takes a fixed share instead (``plan``'s)."""
+    if len(units) > QUEUE_MAX:
+        return run_lanes([units[n::count] for n in range(count)], work)
+    read, write = os.pipe()
+    try:
+        # All unit numbers are in the pipe before the first fork, and its write end is closed
+        # in every lane: a lane that finds it empty is done. Each number is one 4-byte read,
+        # whole: the pipe holds only whole numbers and no lane reads more than one at a time.
+        os.write(write, b"".join(n.to_bytes(4, "little") for n in range(len(units))))
+        os.close(write)
+        write = -1
+        return run_lanes([_Drawn(read, units)] * count, work)
+    finally:
+        if write >= 0:
+            os.close(write)
+        os.close(read)
+
+
+class _Drawn:
+    """A lane's units, taken from the shared pipe one at a time as it asks for the next."""
+
+    def __init__(self, fd: int, units: list[Unit]) -> None:
+        self.fd, self.units = fd, units
+
+    def __iter__(self) -> Iterator[Unit]:
+        while True:
+            data = os.read(self.fd, 4)
+            if not data:
+                return
+            while len(data) < 4:  # never, on the systems codemode runs on; a short read is not
+                data += os.read(self.fd, 4 - len(data))  # a number, so it is completed
+            yield self.units[int.from_bytes(data, "little")]
+
+
+def _lane(fd: int, units: Iterable[Unit], work: Work[T]) -> None:
     import pickle
 
     code = 0

@@ -7,7 +7,7 @@ the CLI and the Action.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,16 +113,17 @@ def _check_files(
         weights = [_size(p) for p in paths]
         count = lanes.lane_count(config.jobs, sum(weights))
         if count > 1 and paths and lanes.can_fork():
-            plan = lanes.plan(weights, count)
+            units = lanes.queue(weights, count)
             # Each lane parses its own files, in parallel; a file split between lanes is
             # parsed here once, and the lanes inherit it.
-            split = {u.spec for units in plan for u in units if u.parts > 1}
+            split = sorted({u.spec for u in units if u.parts > 1})
             parsed = dict(zip(split, _load_specs_at([paths[i] for i in split], config.root)))
 
             def load(i: int) -> SpecFile:
                 return parsed.get(i) or _load_specs_at([paths[i]], config.root)[0]
 
-            return _in_lanes(config, config.root, plan, load, None, False, shard), len(paths)
+            result = _in_lanes(config, config.root, units, count, load, None, False, shard)
+            return result, len(paths)
     own = worker is None
     w = worker or make_worker(config)
     if own:
@@ -145,14 +146,16 @@ def _size(path: Path) -> int:
 def _in_lanes(
     config: Config,
     root: Path,
-    plan: list[list[Unit]],
+    units: list[Unit],
+    count: int,
     load: Callable[[int], SpecFile],
     only: set[str] | None,
     trace: bool,
     shard: tuple[int, int] | None,
 ) -> VerifyResult:
-    """``_verify`` of the plan's units, each lane in a fork with a worker of its own
-    (check/lanes.py); the result is the serial one, in the serial order."""
+    """``_verify`` of the units in ``count`` lanes, each a fork with a worker of its own that
+    takes the next unit when it is free (check/lanes.py); the result is the serial one, in
+    the serial order."""
     from codemode.check import lanes
 
     # Imported here, before the lanes fork: once, not once in each lane (~30 ms of CPU each;
@@ -161,13 +164,13 @@ def _in_lanes(
     from codemode.check.verify import Verifier
     from codemode.worker import pool  # noqa: F401
 
-    def work(units: list[Unit], send: lanes.Send[VerifyResult]) -> None:
+    def work(mine: Iterable[Unit], send: lanes.Send[VerifyResult]) -> None:
         worker = make_worker(config, root)
         worker.spawn()
         sandbox = AssertionSandbox()  # one per lane, not one per unit
         try:
             verifier = Verifier(config, worker, sandbox)
-            for unit in units:
+            for unit in mine:
                 spec = lanes.part_of(load(unit.spec), unit, only, shard)
                 send((unit, verifier.verify([spec], only, trace, shard)))
         finally:
@@ -175,9 +178,9 @@ def _in_lanes(
             worker.close()
 
     try:
-        return lanes.merge(lanes.run_lanes(plan, work))
+        return lanes.merge(lanes.run_queue(units, count, work))
     except lanes.LaneLost as lost:
-        return lanes.merge(lanes.with_lost(lost, plan, load, only, shard))
+        return lanes.merge(lanes.with_lost(lost, [units], load, only, shard))
 
 
 def no_specs_note(config: Config) -> str:
@@ -341,7 +344,8 @@ def _change_in_lanes(
     count = min(lanes.lane_count(config.jobs, sum(weights)), sum(map(len, runs)))
     if count < 2 or not lanes.can_fork():
         return None
-    return _in_lanes(config, root, lanes.plan(weights, count), specs.__getitem__, only, True, shard)
+    units = lanes.queue(weights, count)
+    return _in_lanes(config, root, units, count, specs.__getitem__, only, True, shard)
 
 
 def _read_text(path: Path) -> str | None:

@@ -19,7 +19,7 @@ Memory stays bounded by N: each lane explores at most ``concurrency`` functions 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from codemode.check import lanes
@@ -81,7 +81,7 @@ def in_lanes(run: _Run, targets: list[_Target], explore: Explore) -> list[_Done]
     plan = lanes.plan([len(g) for g in shares], count, split=False)
     _preload()
 
-    def work(units: list[lanes.Unit], send: lanes.Send[tuple[_Done, str | None]]) -> None:
+    def work(units: Iterable[lanes.Unit], send: lanes.Send[tuple[_Done, str | None]]) -> None:
         mine = sorted(i for u in units for i in shares[u.spec])
         at = {targets[i].id: i for i in mine}
         sent: set[str] = set()
