@@ -9,10 +9,11 @@ so two thousand cases cost a handful of round trips rather than two thousand.
 from __future__ import annotations
 
 import ast
-import sys
 import threading
 from collections.abc import Sequence
 from typing import Any, NamedTuple
+
+from codemode.check.monty_native import monty_native
 
 
 class SandboxAnswer(NamedTuple):
@@ -172,51 +173,3 @@ class AssertionSandbox:
                 self._pool.__exit__(None, None, None)
             finally:
                 self._pool = None
-
-
-def monty_native() -> Any:
-    """pydantic_monty's compiled module, which has all an assertion uses (``Monty``, its errors).
-
-    Imported the usual way, the package's ``__init__`` also imports its OS-access layer (which
-    imports asyncio), its class bridge and typing_extensions: on pydantic-monty 1.4 and Python
-    3.11, ``import pydantic_monty`` took 111 ms of CPU against 16 ms for the compiled module
-    alone, in every process that checks an assertion (each lane of ``check --jobs``), for parts
-    an assertion never reaches (it gets no OS and no classes). The compiled module's init
-    imports the package (for its stdlib-only ``_binary``); here the package is, while it loads,
-    a bare package object marked as initializing under the package's import lock, as the import
-    system itself marks a package whose ``__init__`` is running: another thread importing
-    ``pydantic_monty`` meanwhile waits, then imports the whole package, and so does any later
-    import (which finds the compiled module already loaded). Anything unexpected (a layout
-    another release changed, no such import lock) falls back to the usual import.
-    """
-    native = sys.modules.get("pydantic_monty._monty")
-    if native is not None:
-        return native
-    try:
-        return _load_native()
-    except Exception:  # the usual import below says what is wrong, if anything
-        import pydantic_monty._monty as native
-
-        return native
-
-
-def _load_native() -> Any:
-    import importlib
-    from importlib import _bootstrap, util
-
-    spec: Any = util.find_spec("pydantic_monty")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError("pydantic_monty is not a package")
-    lock: Any = _bootstrap._ModuleLockManager  # type: ignore[attr-defined]
-    with lock("pydantic_monty"):
-        if "pydantic_monty" in sys.modules:  # imported whole meanwhile
-            return importlib.import_module("pydantic_monty._monty")
-        package = util.module_from_spec(spec)  # its __init__ is not run
-        spec._initializing = True
-        sys.modules["pydantic_monty"] = package
-        try:
-            return importlib.import_module("pydantic_monty._monty")
-        finally:
-            spec._initializing = False
-            if sys.modules.get("pydantic_monty") is package:
-                del sys.modules["pydantic_monty"]
