@@ -272,3 +272,47 @@ def test_a_global_whose_attributes_raise_does_not_stop_the_check(tmp_path: Path)
         "    - case: {id: b, input: 2, expected: 3}\n",
     )
     assert statuses == {"a": "passed", "b": "passed"}
+
+
+# A block's replies come in one write (#20); the replies a crashed or hung child held are lost
+# with it, and the block's unanswered cases run again one reply a write, so the error falls on
+# the case that caused it and the cases before and after it keep their own verdicts.
+TROUBLE = """\
+import os
+import time
+
+
+def die_on_two(n):
+    if n == 2:
+        os._exit(0)
+    return n
+
+
+def hang_on_two(n):
+    while n == 2:
+        time.sleep(0.01)
+    return n
+"""
+
+
+def _block(fid: str) -> str:
+    rows = "".join(f"    - case: {{id: c{n}, input: {n}, expected: {n}}}\n" for n in (1, 2, 3))
+    return f"{fid}:\n  dataset:\n{rows}"
+
+
+@pytest.mark.parametrize(
+    ("fid", "says"),
+    [("trouble.die_on_two", "exited with code 0"), ("trouble.hang_on_two", "timed out after 1 s")],
+)
+def test_a_crash_or_hang_in_a_block_is_its_own_cases_error(
+    tmp_path: Path, fid: str, says: str
+) -> None:
+    root = tmp_path / "proj"
+    (root / "specs").mkdir(parents=True)
+    (root / "trouble.py").write_text(TROUBLE)
+    (root / "pyproject.toml").write_text('[project]\nname = "t"\n\n[tool.codemode]\ntimeout = 1\n')
+    (root / "specs" / "s.yml").write_text(_block(fid))
+    report = run_check(load_config(root), Scope("all"))
+    cases = {c.id: (c.status, c.message) for f in report.functions for c in f.cases}
+    assert cases["c1"] == ("passed", "") and cases["c3"] == ("passed", "")
+    assert cases["c2"][0] == "error" and says in cases["c2"][1]

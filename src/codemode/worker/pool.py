@@ -420,8 +420,12 @@ class Worker:
             self.kill()
         self.ensure()
         self.blocks += 1
+        # A block's replies come in one write (runner.FLUSH_AFTER); after a crash or a hang
+        # the unanswered cases run again one reply a write, to find the case that caused it.
+        batch = isolate
         while pending:
             self.ensure()
+            progress = _Progress(batch and len(pending) > 1)
             msg = {
                 "op": "run",
                 "target": target,
@@ -431,6 +435,7 @@ class Worker:
                 "serializer": serializer,
                 "file_key": file_key,
                 "isolate": isolate,
+                "batch": progress.batched,
             }
             try:
                 self._send(msg)
@@ -440,10 +445,10 @@ class Worker:
                 yield Outcome(case=pending[0]["id"], kind="error", message=reason)
                 pending = pending[1:]
                 continue
-            progress = _Progress()
             yield from self._replies(pending, progress)
             if progress.finished:
                 return
+            batch = batch and not progress.replay
             pending = pending[progress.done :]
 
     def _replies(self, pending: list[dict[str, Any]], progress: _Progress) -> Iterator[Outcome]:
@@ -456,13 +461,17 @@ class Worker:
             except WorkerDied as died:
                 reason = str(died) or self.death_reason()
                 self.kill()
-                progress.done += 1
-                yield Outcome(case=case_id, kind="error", message=reason)
+                if not progress.batched:
+                    progress.done += 1
+                    yield Outcome(case=case_id, kind="error", message=reason)
+                progress.replay = True  # the replies it held died with it: whose crash?
                 return
             if reply is None:
                 self.kill()
-                progress.done += 1
-                yield Outcome(case=case_id, kind="error", message=self._timed_out())
+                if not progress.batched:
+                    progress.done += 1
+                    yield Outcome(case=case_id, kind="error", message=self._timed_out())
+                progress.replay = True
                 return
             bad = _bad_reply(reply, case_id)
             if bad is not None:
@@ -529,11 +538,13 @@ def _bad_reply(reply: dict[str, Any], case_id: str) -> str | None:
 class _Progress:
     """How far one request got: cases answered, and whether the request is over."""
 
-    __slots__ = ("done", "finished")
+    __slots__ = ("batched", "done", "finished", "replay")
 
-    def __init__(self) -> None:
+    def __init__(self, batched: bool) -> None:
+        self.batched = batched  # the replies come together (runner.FLUSH_AFTER)
         self.done = 0
         self.finished = False
+        self.replay = False  # the worker died or hung: send the rest one reply a write
 
 
 def _type_mismatch(answer: Any) -> TypeMismatch | None:

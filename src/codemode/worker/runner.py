@@ -60,6 +60,14 @@ def _line_tracer(code_filter: Callable[[Any], bool], lines: set[int]) -> Callabl
 # longer line unread (pool.MAX_REPLY_BYTES).
 MAX_REPLY_CHARS = 2_000_000
 
+# A block asked with ``batch`` (pool.Worker.run) writes its case replies together, in one
+# write with its ``done``, not one write each: every write woke the worker's relay and then
+# the parent, three processes' turns per case on two cores (#20). Replies held longer than
+# this go out at once, so a slow block still reports as it goes. A crash or a hang loses
+# the replies held: the parent then runs the block's unanswered cases again, one reply a
+# write, so the error falls on the case that caused it.
+FLUSH_AFTER = 0.05  # seconds
+
 
 def _too_big(msg: dict[str, Any], size: int) -> dict[str, Any]:
     what = "output" if msg.get("outcome") == "returned" else "reply"
@@ -98,13 +106,18 @@ class Runner:
         self.snap: Any = None  # leaks.Snapshot of this worker's state, for the next child
         self.snap_modules = -1  # len(sys.modules) when snap was last taken (None: opaque)
         self.line = ""  # the request being handled, as it came (a child gets it verbatim)
+        self.batch = False  # this block's case replies go out together (see FLUSH_AFTER)
+        self.flushed = 0.0  # perf_counter at the last flush of the replies
 
     def send(self, msg: dict[str, Any]) -> None:
         line = dumps(msg)
         if len(line) > MAX_REPLY_CHARS and "case" in msg:
             line = dumps(_too_big(msg, len(line)))
         self.proto.write(line + "\n")
+        if self.batch and "case" in msg and time.perf_counter() - self.flushed < FLUSH_AFTER:
+            return  # written with the block's next reply, its done or a fatal (run_cases)
         self.proto.flush()
+        self.flushed = time.perf_counter()
 
     def handle(self, req: dict[str, Any]) -> None:
         op = req.get("op")
@@ -210,6 +223,7 @@ class Runner:
         fixture_specs = {f["name"]: f for f in req.get("fixtures", [])}
         eval_values: dict[str, Any] = {}
         eval_teardowns: list[Callable[[], None]] = []
+        self.batch, self.flushed = bool(req.get("batch")), time.perf_counter()
         try:
             for case in req["cases"]:
                 self.send(
@@ -231,6 +245,7 @@ class Runner:
                     td()
                 except Exception:
                     pass
+            self.batch = False
         self.send({"done": True})
 
     def _fixture_values(
