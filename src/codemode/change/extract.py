@@ -163,6 +163,21 @@ _SKIP_FIELDS = frozenset({"ctx", "kind", "type_comment", "type_ignores"})
 
 
 _FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}  # node type -> (field, "field=")
+# node types whose visit does more than serialize them
+_SPECIAL = frozenset(
+    {
+        ast.Name,
+        ast.Constant,
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.Import,
+        ast.ImportFrom,
+        ast.Assign,
+        ast.AnnAssign,
+        ast.AugAssign,
+    }
+)
 
 
 class _Extractor:
@@ -184,21 +199,25 @@ class _Extractor:
         return self.info
 
     def visit(self, node: ast.AST) -> None:
-        if isinstance(node, ast.Name):
-            self.out.append(f"Name {node.id}")
-        elif isinstance(node, ast.Constant):
-            self.out.append(f"Constant {node.value!r}")
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self._function(node)
-        elif isinstance(node, ast.ClassDef):
-            self._class(node)
-        elif not self.scope and isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        t = type(node)  # ast.parse makes no subclasses: a type test, not isinstance chains
+        if t not in _SPECIAL:
+            self._generic(node)
+        elif t is ast.Name:
+            self.out.append(f"Name {node.id}")  # type: ignore[attr-defined]
+        elif t is ast.Constant:
+            self.out.append(f"Constant {node.value!r}")  # type: ignore[attr-defined]
+        elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+            self._function(node)  # type: ignore[arg-type]
+        elif t is ast.ClassDef:
+            self._class(node)  # type: ignore[arg-type]
+        elif t is ast.Import or t is ast.ImportFrom:
+            self._import(node)  # type: ignore[arg-type]
+            self._generic(node)
+        elif not self.scope:  # an assignment at module level: a constant
             start = len(self.out)
             self._generic(node)
-            self._constant(node, "".join(self.out[start:]))
+            self._constant(node, "".join(self.out[start:]))  # type: ignore[arg-type]
         else:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                self._import(node)
             self._generic(node)
 
     def _generic(self, node: ast.AST, skip_first_stmt: bool = False) -> None:
@@ -220,16 +239,24 @@ class _Extractor:
                     value = value[1:]
                 append(label + "[")
                 for item in value:
-                    if isinstance(item, ast.AST):
+                    if type(item) is ast.Name:  # the commonest leaf, written in place
+                        append(f"Name {item.id},")
+                    elif isinstance(item, ast.AST):
                         visit(item)
+                        append(",")
                     else:
-                        append(repr(item))
-                    append(",")
+                        append(f"{item!r},")
                 append("],")
             elif isinstance(value, ast.AST):
-                append(label)
-                visit(value)
-                append(",")
+                vt = type(value)
+                if vt is ast.Name:
+                    append(f"{label}Name {value.id},")  # type: ignore[attr-defined]
+                elif vt is ast.Constant:
+                    append(f"{label}Constant {value.value!r},")  # type: ignore[attr-defined]
+                else:
+                    append(label)
+                    visit(value)
+                    append(",")
             else:
                 append(f"{label}{value!r},")
         append(")")
