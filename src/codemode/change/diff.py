@@ -36,8 +36,8 @@ if TYPE_CHECKING:  # imported where used: a cached answer needs none (a hook's s
     from codemode.change.chunks import Function
     from codemode.change.functions import SourceFile
     from codemode.change.impact import Project
+    from codemode.change.parse_sides import Job, OldSides
 
-    _Loaded = tuple[SourceFile | str | None, SourceFile | str | None]  # str: a problem
 
 STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
 # changed .py files from which identifiers are read in a helper process (fewer: not worth it)
@@ -104,55 +104,6 @@ class _Side(NamedTuple):
     path: str
     src: SourceFile
     touched: set[int] | None  # None: everything
-
-
-class _Job(NamedTuple):
-    """One changed file: (path, module, blob id or None for the work tree) per side, and the
-    lines the hunks touch per side (None: parse the whole side)."""
-
-    old: tuple[str, str, str | None] | None
-    new: tuple[str, str, str | None] | None
-    old_lines: set[int] | None
-    new_lines: set[int] | None
-
-
-def _load(
-    path: str, module: str, data: bytes | None, lines: set[int] | None
-) -> SourceFile | str | None:
-    from codemode.change.chunks import SourceError
-    from codemode.change.functions import SourceFile
-
-    if data is None:
-        return None  # e.g. deleted from the work tree
-    try:
-        src = SourceFile.from_bytes(path, module, data)
-        if lines is None:
-            src.parse_all()
-        else:
-            src.parse_lines(lines)
-            # the other parts of an overload set or property live in chunks of their own
-            src.ensure({c.name for c in src.chunks if c.info is not None and c.name})
-    except SourceError as exc:
-        return str(exc)
-    return src
-
-
-def _load_jobs(
-    jobs: list[_Job], new_data: Mapping[str, bytes], blobs: Mapping[str, bytes]
-) -> list[_Loaded]:
-    """Both sides of each job, parsed where the hunks touch them: the old side from
-    ``blobs`` (by blob id), the head side from ``new_data`` (by path)."""
-    out: list[_Loaded] = []
-    for job in jobs:
-        old = new = None
-        if job.old:
-            path, module, sha = job.old
-            old = _load(path, module, blobs.get(sha or ""), job.old_lines)
-        if job.new:
-            path, module, _ = job.new
-            new = _load(path, module, new_data.get(path), job.new_lines)
-        out.append((old, new))
-    return out
 
 
 def _head_ids(project: Project) -> frozenset[str]:
@@ -261,6 +212,7 @@ class _Analysis:
         self.cache, self.everything, self.pair_key = cache, everything, pair_key
         self.problems: list[str] = []
         self.notes: set[str] = set()
+        self.old_sides: OldSides | None = None
 
     def module(self, path: str) -> str | None:
         from codemode.change.chunks import module_name
@@ -306,14 +258,19 @@ class _Analysis:
             if (c.new_path or "").endswith(".py") or (c.old_path or "").endswith(".py")
         ]
         # Impact needs every module's identifiers; with many changed files to parse here
-        # meanwhile, a forked helper reads them on the other core. Started before any
-        # thread or pipe of this process exists (the child would inherit them).
+        # meanwhile, a forked helper reads them on the other core, and another parses the
+        # old side. Started before any thread of this process exists.
+        from codemode.change.parse_sides import OldSides, load
+
         if len(changes) >= _HELPER_MIN_CHANGES:
             project.start_words_helper()
+            self.old_sides = OldSides.start(self.repo, load, project.helper_fds())
         try:
             return self._changed(changes, changed_files, project, key)
         finally:
             project.close()
+            if self.old_sides is not None:
+                self.old_sides.close()
 
     def _changed(
         self,
@@ -365,8 +322,9 @@ class _Analysis:
         )
 
     # -- reading ------------------------------------------------------------------------------
-    def _jobs(self, changes: list[git.FileChange], hunks: dict[str, git.Hunks]) -> list[_Job]:
+    def _jobs(self, changes: list[git.FileChange], hunks: dict[str, git.Hunks]) -> list[Job]:
         from codemode.change import git
+        from codemode.change.parse_sides import Job
 
         jobs = []
         for c in changes:
@@ -384,7 +342,7 @@ class _Analysis:
             # compare every function
             whole = old_mod != new_mod or h is None
             jobs.append(
-                _Job(
+                Job(
                     (c.old_path or "", old_mod, c.old_sha) if old_mod else None,
                     (c.new_path or "", new_mod, c.new_sha) if new_mod else None,
                     None if whole or h is None else _touched(h.old),
@@ -396,23 +354,30 @@ class _Analysis:
     def _changed_sides(
         self, changes: list[git.FileChange], hunks: dict[str, git.Hunks], project: Project
     ) -> tuple[list[_Side], list[_Side]]:
-        from codemode.change import git
         from codemode.change.functions import SourceFile
+        from codemode.change.parse_sides import load_jobs, read_blobs
 
         jobs = self._jobs(changes, hunks)
         if not jobs:
             return [], []
         # git decompresses the old side in the background while this process reads the head
         # side and its identifiers (impact needs them anyway; cached ones cost no read)
-        old_shas = [j.old[2] for j in jobs if j.old and j.old[2]]
-        old_blobs = in_background(lambda: dict(git.cat_blobs(self.repo, old_shas)))
+        requests = [
+            (j.old[0], j.old[1], j.old[2], None if j.old_lines is None else sorted(j.old_lines))
+            for j in jobs
+            if j.old and j.old[2]
+        ]
+        helper = self.old_sides  # a forked child that parses the old side meanwhile
+        asked = helper is not None and helper.ask(requests)
+        read_old = partial(read_blobs, self.repo, [sha for _, _, sha, _ in requests])
+        old_blobs = read_old if asked else in_background(read_old)  # else read as we go
         project.load_words()
         new_modules = [
             project.modules[j.new[1]] for j in jobs if j.new and j.new[1] in project.modules
         ]
         project.load(new_modules)
         new_data = {mf.path: mf.data for mf in new_modules if mf.data is not None}
-        loaded = _load_jobs(jobs, new_data, old_blobs())
+        loaded = load_jobs(jobs, new_data, old_blobs, helper if asked else None)
         olds: list[_Side] = []
         news: list[_Side] = []
         for job, (old, new) in zip(jobs, loaded):

@@ -41,6 +41,18 @@ from codemode.change.chunks import (
 )
 from codemode.change.extract import _combine, _extract, _merge, _scan_statements, _uses
 
+# A file as plain data (``marshal``): path, module, text, and per chunk its start, end,
+# is_def, name, offsets and what it defines (None: not parsed).
+_FunctionParts = tuple[str, str, int, int, str | None, str | None]
+InfoParts = tuple[
+    list[tuple[str, _FunctionParts]],
+    list[tuple[str, str]],
+    list[str],
+    dict[str, str],
+    dict[str, tuple[str, ...]],
+]
+FileParts = tuple[str, str, str, list[tuple[int, int, bool, str, int, int, InfoParts | None]]]
+
 
 class SourceFile:
     """One side of one file: its text, chunks, and what the parsed chunks define."""
@@ -63,6 +75,31 @@ class SourceFile:
     @classmethod
     def from_bytes(cls, path: str, module: str, data: bytes) -> SourceFile:
         return cls(path, module, decode_source(data))
+
+    # -- as plain data (``marshal``), for another process --------------------------------------
+    def to_parts(self) -> FileParts:
+        """Its text and chunks, with what the parsed ones define; outlines are left out
+        (they are recomputed on demand)."""
+        chunks = [
+            (c.start, c.end, c.is_def, c.name, c.offset, c.end_offset, _info_parts(c.info))
+            for c in self.chunks
+        ]
+        return self.path, self.module, self.text, chunks
+
+    @classmethod
+    def from_parts(cls, parts: FileParts) -> SourceFile:
+        """The file ``to_parts`` described, as it was (without splitting its text again)."""
+        path, module, text, chunks = parts
+        self = cls.__new__(cls)
+        self.path, self.module, self.text = path, module, text
+        self.is_package = path.endswith("__init__.py")
+        self.chunks = [
+            Chunk(start, end, is_def, _info_from(info), name, offset, end_offset)
+            for start, end, is_def, name, offset, end_offset, info in chunks
+        ]
+        self._functions = self._parsed = self._scanned = None
+        self._derived = {}
+        return self
 
     # -- parsing on demand ------------------------------------------------------------------
     def parse_lines(self, lines: Iterable[int]) -> None:
@@ -326,6 +363,29 @@ class SourceFile:
                             by_name.setdefault(d.qual, c)
             self._derived["unparsed"] = by_name
         return by_name
+
+
+def _info_parts(info: ChunkInfo | None) -> InfoParts | None:
+    if info is None:
+        return None
+    functions = [
+        (q, (f.id, f.qualname, f.lineno, f.end_lineno, f.fingerprint, f.cls))
+        for q, f in info.functions.items()
+    ]
+    return functions, info.imports, info.stars, info.constants, info.classes
+
+
+def _info_from(parts: InfoParts | None) -> ChunkInfo | None:
+    if parts is None:
+        return None
+    functions, imports, stars, constants, classes = parts
+    return ChunkInfo(
+        {q: Function(*fields) for q, fields in functions},
+        [(local, target) for local, target in imports],
+        list(stars),
+        dict(constants),
+        {q: tuple(b) for q, b in classes.items()},
+    )
 
 
 # -- extraction from a parsed chunk ------------------------------------------------------------

@@ -122,6 +122,11 @@ class Project:
         self._remote = {mf.module: i for i, mf in enumerate(missing)}
         return True
 
+    def helper_fds(self) -> tuple[int, ...]:
+        """The identifiers helper's pipes (another forked child must not hold them)."""
+        h = self._helper
+        return (h.to_child, h.from_child) if h is not None else ()
+
     def close(self) -> None:
         """Stop the helper, if there is one (its identifiers are forgotten)."""
         helper, self._helper, self._remote = self._helper, None, {}
