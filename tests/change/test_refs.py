@@ -187,3 +187,34 @@ def test_a_new_commit_changes_the_pin(repo):
     repo.commit()
     after = pin_revisions(repo.root, ["HEAD~1", "HEAD"])
     assert before is not None and after is not None and before[2] != after[2]
+
+
+WARM_PROBE = """
+import os, sys
+from codemode.cli.main import main
+out = os.dup(1)
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+code = main(["diff", "--base", "HEAD~1", "--format", "json", "--root", sys.argv[1]])
+sys.stdout.flush()
+os.dup2(out, 1)
+print(code, ",".join(m for m in ("subprocess", "threading") if m in sys.modules))
+"""
+
+
+def test_a_repeat_json_diff_imports_neither_subprocess_nor_threads(repo):
+    """A cached range needs no git process and no thread: their imports were a tenth of it."""
+    import subprocess
+    import sys
+
+    repo.commit_change("src/pkg/a.py", SRC, SRC.replace("x + 1", "x + 2"))
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", WARM_PROBE, str(repo.root)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        for _ in range(2)
+    ]
+    assert runs[0][0] == "0" and "subprocess" in runs[0][1]  # the first run asks git
+    assert runs[1] == ["0"]  # the repeat: nothing of either

@@ -64,19 +64,27 @@ def json_output(
     specs: Callable[[], Callable[[str], list[str]] | None],
     tests: bool,
 ) -> tuple[str, Sequence[str]]:
-    """(the ``--format json`` document, problems). ``specs`` is waited for once the cache
-    has been asked: None when the project has no spec file, and then the document is the
-    analysis's alone, so a repeat of a range writes the one the last run kept."""
+    """(the ``--format json`` document, problems). ``specs`` finds the spec files: None
+    when the project has none, and then the document is the analysis's alone, so a repeat
+    of a range writes the one the last run kept. It runs in a thread while the analysis
+    is computed or read, and here when the kept document may do (no thread to start)."""
     from codemode.change.cache import pin_range
 
     pinned = pin_range(config, scope)
     key = f"{pinned.key}-doc{int(tests)}" if pinned is not None else ""
     kept = pinned.cache.result(key) if pinned is not None else None
-    specs_for = specs()
-    if kept is not None and specs_for is None:
-        document, problems = kept
-        return str(document), tuple(problems)
-    rows = json_rows(config, scope, pinned)
+    if kept is not None:
+        specs_for = specs()
+        if specs_for is None:
+            document, problems = kept
+            return str(document), tuple(problems)
+        rows = json_rows(config, scope, pinned)
+    else:
+        from codemode.background import in_background
+
+        waiting = in_background(specs)
+        rows = json_rows(config, scope, pinned)
+        specs_for = waiting()
     document = json_document(rows, specs_for, tests)
     if pinned is not None and specs_for is None:
         pinned.cache.put_result(key, (document, rows[3]))

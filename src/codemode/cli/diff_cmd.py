@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from codemode.background import in_background
 from codemode.change.listing import json_output, text_document
 from codemode.config import Config, load_config
 from codemode.errors import FatalError
@@ -98,17 +97,19 @@ def _run(args: argparse.Namespace) -> int:
     overrides = {"impact_depth": args.depth} if args.depth is not None else {}
     config = load_config(args.root, overrides)
     scope = scope_of(args)
-    # the spec files are found (a walk of the project) while git answers the analysis
-    specs = in_background(lambda: spec_lookup(config))
     if args.format == "json":
 
         def specs_or_none() -> Callable[[str], list[str]] | None:
-            found = specs()
+            found = spec_lookup(config)
             return None if found is _no_specs else found
 
         document, problems = json_output(config, scope, specs_or_none, args.tests)
         sys.stdout.write(document)
     else:
+        from codemode.background import in_background
+
+        # the spec files are found (a walk of the project) while git answers the analysis
+        specs = in_background(lambda: spec_lookup(config))
         text, problems = text_document(config, scope, specs, args.tests)
         sys.stdout.write(text)
     for problem in problems:
