@@ -72,6 +72,7 @@ class Chunk:
     end_offset: int = 0  # just past its last character
     local: tuple[str, list[Def]] | None = None  # its outline: blanked text and defs
     scanned: ChunkInfo | None = None  # imports and constant names found without parsing
+    merged: bool | None = None  # holds more defs at column 0 (see split_chunks); None: not asked
 
 
 def module_name(path: str, source_roots: Sequence[str]) -> str | None:

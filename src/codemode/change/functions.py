@@ -344,11 +344,10 @@ class SourceFile:
         if by_name is None:
             by_name = {}
             for c in self.chunks:
-                if (
-                    c.info is None
-                    and c.name
-                    and _MORE_DEFS.search(self.text, c.offset + 1, c.end_offset)
-                ):
+                if c.info is None and c.name and c.merged is None:
+                    # a fact of the chunk's text: asked once, not after every parse
+                    c.merged = bool(_MORE_DEFS.search(self.text, c.offset + 1, c.end_offset))
+                if c.info is None and c.name and c.merged:
                     # A quote the pairing could not place merged later defs into this chunk
                     # (see split_chunks): index every top-level def its outline finds.
                     by_name.setdefault(c.name, c)
