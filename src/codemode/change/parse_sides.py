@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import marshal
 import os
-import sys
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -24,7 +22,7 @@ from typing import Any, NamedTuple
 from codemode.change import git
 from codemode.change.chunks import SourceError
 from codemode.change.functions import SourceFile
-from codemode.change.words import _reap, _receive, _send
+from codemode.change.words import _reap, _receive, _send, fork_server
 
 # (path, module, blob id, touched lines or None for the whole file) of one base side
 Request = tuple[str, str, str, list[int] | None]
@@ -108,29 +106,10 @@ class OldSides:
     def start(cls, repo: Path, load: Loader, inherited: Sequence[int] = ()) -> OldSides | None:
         """None where it cannot pay (one core) or cannot run (no safe fork). ``inherited``:
         descriptors of other helpers, closed in the child so that it holds none of them."""
-        if not hasattr(os, "fork") or sys.platform == "darwin" or _cores() < 2:
+        if _cores() < 2:
             return None
-        down, up = os.pipe(), os.pipe()
-        try:
-            with warnings.catch_warnings():  # 3.12+: "multi-threaded, use of fork()"
-                warnings.simplefilter("ignore", DeprecationWarning)
-                pid = os.fork()
-        except OSError:
-            for fd in (*down, *up):
-                os.close(fd)
-            return None
-        if pid == 0:  # the child: never returns into the caller's code
-            code = 1
-            try:
-                for fd in (down[1], up[0], *inherited):
-                    os.close(fd)
-                _serve(repo, load, down[0], up[1])
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(down[0])
-        os.close(up[1])
-        return cls(pid, down[1], up[0])
+        forked = fork_server(lambda rd, wr: _serve(repo, load, rd, wr), inherited)
+        return cls(*forked) if forked is not None else None
 
     def ask(self, files: list[Request]) -> bool:
         try:

@@ -11,6 +11,7 @@ import struct
 import sys
 import threading
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from codemode.change import git
@@ -64,29 +65,8 @@ class _WordsHelper:
     def start(
         cls, repo: Path, entries: list[git.Entry], git_dir: Path | None
     ) -> _WordsHelper | None:
-        if not hasattr(os, "fork") or sys.platform == "darwin":  # macOS: fork is unsafe
-            return None
-        down, up = os.pipe(), os.pipe()
-        try:
-            with warnings.catch_warnings():  # 3.12+: "multi-threaded, use of fork()"
-                warnings.simplefilter("ignore", DeprecationWarning)
-                pid = os.fork()
-        except OSError:
-            for fd in (*down, *up):
-                os.close(fd)
-            return None
-        if pid == 0:  # the child: never returns into the caller's code
-            code = 1
-            try:
-                os.close(down[1])
-                os.close(up[0])
-                _serve_words(repo, entries, git_dir, down[0], up[1])
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(down[0])
-        os.close(up[1])
-        return cls(pid, down[1], up[0])
+        forked = fork_server(lambda rd, wr: _serve_words(repo, entries, git_dir, rd, wr))
+        return cls(*forked) if forked is not None else None
 
     def query(self, names: set[bytes]) -> dict[int, set[bytes]]:
         _send(self.to_child, marshal.dumps(sorted(names)))
@@ -104,6 +84,38 @@ class _WordsHelper:
         # it exits on end of input; reaped in the background (a big process takes a while
         # to tear down, and nothing here waits for its answer any more)
         threading.Thread(target=_reap, args=(self.pid,), daemon=True).start()
+
+
+def fork_server(
+    serve: Callable[[int, int], None], inherited: Sequence[int] = ()
+) -> tuple[int, int, int] | None:
+    """A forked child running ``serve(read_fd, write_fd)`` on two pipes of its own, and
+    exiting when it returns: (pid, its request pipe, its reply pipe), or None where a fork
+    is unsafe (macOS) or fails. ``inherited``: descriptors (another helper's) the child
+    closes, so that it holds none of them."""
+    if not hasattr(os, "fork") or sys.platform == "darwin":  # macOS: fork is unsafe
+        return None
+    down, up = os.pipe(), os.pipe()
+    try:
+        with warnings.catch_warnings():  # 3.12+: "multi-threaded, use of fork()"
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError:
+        for fd in (*down, *up):
+            os.close(fd)
+        return None
+    if pid == 0:  # the child: never returns into the caller's code
+        code = 1
+        try:
+            for fd in (down[1], up[0], *inherited):
+                os.close(fd)
+            serve(down[0], up[1])
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(down[0])
+    os.close(up[1])
+    return pid, down[1], up[0]
 
 
 def _reap(pid: int) -> None:
