@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from codemode.change import git
 from codemode.change.chunks import SourceError
 from codemode.change.functions import SourceFile
-from codemode.change.words import _reap, _receive, _send, fork_server
+from codemode.change.words import _reap, _receive, _send, close_fds, fork_server
 
 # (path, module, blob id, touched lines or None for the whole file) of one base side
 Request = tuple[str, str, str, list[int] | None]
@@ -133,11 +133,7 @@ class OldSides:
             return None
 
     def close(self) -> None:
-        for fd in (self.to_child, self.from_child):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        close_fds(self.to_child, self.from_child)
         _reap_later(self.pid)
 
 

@@ -76,14 +76,19 @@ class _WordsHelper:
         return {i: set(found) for i, found in marshal.loads(reply)}
 
     def close(self) -> None:
-        for fd in (self.to_child, self.from_child):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        close_fds(self.to_child, self.from_child)
         # it exits on end of input; reaped in the background (a big process takes a while
         # to tear down, and nothing here waits for its answer any more)
         threading.Thread(target=_reap, args=(self.pid,), daemon=True).start()
+
+
+def close_fds(*fds: int) -> None:
+    """Close each descriptor; one already closed is no error (a helper's end of input)."""
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 def fork_server(
