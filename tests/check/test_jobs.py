@@ -228,6 +228,18 @@ def test_a_free_lane_takes_the_next_unit_instead_of_waiting_for_its_share() -> N
     assert [pid for _, pid in pieces[1:]] == [pieces[1][1]] * 5 and pieces[1][1] != slow
 
 
+def test_a_torn_unit_number_ends_the_draw_instead_of_spinning() -> None:
+    import os
+
+    read, write = os.pipe()
+    os.write(write, (0).to_bytes(4, "little") + b"\x01\x00")  # one number and half of one
+    os.close(write)
+    try:
+        assert list(lanes._Drawn(read, [Unit(0), Unit(1)])) == [Unit(0)]
+    finally:
+        os.close(read)
+
+
 def test_past_what_the_pipe_holds_each_lane_takes_a_share(monkeypatch: Any) -> None:
     monkeypatch.setattr(lanes, "QUEUE_MAX", 3)
     units = [Unit(n) for n in range(1, 8)]

@@ -93,7 +93,7 @@ def plan(weights: Sequence[int], lanes: int, split: bool = True) -> list[list[Un
 # (no assertion to feed, no fixture) takes more of them instead of waiting for the other.
 PARTS_PER_LANE = 4
 # Unit numbers go into one pipe before the lanes fork; what a pipe holds unread (64 KB on
-# Linux, 16 KB elsewhere) bounds how many: past it, each lane takes a fixed share (plan).
+# Linux, 16 KB elsewhere) bounds how many: past it, each lane takes every N-th unit.
 QUEUE_MAX = 4096
 
 
@@ -206,7 +206,7 @@ def run_lanes(
 def run_queue(units: list[Unit], count: int, work: Work[T]) -> list[tuple[Any, T]]:
     """``count`` lanes that take ``units`` one at a time, in order, each the next one when it
     is free (a lane's ``work`` gets an iterator); every piece, sorted by key. Past
-    ``QUEUE_MAX`` units, each lane takes a fixed share instead (``plan``'s)."""
+    ``QUEUE_MAX`` units, lane n takes units n, n + count, ... instead."""
     if len(units) > QUEUE_MAX:
         return run_lanes([units[n::count] for n in range(count)], work)
     read, write = os.pipe()
@@ -236,7 +236,10 @@ class _Drawn:
             if not data:
                 return
             while len(data) < 4:  # never, on the systems codemode runs on; a short read is not
-                data += os.read(self.fd, 4 - len(data))  # a number, so it is completed
+                more = os.read(self.fd, 4 - len(data))  # a number, so it is completed
+                if not more:  # the parent writes whole numbers: a torn one is nobody's unit
+                    return
+                data += more
             yield self.units[int.from_bytes(data, "little")]
 
 
