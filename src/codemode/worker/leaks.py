@@ -244,6 +244,17 @@ def _has_children() -> bool:
 _MAPPINGS = (dict, types.MappingProxyType)
 _CONTAINERS = (dict, list, set, bytearray, types.CellType, types.MappingProxyType)
 _chain = itertools.chain.from_iterable
+# What ``_children`` reads other than an instance's ``__dict__`` and slots.
+_HOLDERS = (
+    tuple,
+    frozenset,
+    type,
+    types.FunctionType,
+    types.MethodType,
+    staticmethod,
+    classmethod,
+    property,
+)
 
 
 class _Watch:
@@ -258,6 +269,7 @@ class _Watch:
         self.seen: dict[int, Any] = {}
         self.objects: list[Any] = []
         self.kids: list[tuple[Any, bool]] = []  # containers whose children were walked
+        self.attrs: set[int] = set()  # the dicts watched as an object's ``__dict__``
 
     def walk(self, todo: list[tuple[Any, bool]]) -> None:
         seen, objects, mine, function = self.seen, self.objects, self.mine, types.FunctionType
@@ -285,6 +297,8 @@ class _Watch:
             )
             if isinstance(obj, _CONTAINERS):
                 self.kids.append((obj, inner))
+            elif not isinstance(obj, _HOLDERS):  # an instance: its attributes' dict
+                self.attrs.add(id(getattr(obj, "__dict__", None)))
             todo.extend((c, inner) for c in _children(obj, mine))
 
     def rewalk(self) -> None:
@@ -298,32 +312,97 @@ class _Watch:
 class _State:
     """The watched objects' state, compared by identity at C speed: every mapping's keys and
     values and every list's items in one chain each (a Python call per object cost ~1 ms a
-    block in a 100-module project); sets, cells and slots one by one."""
+    block in a 100-module project); sets, cells and slots one by one; the other modules'
+    globals as lists of names and of values.
 
-    def __init__(self, objects: list[Any]) -> None:
+    With ``tags`` (dictversions.py, where the interpreter keeps them), the dicts are first
+    compared by their version tags, one compare for all: while none moved, only what has no
+    tag is compared item by item (lists, sets, cells, slots; on 3.13 the objects' attribute
+    dicts). When one moved, everything is compared as above, and the tags read again if
+    nothing counts as changed (a name rebound to an equal value in another module)."""
+
+    def __init__(
+        self, objects: list[Any], others: list[dict[str, Any]], attrs: set[int], tags: bool
+    ) -> None:
         self.maps = [o for o in objects if isinstance(o, _MAPPINGS)]
         self.lists = [o for o in objects if type(o) is list]
         self.rest = [o for o in objects if not isinstance(o, (*_MAPPINGS, list))]
-        self.sizes = self._sizes()
-        self.keys = list(_chain(self.maps))
-        self.values = list(_chain(map(_values, self.maps)))
+        self.others = others
+        self.names = [list(d) for d in others]
+        self.values_of_others = [list(d.values()) for d in others]
+        self.all_maps = _Maps(self.maps)
+        self.list_sizes = list(map(len, self.lists))
         self.items = list(_chain(self.lists))
         self.other = self._other()
+        self.tags: Any = None
+        self.loose = self.all_maps
+        if tags:
+            from . import dictversions
 
-    def _sizes(self) -> list[int]:
-        return [*map(len, self.maps), *map(len, self.lists)]
+            tagged = dictversions.instances_tagged()
+            loose = [m for m in self.maps if not tagged and id(m) in attrs]
+            dicts = [_dict_of(m) for m in self.maps if tagged or id(m) not in attrs]
+            if None not in dicts:
+                self.tags = dictversions.watch([*dicts, *others])  # type: ignore[list-item]
+                self.loose = _Maps(loose)
+        self.tagged = self.tags.read() if self.tags is not None else b""
+
+    def forked(self) -> None:
+        """The tags as the fork left them: a dict an at-fork handler changed is compared item
+        by item (with the worker's items) once one moves again: a change, at worst, not one
+        missed."""
+        if self.tags is not None:
+            self.tagged = self.tags.read()
 
     def _other(self) -> list[Any]:
         return [w.state() if isinstance(w, _SlotView) else _shallow(w) for w in self.rest]
 
     def same(self) -> bool:
+        if self.tags is not None and self.tags.read() == self.tagged:
+            maps = self.loose.same()
+        else:
+            maps = (
+                self.all_maps.same()
+                and [list(d) for d in self.others] == self.names
+                and [list(d.values()) for d in self.others] == self.values_of_others
+            )
+            if maps and self.tags is not None:
+                self.tagged = self.tags.read()
         return (
-            self._sizes() == self.sizes
-            and list(_chain(self.maps)) == self.keys
-            and all(map(operator.is_, self.values, _chain(map(_values, self.maps))))
+            maps
+            and list(map(len, self.lists)) == self.list_sizes
             and all(map(operator.is_, self.items, _chain(self.lists)))
             and self._other() == self.other
         )
+
+
+class _Maps:
+    """Mappings' keys and values as they stand, compared with what they hold later: keys by
+    equality (names), values by identity."""
+
+    def __init__(self, maps: list[Any]) -> None:
+        self.maps = maps
+        self.sizes = list(map(len, maps))
+        self.keys = list(_chain(maps))
+        self.values = list(_chain(map(_values, maps)))
+
+    def same(self) -> bool:
+        maps = self.maps
+        return (
+            list(map(len, maps)) == self.sizes
+            and list(_chain(maps)) == self.keys
+            and all(map(operator.is_, self.values, _chain(map(_values, maps))))
+        )
+
+
+def _dict_of(mapping: Any) -> dict[Any, Any] | None:
+    """The dict itself: a class's attributes are read through a proxy that holds it."""
+    if type(mapping) is dict:
+        return mapping
+    import gc
+
+    held = gc.get_referents(mapping)
+    return held[0] if len(held) == 1 and type(held[0]) is dict else None
 
 
 def _values(mapping: Any) -> Any:
@@ -337,8 +416,9 @@ class Snapshot:
     import (``refresh``): the child inherits it, so a 100-module project walks its modules
     once, not once per child (~36 ms a child at the hundredth module)."""
 
-    def __init__(self, in_project: Callable[[str | None], bool]) -> None:
+    def __init__(self, in_project: Callable[[str | None], bool], tags: bool = False) -> None:
         self.in_project = in_project
+        self.tags = tags  # compare dicts by their version tags first (_State)
 
         def mine(obj: Any) -> bool:
             mod = sys.modules.get(getattr(obj, "__module__", "") or "")
@@ -370,12 +450,8 @@ class Snapshot:
         self.names = set(sys.modules)
         self.names_in_order = list(sys.modules)
         self.loaded = list(sys.modules.values())
-        self.state = _State(self.watch.objects)
-        self.process = self._process_state()
-
-    def _process_state(self) -> Any:
-        others = self.others
-        return (_process(), [list(d) for d in others], [list(d.values()) for d in others])
+        self.state = _State(self.watch.objects, self.others, self.watch.attrs, self.tags)
+        self.process = _process()
 
     def refresh(self) -> bool:
         """Up to date after imports in this process (the worker's, before a fork): the new
@@ -390,6 +466,14 @@ class Snapshot:
         self._add(new)
         self._settle()
         return True
+
+    def forked(self) -> None:
+        """In the child, before its first block: what the fork itself changed is where its
+        blocks start from. ``random`` seeds itself again in every child (``os.register_at_fork``),
+        as may a library's own handlers: compared with the worker's state, every child's first
+        block looked like a change, and a project that imports ``random`` ran one block a child."""
+        self.process = _process()
+        self.state.forked()
 
     def unchanged(self) -> bool:
         """True when nothing watched changed and the block left no thread or process.
@@ -411,7 +495,7 @@ class Snapshot:
                     return False
             elif list(modules.values()) != self.loaded:
                 return False  # a module object replaced under its own name
-            if not self.state.same() or self._process_state() != self.process:
+            if not self.state.same() or _process() != self.process:
                 return False
             if new:
                 self._add(new)
@@ -422,15 +506,18 @@ class Snapshot:
 
 
 def snapshot(
-    in_project: Callable[[str | None], bool], last: Snapshot | None = None
+    in_project: Callable[[str | None], bool], last: Snapshot | None = None, tags: bool = False
 ) -> Snapshot | None:
     """A snapshot (``last`` brought up to date, where it can be), or None when the state
-    cannot be watched (then a child runs one block)."""
+    cannot be watched (then a child runs one block). ``tags``: compare dicts by their version
+    tags first (worth its ~3 ms of ctypes and self-test once a worker runs many blocks)."""
     if os.environ.get("CODEMODE_WORKER_ISOLATION") == "strict":
         return None
     try:
-        if last is not None and last.refresh():
-            return last
-        return Snapshot(in_project)
+        if last is not None:
+            last.tags = tags
+            if last.refresh():
+                return last
+        return Snapshot(in_project, tags)
     except Exception:  # Opaque, RecursionError, or an object whose attributes raise when read
         return None
