@@ -6,6 +6,7 @@ the CLI and the Action.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -42,6 +43,18 @@ def _settings(python: str, config: Config) -> str:
     return digest(repr((python, kept)).encode())[:32]
 
 
+def _bytecode_folder(root: Path) -> Path | None:
+    """Where the worker keeps the project's compiled modules between runs (worker/bytecode.py):
+    ``<git-dir>/codemode-cache/bytecode`` when it is a folder of this user's only; none outside
+    a git repository (no cache in the project's tree), or with ``CODEMODE_BYTECODE_CACHE=0``."""
+    from codemode.cachedir import cache_folder, private
+
+    base = cache_folder(root)
+    if base.name != "codemode-cache" or os.environ.get("CODEMODE_BYTECODE_CACHE") == "0":
+        return None
+    return base / "bytecode" if private(base / "bytecode") else None
+
+
 def make_worker(config: Config, root: Path | None = None) -> Worker:
     """A worker for ``root`` (the project's, or a tree of one side of a change); on the
     hook's path (``config.warm_worker``) one forked from the repository's warm worker."""
@@ -51,6 +64,7 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
         "memory_mb": config.memory_limit_mb,
         "pass_env": config.pass_env,
         "allow_callables": config.allow_callables,
+        "bytecode": _bytecode_folder(config.root),
     }
     if config.warm_worker:
         from codemode.cachedir import cache_folder

@@ -160,8 +160,10 @@ class Worker:
         env: Mapping[str, str] | None = None,
         pass_env: tuple[str, ...] = (),
         allow_callables: tuple[str, ...] = (),
+        bytecode: Path | None = None,
     ) -> None:
         self.python = python
+        self.bytecode = bytecode  # the private folder of the project's bytecode (bytecode.py)
         self.root = root
         self.source_roots = tuple(r for r in source_roots if r not in (".", ""))
         self.timeout = timeout
@@ -194,6 +196,8 @@ class Worker:
             cmd += ["--allow", m]
         if self.memory_mb:
             cmd += ["--memory-mb", str(self.memory_mb)]
+        if self.bytecode is not None:
+            cmd += ["--bytecode", str(self.bytecode)]
         return cmd
 
     def spawn(self) -> None:

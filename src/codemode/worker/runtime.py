@@ -79,11 +79,12 @@ def _limit_memory(mb: int) -> None:
 
 
 class _Args:
-    """``--root DIR [--path P ...] [--allow MODULE ...] [--memory-mb N] [--learn FILE]``:
+    """``--root DIR [--path P ...] [--allow MODULE ...] [--memory-mb N] [--learn FILE]
+    [--bytecode DIR]``:
     written by the parent, never by hand, so a few lines instead of argparse (~5 ms of the
     hook's every run)."""
 
-    FLAGS = ("--root", "--path", "--allow", "--memory-mb", "--learn")
+    FLAGS = ("--root", "--path", "--allow", "--memory-mb", "--learn", "--bytecode")
 
     def __init__(self, argv: list[str]) -> None:
         self.root = ""
@@ -91,6 +92,7 @@ class _Args:
         self.allow: list[str] = []
         self.memory_mb = 0
         self.learn = ""  # where to add the modules this run imported (the warm worker's list)
+        self.bytecode = ""  # the private folder of the project's compiled modules (bytecode.py)
         it = iter(argv)
         for flag in it:
             value = next(it, None)
@@ -100,6 +102,8 @@ class _Args:
                 self.root = value
             elif flag == "--learn":
                 self.learn = value
+            elif flag == "--bytecode":
+                self.bytecode = value
             elif flag == "--path":
                 self.path.append(value)
             elif flag == "--allow":
@@ -121,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout = runner.Discard()
     _setup_paths(a.root, a.path)
     policy.configure(a.root, a.allow)
+    if a.bytecode:
+        _bytecode().install(a.bytecode, policy._in_project)
     if a.memory_mb:
         _limit_memory(a.memory_mb)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
@@ -145,12 +151,20 @@ def main(argv: list[str] | None = None) -> int:
             run.send({"fatal": "memory", "message": "the worker ran out of memory"})
             return 3
     run.retire()
+    if a.bytecode:
+        _bytecode().prune()
     if a.learn:
         import importlib
 
         warm = importlib.import_module(f"{__package__ or PACKAGE}.warm")
         warm.write_learned(a.learn, before)
     return 0
+
+
+def _bytecode() -> Any:
+    import importlib
+
+    return importlib.import_module(f"{__package__ or PACKAGE}.bytecode")
 
 
 def _exit_now(code: int) -> None:

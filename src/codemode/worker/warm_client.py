@@ -230,6 +230,7 @@ class WarmWorker(Worker):
         memory_mb: int = 2048,
         pass_env: tuple[str, ...] = (),
         allow_callables: tuple[str, ...] = (),
+        bytecode: Path | None = None,
     ) -> None:
         super().__init__(
             python,
@@ -239,6 +240,7 @@ class WarmWorker(Worker):
             memory_mb=memory_mb,
             pass_env=pass_env,
             allow_callables=allow_callables,
+            bytecode=bytecode,
         )
         self.cache, self.home, self.settings, self.idle = cache, home, settings, idle
         if usable() and not self.env.get("PYTHONHASHSEED", "").isdigit():
