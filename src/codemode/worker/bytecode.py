@@ -118,7 +118,9 @@ def install(folder: str, in_project: Callable[[str | None], bool]) -> None:
         return FileFinder(path, *details)
 
     sys.path_hooks.insert(0, hook)
-    sys.path_importer_cache.clear()
+    for path in [p for p in sys.path_importer_cache if in_project(p or ".")]:
+        # found again through the hook; the others' finders keep their cached listings
+        del sys.path_importer_cache[path]
 
 
 def prune() -> None:
