@@ -27,17 +27,22 @@ KINDS = {
     "attribute": ("BOX.label = 'x'", "len(getattr(BOX, 'label', ''))"),
     "attribute_deleted": ("del BOX.size", "0 if hasattr(BOX, 'size') else 1"),
     "item": ("TABLE['k'] = 1", "len(TABLE)"),
+    # reordered without a change to its table, which the tag watches: compared item by item
+    "reordered": ("ORDER.move_to_end('a')", "0 if list(ORDER) == ['a', 'b'] else 1"),
     "other_module": ("math.pi = 3", "0 if math.pi > 3.1 else 1"),
     "list": ("BOX.items.append(1)", "len(BOX.items)"),
     "environ": ("os.environ['APP_FLAG'] = '1'", "len(os.environ.get('APP_FLAG', ''))"),
 }
 MODULE = """\
+import collections
+import gc
 import math
 import os
 import sys
 
 LIMIT = 0
 TABLE = {}
+ORDER = collections.OrderedDict(a=1, b=2)
 
 
 class Box:
@@ -52,8 +57,11 @@ BOX = Box()
 
 
 def tags_in_use(x):
-    # the worker's leak check has read version tags (it loads dictversions only to read them)
-    return sys.modules.get('_codemode_worker.dictversions') is not None
+    # this child's leak check reads version tags (dictversions.Tags)
+    return any(
+        type(o).__name__ == "Tags" and type(o).__module__ == "_codemode_worker.dictversions"
+        for o in gc.get_objects()
+    )
 """
 
 

@@ -339,11 +339,17 @@ class _State:
         if tags:
             from . import dictversions
 
-            tagged = dictversions.instances_tagged()
-            loose = [m for m in self.maps if not tagged and id(m) in attrs]
-            dicts = [_dict_of(m) for m in self.maps if tagged or id(m) not in attrs]
-            if None not in dicts:
-                self.tags = dictversions.watch([*dicts, *others])  # type: ignore[list-item]
+            attrs_tagged = dictversions.instances_tagged()
+            dicts: list[dict[Any, Any]] = []
+            loose: list[Any] = []
+            for m in self.maps:
+                d = _dict_of(m)
+                if d is not None and (attrs_tagged or id(m) not in attrs):
+                    dicts.append(d)
+                else:
+                    loose.append(m)
+            self.tags = dictversions.watch([*dicts, *others])
+            if self.tags is not None:
                 self.loose = _Maps(loose)
         self.tagged = self.tags.read() if self.tags is not None else b""
 
@@ -396,9 +402,13 @@ class _Maps:
 
 
 def _dict_of(mapping: Any) -> dict[Any, Any] | None:
-    """The dict itself: a class's attributes are read through a proxy that holds it."""
+    """The plain dict whose tag says whether ``mapping`` changed: itself, or the one a class's
+    attribute proxy holds. None for a dict subclass: an ``OrderedDict``'s ``move_to_end``
+    reorders it without touching the table the tag watches."""
     if type(mapping) is dict:
         return mapping
+    if type(mapping) is not types.MappingProxyType:
+        return None
     import gc
 
     held = gc.get_referents(mapping)
