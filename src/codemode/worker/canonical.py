@@ -356,9 +356,17 @@ def dumps(msg: Any) -> str:
     return _ENCODER.encode(_encode(msg))
 
 
+_PLAIN_DECODER = json.JSONDecoder()
+
+
 def loads(line: str) -> Any:
     if type(line) is not str:  # bytes: json.loads detects their encoding
         return json.loads(line, object_hook=_decode_hook)
+    if "\\u0000" not in line:
+        # Every tag starts with NUL, which JSON text can only write as \u0000: without it no
+        # mapping is tagged, and the decoder's call back per mapping would return each as it
+        # is (two lines per case cross the transport: #20).
+        return _PLAIN_DECODER.decode(line)
     return _DECODER.decode(line)
 
 

@@ -40,19 +40,23 @@ class Child:
     def __init__(self, pid: int, requests: int, replies: int, modules: int) -> None:
         self.pid, self.requests, self.replies = pid, requests, replies
         self.modules = modules  # len(sys.modules) in the worker at the fork
-        self.buf = b""
+        self.buf = bytearray()  # what the child wrote that was not passed on yet
 
-    def readline(self) -> bytes | None:
-        """One reply line, or None at EOF (the child is gone)."""
-        while b"\n" not in self.buf:
+    def fill(self) -> int:
+        """Read until ``buf`` holds a whole line: the index just past its last whole line;
+        -1 at EOF (the child is gone), -2 past MAX_LINE without a newline (not the protocol)."""
+        end = self.buf.rfind(b"\n") + 1
+        while not end:
             if len(self.buf) > MAX_LINE:
-                return b"\x00too long\n"
+                return -2
             chunk = os.read(self.replies, 1 << 16)
             if not chunk:
-                return None
+                return -1
+            end = chunk.rfind(b"\n") + 1
+            if end:
+                end += len(self.buf)
             self.buf += chunk
-        line, _, self.buf = self.buf.partition(b"\n")
-        return line
+        return end
 
     def close(self, kill: bool) -> int | None:
         """End the child; its wait status (None if it was ended already)."""
@@ -109,7 +113,21 @@ def spawn(child_main: Callable[[Any, Any], None], proto_fd: int) -> Child:
     return Child(pid, req_w, rep_r, len(sys.modules))
 
 
+_DONE = b'{"done":true}\n'
+_FATAL = b'{"fatal":'
+_STAY = (b'{"stay":false}\n', b'{"stay":true}\n')
+
+
 def _prefix(case_id: Any) -> bytes:
+    """How the child's reply for ``case_id`` starts (it writes compact JSON, ASCII only)."""
+    if (
+        type(case_id) is str
+        and case_id.isascii()
+        and case_id.isprintable()
+        and '"' not in case_id
+        and "\\" not in case_id
+    ):  # what json.dumps leaves as it is: no call to it per case (#20)
+        return b'{"case":"' + case_id.encode() + b'",'
     return b'{"case":' + json.dumps(case_id).encode() + b","
 
 
@@ -117,34 +135,51 @@ def relay(child: Child, req: dict[str, Any], line: str, out: Any) -> bool | None
     """Send ``line`` (the request) to ``child`` and pass its replies to ``out`` (binary).
 
     Returns whether the child stays for another block; None when it is gone (its wait
-    status is then for the caller to read) or was ended for a forged reply.
+    status is then for the caller to read) or was ended for a forged reply. The lines that
+    arrived together are checked one by one, in order, and passed on in one write: a block's
+    replies come in one write (runner.FLUSH_AFTER), so one write and one flush per block.
     """
     try:
         os.write(child.requests, line.encode("utf-8"))
     except OSError:
         return None
     ids = [c.get("id") for c in req.get("cases", [])]
-    at, ended = 0, False
-    while True:
-        reply = child.readline()
-        if reply is None:
+    at = 0  # the case awaited next; -1 once the block's done (or a fatal) has passed
+    while at >= 0:
+        end = child.fill()
+        if end == -1:
             out.flush()  # the replies it gave before it went
             return None
-        if ended:  # after done or fatal: only the child's own last word
-            if reply in (b'{"stay":true}', b'{"stay":false}'):
-                return reply == b'{"stay":true}'
-            _forged(child, out, [], "a line after the block's end")
-            return None
-        if at < len(ids) and reply.startswith(_prefix(ids[at])):
-            at += 1
-        elif reply.startswith(b'{"fatal":') or (at == len(ids) and reply == b'{"done":true}'):
-            ended = True
-        else:
+        buf, pos = child.buf, 0
+        while pos < end:  # each line is the one awaited, or nothing after it is passed on
+            if at < len(ids) and buf.startswith(_prefix(ids[at]), pos):
+                at += 1
+            elif buf.startswith(_FATAL, pos) or (at == len(ids) and buf.startswith(_DONE, pos)):
+                at = -1
+            else:
+                break
+            pos = buf.index(b"\n", pos) + 1
+            if at < 0:
+                break
+        out.write(buf[:pos])
+        del buf[:pos]
+        if at >= 0 and pos < max(end, 1):  # a line that is not the awaited reply (or too long)
             _forged(child, out, ids[at:], "a line that is not the awaited reply")
             return None
-        out.write(reply + b"\n")
-        if ended or b"\n" not in child.buf:  # the next line is not here yet: pass on what
-            out.flush()  # is (one write for lines that came together, not one per case)
+        out.flush()
+    return _last_word(child, out)
+
+
+def _last_word(child: Child, out: Any) -> bool | None:
+    """The child's ``{"stay": ...}`` after its block, never passed on; None if it is gone."""
+    if child.fill() == -1:
+        return None
+    for stay in (True, False):
+        if child.buf.startswith(_STAY[stay]):
+            del child.buf[: len(_STAY[stay])]
+            return stay
+    _forged(child, out, [], "a line after the block's end")
+    return None
 
 
 def _forged(child: Child, out: Any, rest: list[Any], what: str) -> None:
