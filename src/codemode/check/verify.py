@@ -7,7 +7,7 @@ become ``error`` results naming the file, the line and the cause, and the run go
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -34,7 +34,7 @@ from codemode.report.model import (
 from codemode.shard import in_shard
 from codemode.specs.types import CaseSpec, EvaluatorSpec, FunctionSpec, SpecFile
 from codemode.worker.canonical import canonical
-from codemode.worker.pool import Outcome, Worker
+from codemode.worker.pool import Block, Outcome, Worker
 from codemode.worker.tags import BYTES_TAG
 
 
@@ -135,28 +135,58 @@ class Verifier:
 
     # --- one function -------------------------------------------------------------------
 
-    def _run_cases(self, spec: SpecFile, func: FunctionSpec, trace: bool) -> dict[str, Outcome]:
+    def _block(self, spec: SpecFile, func: FunctionSpec, trace: bool) -> Block | None:
+        """The worker's request for ``func``'s runnable cases; None when none can run."""
         runnable = [c for c in func.cases if c.error is None]
-        if not runnable:
-            return {}
-        fixtures = [spec.fixtures[n].to_wire() for n in func.fixtures]
+        if func.error or not runnable:
+            return None
         serializer = spec.serializers[func.serializer].to_wire() if func.serializer else None
-        outcomes = self.worker.run(
+        return Block(
             func.id,
             [_wire_case(c, func.evaluators, trace, serializer is not None) for c in runnable],
-            fixtures=fixtures,
-            fixture_names=list(func.fixtures),
-            serializer=serializer,
-            file_key=spec.rel,
+            [spec.fixtures[n].to_wire() for n in func.fixtures],
+            list(func.fixtures),
+            serializer,
+            spec.rel,
+        )
+
+    def _run_cases(self, spec: SpecFile, func: FunctionSpec, trace: bool) -> dict[str, Outcome]:
+        block = self._block(spec, func, trace)
+        if block is None:
+            return {}
+        outcomes = self.worker.run(
+            block.target,
+            block.cases,
+            fixtures=block.fixtures,
+            fixture_names=block.fixture_names,
+            serializer=block.serializer,
+            file_key=block.file_key,
         )
         return {o.case: o for o in outcomes}
 
+    def _outcomes(
+        self, spec: SpecFile, funcs: list[FunctionSpec], trace: bool
+    ) -> Iterator[dict[str, Outcome]]:
+        """Each function's outcomes, in order; the worker runs the next function's block while
+        this one's are judged (``Worker.run_blocks``)."""
+        blocks = [self._block(spec, f, trace) for f in funcs]
+        runs = self.worker.run_blocks([b for b in blocks if b is not None])
+        for block in blocks:
+            yield {} if block is None else {o.case: o for o in next(runs)}
+
     def verify_function(
-        self, spec: SpecFile, func: FunctionSpec, trace: bool = False
+        self,
+        spec: SpecFile,
+        func: FunctionSpec,
+        trace: bool = False,
+        outcomes: dict[str, Outcome] | None = None,
     ) -> tuple[FunctionResult, set[int]]:
+        """The verdict of ``func``; ``outcomes``: its cases' outcomes, when they were run already."""
         if func.error:
             return FunctionResult(func.id, "error", spec.rel, func.line, message=func.error), set()
-        outcomes = self.outcomes = self._run_cases(spec, func, trace)
+        if outcomes is None:
+            outcomes = self._run_cases(spec, func, trace)
+        self.outcomes = outcomes
         lines: set[int] = set()
         pending: list[_Pending] = []
         assertions = _Assertions()
@@ -232,17 +262,16 @@ class Verifier:
         for spec in specs:
             for prob in spec.problems:
                 result.problems.append(Problem(spec.rel, prob.line, prob.message))
-            ran = False
-            for func in spec.functions:
-                if only is not None and func.id not in only:
-                    continue
-                if not in_shard(func.id, shard):
-                    continue
-                fr, lines = self.verify_function(spec, func, trace)
+            funcs = [
+                f
+                for f in spec.functions
+                if (only is None or f.id in only) and in_shard(f.id, shard)
+            ]
+            for func, outcomes in zip(funcs, self._outcomes(spec, funcs, trace)):
+                fr, lines = self.verify_function(spec, func, trace, outcomes)
                 result.functions.append(fr)
                 result.lines.setdefault(func.id, set()).update(lines)
-                ran = True
-            if ran and any(f.scope == "file" for f in spec.fixtures.values()):
+            if funcs and any(f.scope == "file" for f in spec.fixtures.values()):
                 for err in self.worker.end_file(spec.rel):
                     result.problems.append(
                         Problem(spec.rel, None, f"fixture teardown failed: {err}")

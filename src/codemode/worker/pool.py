@@ -13,17 +13,19 @@ import os
 import selectors
 import signal
 import subprocess
-import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, NamedTuple, Protocol
 
 from codemode.errors import FatalError
-from codemode.worker import canonical, replies, runner
+from codemode.worker import canonical, replies
 from codemode.worker.environment import scrub_env
 from codemode.worker.errtail import ErrTail
 from codemode.worker.orphans import adopt_orphans as adopt_orphans  # check.lanes uses it
+from codemode.worker.reply_lines import ReplyTooBig as ReplyTooBig
+from codemode.worker.reply_lines import WorkerDied, _Lines
 
 # The worker's entry script, run by path in the project's interpreter (not imported here).
 RUNTIME_SCRIPT = Path(__file__).resolve().with_name("runtime.py")
@@ -71,60 +73,9 @@ class Process(Protocol):
     def kill(self) -> None: ...
 
 
-class WorkerDied(Exception):
-    pass
-
-
-# A reply line longer than this is not read into memory: the worker caps one case's reply at
-# runner.MAX_REPLY_CHARS, so only code that writes to the protocol itself gets here (#11).
-MAX_REPLY_BYTES = 8 * runner.MAX_REPLY_CHARS
-
-
 # Replies over _LARGE_REPLY bytes count against MAX_LARGE_TOTAL for the worker's lifetime.
 _LARGE_REPLY = 64 * 1024
 MAX_LARGE_TOTAL = 32_000_000
-
-
-class ReplyTooBig(WorkerDied):
-    """A reply line past MAX_REPLY_BYTES: the worker is replaced, the case is an error."""
-
-
-class _Lines:
-    """Reads newline-terminated replies from a pipe, with a deadline per line."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.buf = bytearray()
-        self.sel = selectors.DefaultSelector()
-        self.sel.register(fd, selectors.EVENT_READ)
-
-    def readline(self, timeout: float | None) -> bytes | None:
-        """A line, or None on timeout; raises WorkerDied at EOF."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            nl = self.buf.find(b"\n")
-            if nl >= 0:
-                line = bytes(self.buf[: nl + 1])
-                del self.buf[: nl + 1]
-                return line
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                return None
-            if not self.sel.select(remaining):
-                return None
-            chunk = os.read(self.fd, 1 << 16)
-            if not chunk:
-                raise WorkerDied()
-            self.buf += chunk
-            if len(self.buf) > MAX_REPLY_BYTES and b"\n" not in chunk:
-                self.buf.clear()
-                raise ReplyTooBig(
-                    f"the worker sent a reply of more than {MAX_REPLY_BYTES / 1e6:g} MB (the "
-                    "function wrote to the worker's own output?); it was restarted"
-                )
-
-    def close(self) -> None:
-        self.sel.close()
 
 
 def _wait_exit(proc: Process, timeout: float) -> None:
@@ -147,6 +98,40 @@ def _wait_exit(proc: Process, timeout: float) -> None:
     finally:
         os.close(fd)
     proc.poll()
+
+
+class Block(NamedTuple):
+    """One function block's request: ``Worker.run``'s arguments."""
+
+    target: str
+    cases: list[dict[str, Any]]
+    fixtures: list[dict[str, Any]]
+    fixture_names: list[str]
+    serializer: dict[str, Any] | None = None
+    file_key: str = ""
+    isolate: bool = True
+
+    def _message(self, cases: list[dict[str, Any]], batched: bool) -> dict[str, Any]:
+        return {
+            "op": "run",
+            "target": self.target,
+            "cases": cases,
+            "fixtures": self.fixtures,
+            "fixture_names": self.fixture_names,
+            "serializer": self.serializer,
+            "file_key": self.file_key,
+            "isolate": self.isolate,
+            "batch": batched,
+        }
+
+
+# Two requests this size fit unread in a pipe on every system codemode runs on (16 KB on
+# macOS before it grows, 64 KB on Linux): a request sent ahead never waits (run_blocks).
+AHEAD_BYTES = 12_288
+
+
+def _no_more(size: int) -> None:
+    """No request to send ahead."""
 
 
 class Worker:
@@ -332,9 +317,12 @@ class Worker:
     # --- protocol ----------------------------------------------------------------------
 
     def _send(self, msg: dict[str, Any]) -> None:
+        self._write((canonical.dumps(msg) + "\n").encode("utf-8"))
+
+    def _write(self, data: bytes) -> None:
         assert self.proc is not None and self.proc.stdin is not None
         try:
-            self.proc.stdin.write((canonical.dumps(msg) + "\n").encode("utf-8"))
+            self.proc.stdin.write(data)
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as exc:
             raise WorkerDied() from exc
@@ -419,36 +407,71 @@ class Worker:
 
         ``isolate=False``: in the worker itself, not a forked child; for a worker that serves
         one function only (the explorer's calls: a fork each would cost ~5 ms per call)."""
-        pending = list(cases)
-        if isolate and self.blocks and not self.forks and self.alive():
+        block = Block(target, cases, fixtures or [], fixture_names or [], serializer, file_key)
+        yield from self._block(block._replace(isolate=isolate), None, _no_more)
+
+    def run_blocks(self, blocks: list[Block]) -> Iterator[list[Outcome]]:
+        """Each block's outcomes in order, as ``run`` gives them; a block's request goes to the
+        worker before the replies of the one before it are read, so the worker (and its child)
+        run it while the caller judges those: on two cores, lanes waited for their worker and
+        workers for their lane, one block at a time (#20). A request goes ahead only when both
+        fit in the pipe unread (``AHEAD_BYTES``): the worker may be writing replies nobody reads
+        yet, and a write that waited on it would wait forever. A request sent ahead to a worker
+        that was replaced since is sent again."""
+        ahead: list[Any] = [None, 0]  # the process that holds the next block's request, its size
+
+        def send_ahead(block: Block, size: int) -> None:
+            msg = block._message(block.cases, block.isolate and len(block.cases) > 1)
+            data = (canonical.dumps(msg) + "\n").encode("utf-8")
+            if self.forks and self.proc and block.cases and size + len(data) <= AHEAD_BYTES:
+                with contextlib.suppress(WorkerDied):
+                    self._write(data)
+                    ahead[:] = [self.proc, len(data)]
+
+        try:
+            for i, block in enumerate(blocks):
+                sent = ahead[0] is not None and ahead[0] is self.proc
+                size, ahead[:] = ahead[1], [None, 0]
+                after = blocks[i + 1] if i + 1 < len(blocks) else None
+                more = _no_more if after is None else partial(send_ahead, after)
+                yield list(self._block(block, size if sent else None, more))
+        finally:
+            if ahead[0] is not None and ahead[0] is self.proc:
+                self.kill()  # a request whose replies nobody will read: the stream is out of step
+
+    def _block(
+        self, block: Block, sent: int | None, ahead: Callable[[int], None]
+    ) -> Iterator[Outcome]:
+        """``run`` of one block. ``sent``: the size of its request, when that is in the worker
+        already (run_blocks); ``ahead(size)`` is called once, when this block's request (of
+        ``size`` bytes, unread yet) is in the worker."""
+        pending = list(block.cases)
+        if block.isolate and self.blocks and not self.forks and self.alive():
             self.kill()
-        self.ensure()
+        if sent is None:
+            self.ensure()
         self.blocks += 1
         # A block's replies come in one write (runner.FLUSH_AFTER); after a crash or a hang
         # the unanswered cases run again one reply a write, to find the case that caused it.
-        batch = isolate
+        batch = block.isolate
         while pending:
-            self.ensure()
             progress = _Progress(batch and len(pending) > 1)
-            msg = {
-                "op": "run",
-                "target": target,
-                "cases": pending,
-                "fixtures": fixtures or [],
-                "fixture_names": fixture_names or [],
-                "serializer": serializer,
-                "file_key": file_key,
-                "isolate": isolate,
-                "batch": progress.batched,
-            }
-            try:
-                self._send(msg)
-            except WorkerDied:
-                reason = self.death_reason()
-                self.kill()
-                yield Outcome(case=pending[0]["id"], kind="error", message=reason)
-                pending = pending[1:]
-                continue
+            size = sent or 0
+            if sent is None:  # else it went ahead exactly so: all cases, batched if more than one
+                self.ensure()
+                data = (canonical.dumps(block._message(pending, progress.batched)) + "\n").encode()
+                size = len(data)
+                try:
+                    self._write(data)
+                except WorkerDied:
+                    reason = self.death_reason()
+                    self.kill()
+                    yield Outcome(case=pending[0]["id"], kind="error", message=reason)
+                    pending = pending[1:]
+                    continue
+            sent = None
+            ahead(size)
+            ahead = _no_more
             yield from self._replies(pending, progress)
             if progress.finished:
                 return
