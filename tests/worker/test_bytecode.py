@@ -130,3 +130,29 @@ def test_no_cache_outside_git_or_when_turned_off(
         monkeypatch.setenv("CODEMODE_BYTECODE_CACHE", "0")
     assert _check(root, capsys)["bump"][0] == "passed"
     assert not list(root.rglob("bytecode")) and not list(root.rglob("__pycache__"))
+
+
+def test_a_zip_archive_in_the_project_is_left_to_zipimport(tmp_path: Path) -> None:
+    import sys
+    import zipfile
+
+    archive = tmp_path / "vendor.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("zipped.py", "VALUE = 7\n")
+    hooks, cache = list(sys.path_hooks), dict(sys.path_importer_cache)
+    try:
+        bytecode.install(str(tmp_path / "cache"), lambda p: str(p).startswith(str(tmp_path)))
+        hook = next(h for h in sys.path_hooks if getattr(h, "codemode", False))
+        with pytest.raises(ImportError):
+            hook(str(archive))
+        assert type(hook(str(tmp_path))).__name__ == "FileFinder"
+        sys.path.insert(0, str(archive))
+        import zipped  # type: ignore[import-not-found]
+
+        assert zipped.VALUE == 7
+    finally:
+        sys.path[:] = [p for p in sys.path if p != str(archive)]
+        sys.modules.pop("zipped", None)
+        sys.path_hooks[:] = hooks
+        sys.path_importer_cache.clear()
+        sys.path_importer_cache.update(cache)

@@ -113,10 +113,12 @@ def install(folder: str, in_project: Callable[[str | None], bool]) -> None:
     )
 
     def hook(path: str) -> Any:
-        if not in_project(path or "."):
-            raise ImportError("not the project's")  # the next hook: the standard finder
+        if not in_project(path or ".") or not os.path.isdir(path or "."):
+            # the next hook: zipimport for an archive, the standard finder for the rest
+            raise ImportError("not a folder of the project's")
         return FileFinder(path, *details)
 
+    hook.codemode = True  # type: ignore[attr-defined]  # (tests find it so)
     sys.path_hooks.insert(0, hook)
     for path in [p for p in sys.path_importer_cache if in_project(p or ".")]:
         # found again through the hook; the others' finders keep their cached listings
