@@ -157,6 +157,31 @@ def test_transport_keeps_dates_bytes_sets_tuple_keys_and_nan() -> None:
     )  # the explorer's sandbox needs it (#10)
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        1,
+        "\u00e9 \"q\"\n",
+        [1, {"a": None, "b": [True, 2.5]}],
+        {"x": float("nan"), "y": float("-inf"), "z": -0.0},
+        {1: 2, "\u0000t": "bytes"},
+        {"case": "c1", "outcome": "returned", "value": 10**30, "duration_ms": 0.01},
+        (1, b"xy", frozenset({3})),
+        object(),  # written as its str(), as the transport always did
+    ],
+)
+def test_the_one_shot_encoder_writes_what_json_would(value: Any) -> None:
+    """dumps keeps one C encoder for the process instead of json's per call (#20): the very
+    same text, whatever the value."""
+    import json
+
+    from codemode.worker import canonical
+
+    slow = json.JSONEncoder(separators=(",", ":"), default=str).encode(canonical._encode(value))
+    assert canonical._C_ENCODE is not None  # CPython: the C encoder is there to share
+    assert dumps(value) == slow
+
+
 class Account:
     pass
 

@@ -245,8 +245,14 @@ def _encode(value: Any) -> Any:
         return value
     if t is list:
         return [v if type(v) in _PLAIN else _encode(v) for v in value]
-    if t is dict and all(type(k) is str and k[:1] != "\u0000" for k in value):
-        return {k: v if type(v) in _PLAIN else _encode(v) for k, v in value.items()}
+    if t is dict:  # one pass: the keys are checked as the values are encoded
+        out = {}
+        for k, v in value.items():
+            if type(k) is not str or k[:1] == "\u0000":
+                break
+            out[k] = v if type(v) in _PLAIN else _encode(v)
+        else:
+            return out
     if isinstance(value, _loaded("datetime", "datetime", "date", "time")):
         return {_TYPE_TAG: type(value).__name__, "v": value.isoformat()}
     if isinstance(value, (bytes, bytearray)):
@@ -352,8 +358,26 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), default=str)
 _DECODER = json.JSONDecoder(object_hook=_decode_hook)
 
 
+def _one_shot() -> Callable[[Any, int], Any] | None:
+    """The C encoder that ``_ENCODER.encode`` builds anew on every call, built once: a third of
+    a small reply's encoding (~3 us of ~9). Without a table of the containers being encoded
+    (which a shared encoder would share between threads): ``_encode`` has rebuilt every
+    container of what it is given, so a cycle failed there already."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # an interpreter without the C accelerator
+        return None
+    ascii_ = json.encoder.encode_basestring_ascii
+    return make(None, str, ascii_, None, ":", ",", False, False, True)  # type: ignore[no-any-return]
+
+
+_C_ENCODE = _one_shot()
+
+
 def dumps(msg: Any) -> str:
-    return _ENCODER.encode(_encode(msg))
+    value = _encode(msg)
+    if _C_ENCODE is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODE(value, 0))
 
 
 _PLAIN_DECODER = json.JSONDecoder()

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 import types
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 from .canonical import COLLISIONS, _qualname, canonical, dumps, realize, typed
 from .clock import _clock_watch, _ShiftedClock
@@ -260,7 +260,7 @@ class Runner:
 
     def _fixture_values(
         self,
-        names: list[str],
+        names: Iterable[str],
         specs: dict[str, dict[str, Any]],
         eval_values: dict[str, Any],
         eval_teardowns: list[Callable[[], None]],
@@ -308,7 +308,7 @@ class Runner:
         try:
             try:
                 fx = self._fixture_values(
-                    list(req.get("fixture_names", [])),
+                    req.get("fixture_names") or (),
                     fixture_specs,
                     eval_values,
                     eval_teardowns,
@@ -445,12 +445,13 @@ def _call(
                 result = func(*args, **kwargs)
         else:
             result = func(*args, **kwargs)
-        if _is_awaitable(result):
-            import asyncio
+        if type(result) not in _PLAIN_RESULTS:  # most returns: no awaitable, no iterator
+            if _is_awaitable(result):
+                import asyncio
 
-            result = asyncio.run(_await(result))
-        if hasattr(result, "__next__") or hasattr(result, "__anext__"):
-            result = _consumed(result)  # a generator's items are its output (#22)
+                result = asyncio.run(_await(result))
+            if hasattr(result, "__next__") or hasattr(result, "__anext__"):
+                result = _consumed(result)  # a generator's items are its output (#22)
     except (SystemExit, Exception) as exc:
         elapsed = time.perf_counter() - t0
         out.update(outcome="raised", exc=_exc_info(exc))
@@ -469,6 +470,10 @@ def _call(
     if clock:
         out["clock"] = clock[0]
     return out
+
+
+# Exact types that are neither awaitable nor iterators: a result of one needs neither check.
+_PLAIN_RESULTS = frozenset({int, float, str, bool, type(None), list, dict, tuple, bytes, set})
 
 
 def _consumed(result: Any) -> Any:
