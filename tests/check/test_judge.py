@@ -7,20 +7,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codemode.change.diff import ChangedFunction, DiffResult
 from codemode.check.assertions import SandboxAnswer
 from codemode.check.classify import classify_change, to_verify
 from codemode.check.judge import (
+    NOTHING_ASSERTED,
     Evaluation,
     assertion_evaluation,
     case_status,
     function_status,
     judge,
 )
+from codemode.compare import DEFAULT_TOLERANCE
 from codemode.report.model import CaseResult, FunctionResult
 from codemode.specs.index import index_specs
 from codemode.specs.types import CaseSpec, EvaluatorSpec, FunctionSpec, SpecFile
+from codemode.worker.canonical import canonical
 from codemode.worker.pool import Outcome, TypeMismatch
 
 
@@ -138,6 +143,48 @@ def test_nothing_asserted_is_empty_and_only_skipped_is_skipped() -> None:
     assert case_status([]).status == "empty"
     assert case_status([Evaluation("Judge", None, "skipped")]) == ("skipped", "skipped")
     assert case_status([Evaluation("Judge", None), Evaluation("t", True)]).status == "passed"
+
+
+def _status_by_the_rules(evaluations: list[Evaluation]) -> tuple[str, str]:
+    """The status rules in the order the docs give them, written plainly."""
+    failed = [e for e in evaluations if e.passed is False]
+    spec_errors = [e for e in failed if e.spec_error]
+    if spec_errors:
+        return ("error", spec_errors[0].message)
+    if not evaluations:
+        return ("empty", NOTHING_ASSERTED)
+    if all(e.passed is None for e in evaluations):
+        return ("skipped", evaluations[0].message)
+    if not failed:
+        return ("passed", "")
+    drifted = any(e.name in ("expected", "raises", "match", "exception") for e in failed)
+    return ("drifted" if drifted else "failed", failed[0].message)
+
+
+EVALUATIONS = st.lists(
+    st.builds(
+        Evaluation,
+        st.sampled_from(["expected", "raises", "type", "pattern", "Judge"]),
+        st.sampled_from([True, False, None]),
+        st.sampled_from(["", "why", "other"]),
+        st.booleans(),
+    ),
+    max_size=4,
+)
+
+
+@given(EVALUATIONS)
+def test_a_case_status_follows_the_rules_in_their_order(evaluations: list[Evaluation]) -> None:
+    # case_status answers the common case (nothing failed) first: the same statuses (#20).
+    assert tuple(case_status(evaluations)) == _status_by_the_rules(evaluations)
+
+
+@pytest.mark.parametrize("value", [3, 4, [1, 2], {"a": (1, 2)}, 0.30000000000000004, None])
+def test_an_expected_value_converted_once_judges_as_before(value: Any) -> None:
+    spec = case(has_expected=True, expected=(1, 2) if value == {"a": (1, 2)} else 3)
+    outcome = returned(value)
+    given_once = judge(spec, outcome, (), DEFAULT_TOLERANCE, canonical(spec.expected))
+    assert given_once == judge(spec, outcome)
 
 
 def test_a_function_is_an_error_before_it_is_drifted() -> None:

@@ -9,10 +9,11 @@ import json
 import os
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from codemode.worker import canonical, children
+from codemode.worker import canonical, children, replies
 
 REQ = {"op": "run", "cases": [{"id": "a"}, {"id": "b"}, {"id": "c"}]}
 
@@ -113,3 +114,30 @@ JSON = st.recursive(
 def test_decoding_without_tags_is_decoding_with_them(value: Any) -> None:
     line = json.dumps(value)
     assert canonical.loads(line) == canonical._DECODER.decode(line)
+
+
+@pytest.mark.parametrize(
+    "duration",
+    [float("nan"), float("inf"), "1", True, [1]],
+    ids=["nan", "inf", "text", "bool", "list"],
+)
+def test_a_plain_returned_reply_still_has_its_duration_checked(duration: Any) -> None:
+    # The short way through check_case_reply (a returned value and nothing more) checks the
+    # one field it can hold wrongly: the duration.
+    reply = {"case": "a", "outcome": "returned", "value": [1, {"x": None}], "duration_ms": duration}
+    with pytest.raises(replies.BadReply, match="duration_ms"):
+        replies.check_case_reply(reply, "a")
+
+
+def test_a_plain_returned_reply_is_taken_only_for_its_own_case() -> None:
+    reply = {"case": "a", "outcome": "returned", "value": 1, "duration_ms": 0.5}
+    replies.check_case_reply(reply, "a")
+    with pytest.raises(replies.BadReply, match="was awaited"):
+        replies.check_case_reply(reply, "b")
+    with pytest.raises(replies.BadReply, match="outcome"):
+        replies.check_case_reply({**reply, "outcome": "passed"}, "a")
+
+
+def test_a_dict_whose_keys_are_not_plain_text_travels_as_pairs() -> None:
+    for value in ({1: "a", "b": 2}, {"\u0000t": "bytes", "v": "x"}, {"a": {(1, 2): [3]}}):
+        assert canonical.loads(canonical.dumps({"v": value}))["v"] == value

@@ -37,6 +37,7 @@ INVALID_REGEX = "invalid regex"
 # that an evaluator (type, pattern, assertion ...) did not hold (failed).
 DRIFT_CHECKS = frozenset({"expected", "raises", "match", "exception"})
 NOTHING_ASSERTED = "the case asserts nothing (add expected, raises or an evaluator)"
+NOT_GIVEN: Any = object()  # ``judge``'s ``expected`` when the caller has not computed it
 
 
 class Evaluation(NamedTuple):
@@ -70,13 +71,14 @@ def _search(name: str, pattern: str, text: str, ignore_case: bool = False) -> Ev
 
 class Expected(NamedTuple):
     tol: Tolerance
+    value: Any = NOT_GIVEN  # canonical(case.expected), when the caller has it already
 
     def evaluate(self, case: CaseSpec, outcome: Outcome) -> Evaluation | None:
         value = outcome.value
         if not has_faithful_form(value):
             why = f"the output has no faithful form to compare ({render(value)})"
             return Evaluation("expected", False, why)
-        exp = canonical(case.expected)
+        exp = canonical(case.expected) if self.value is NOT_GIVEN else self.value
         if values_equal(exp, value, self.tol):
             return Evaluation("expected", True)
         shown = window(exp, value)  # the differing characters, however long the values
@@ -165,7 +167,7 @@ def contains(name: str, needle: Any, value: Any, tol: Tolerance) -> Evaluation:
 
 
 def evaluators_for(
-    case: CaseSpec, evals: Sequence[EvaluatorSpec], tol: Tolerance
+    case: CaseSpec, evals: Sequence[EvaluatorSpec], tol: Tolerance, expected: Any = NOT_GIVEN
 ) -> list[Evaluator]:
     """The case's own keys first, then the function's ``evals:``, in the order they are shown.
 
@@ -174,7 +176,7 @@ def evaluators_for(
     out: list[Evaluator] = []
     types = 0
     if case.has_expected:
-        out.append(Expected(tol))
+        out.append(Expected(tol, expected))
     if case.type:
         out.append(TypeIs("type", types))
         types += 1
@@ -251,8 +253,12 @@ def judge(
     outcome: Outcome,
     evals: Sequence[EvaluatorSpec] = (),
     tol: Tolerance = DEFAULT_TOLERANCE,
+    expected: Any = NOT_GIVEN,
 ) -> list[Evaluation]:
-    """Every check of one case that ran, except ``assertion:`` (Monty evaluates those in batches)."""
+    """Every check of one case that ran, except ``assertion:`` (Monty evaluates those in batches).
+
+    ``expected``: ``canonical(case.expected)``, when the caller needs it too (one conversion of
+    the expected value per case, not one per use)."""
     if case.raises:
         return judge_raises(case, outcome)
     if outcome.kind == "raised":
@@ -262,7 +268,7 @@ def judge(
             msg += f" (at {exc['where']})"
         return [Evaluation("exception", False, "unexpected exception: " + msg)]
     out = []
-    for evaluator in evaluators_for(case, evals, tol):
+    for evaluator in evaluators_for(case, evals, tol, expected):
         found = evaluator.evaluate(case, outcome)
         if found is not None:
             out.append(found)
@@ -284,20 +290,24 @@ class CaseJudgement(NamedTuple):
     message: str
 
 
+_PASSED = CaseJudgement(CASE_PASSED, "")
+
+
 def case_status(evaluations: Sequence[Evaluation]) -> CaseJudgement:
     """One case's status from its evaluations: a spec error first, then nothing judged, then drift."""
     failed = [e for e in evaluations if e.passed is False]
+    if not failed:  # so no spec error either; the common case, answered first (#20)
+        if not evaluations:
+            return CaseJudgement(CASE_EMPTY, NOTHING_ASSERTED)
+        for e in evaluations:
+            if e.passed is not None:
+                return _PASSED
+        return CaseJudgement(CASE_SKIPPED, evaluations[0].message)
     spec_errors = [e for e in failed if e.spec_error]
     if spec_errors:
         # The spec itself is wrong (bad type, bad regex, an assertion the sandbox refused):
         # an error to fix, not a drift of the function.
         return CaseJudgement(CASE_ERROR, spec_errors[0].message)
-    if not evaluations:
-        return CaseJudgement(CASE_EMPTY, NOTHING_ASSERTED)
-    if all(e.passed is None for e in evaluations):
-        return CaseJudgement(CASE_SKIPPED, evaluations[0].message)
-    if not failed:
-        return CaseJudgement(CASE_PASSED, "")
     drifted = any(e.name in DRIFT_CHECKS for e in failed)
     return CaseJudgement(CASE_DRIFTED if drifted else CASE_FAILED, failed[0].message)
 

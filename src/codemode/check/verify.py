@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from codemode.check.assertions import AssertionRow, AssertionSandbox, SandboxAnswer
 from codemode.check.judge import (
+    NOT_GIVEN,
     Evaluation,
     assertion_evaluation,
     case_status,
@@ -28,6 +29,7 @@ from codemode.report.model import (
     CASE_ERROR,
     FAILING_CASE_ORDER,
     CaseResult,
+    Check,
     FunctionResult,
     Problem,
 )
@@ -86,6 +88,7 @@ class _Pending:
     outcome: Outcome
     evaluations: list[Evaluation]
     slots: list[_Slot]
+    expected: Any  # canonical(case.expected), converted once (None without ``expected``)
 
 
 class _Assertions:
@@ -94,19 +97,17 @@ class _Assertions:
     def __init__(self) -> None:
         self.batches: dict[str, list[AssertionRow]] = {}
 
-    def add(self, case: CaseSpec, func: FunctionSpec, outcome: Outcome) -> list[_Slot]:
-        if outcome.kind != "returned":
+    def add(
+        self, case: CaseSpec, shared: list[tuple[str, str]], outcome: Outcome, expected: Any
+    ) -> list[_Slot]:
+        """``shared``: the function's ``assertion`` evaluators, (name, expression)."""
+        if outcome.kind != "returned" or not (case.assertion or shared):
             return []
-        exprs = [("assertion", case.assertion)] if case.assertion else []
-        exprs += [
-            (ev.name, ev.params["assertion"]) for ev in func.evaluators if ev.kind == "assertion"
-        ]
-        if not exprs:
-            return []
+        exprs = [("assertion", case.assertion), *shared] if case.assertion else shared
         row = AssertionRow(
             _for_sandbox(canonical(case.input_value)),
             _for_sandbox(outcome.value),
-            _for_sandbox(canonical(case.expected)) if case.has_expected else None,
+            _for_sandbox(expected) if case.has_expected else None,
             (outcome.duration_ms or 0.0) / 1000.0,
         )
         slots = []
@@ -193,6 +194,7 @@ class Verifier:
         # Keyed by the case object, not its id: a duplicate id (reported as that case's
         # error) must not overwrite the verdict of the first case of that id.
         results: dict[int, CaseResult] = {}
+        shared = [(e.name, e.params["assertion"]) for e in func.evaluators if e.kind == "assertion"]
         for case in func.cases:
             outcome = outcomes.get(case.id) or Outcome(
                 case.id, "error", message="no result from the worker"
@@ -201,9 +203,10 @@ class Verifier:
                 results[id(case)] = _error_result(case, outcome)
                 continue
             lines.update(outcome.lines or ())
-            evaluations = judge(case, outcome, func.evaluators, self.tol)
-            slots = assertions.add(case, func, outcome)
-            pending.append(_Pending(case, outcome, evaluations, slots))
+            expected = canonical(case.expected) if case.has_expected else None
+            evaluations = judge(case, outcome, func.evaluators, self.tol, expected)
+            slots = assertions.add(case, shared, outcome, expected)
+            pending.append(_Pending(case, outcome, evaluations, slots, expected))
         answers = assertions.answer(self.sandbox)
         for p in pending:
             for slot in p.slots:
@@ -218,18 +221,18 @@ class Verifier:
         status, message = case_status(p.evaluations)
         diff = ""
         if status == CASE_DRIFTED and case.has_expected and outcome.kind == "returned":
-            diff = describe(canonical(case.expected), outcome.value, self.tol)
+            diff = describe(p.expected, outcome.value, self.tol)
         return CaseResult(
             case.id,
             status,
             case.line,
             case.has_expected or bool(case.raises),
-            _expected(case),
+            _expected(case, p.expected),
             _observed(outcome),
             message,
             diff,
             outcome.duration_ms,
-            tuple(e.to_check() for e in p.evaluations),
+            tuple([Check(e.name, e.passed, e.message) for e in p.evaluations]),
             case.generated,
         )
 
@@ -303,13 +306,16 @@ def _has_assertions(func: FunctionSpec) -> bool:
     )
 
 
-def _expected(case: CaseSpec) -> Any:
+def _expected(case: CaseSpec, value: Any = NOT_GIVEN) -> Any:
+    """What the report shows as expected; ``value``: canonical(case.expected), if known."""
     if case.raises:
         return {
             "raises": case.raises + ("?" if case.raises_optional else ""),
             **({"match": case.match} if case.match else {}),
         }
-    return canonical(case.expected) if case.has_expected else None
+    if not case.has_expected:
+        return None
+    return canonical(case.expected) if value is NOT_GIVEN else value
 
 
 def _error_result(case: CaseSpec, outcome: Outcome) -> CaseResult:

@@ -51,6 +51,11 @@ def _check_exc(exc: Any) -> None:
         raise BadReply("'exc.mro' is not a list of names")
 
 
+# The reply of a case that returned, with nothing asked beyond its value: most replies. Its
+# one field to check is the duration (the value is the user's data, any JSON).
+_RETURNED = frozenset({"case", "outcome", "value", "duration_ms"})
+
+
 def check_case_reply(reply: dict[str, Any], case_id: str) -> None:
     """Raise BadReply unless ``reply`` is a well-formed answer for ``case_id``."""
     if reply.get("case") != case_id:
@@ -58,6 +63,12 @@ def check_case_reply(reply: dict[str, Any], case_id: str) -> None:
             f"a reply for case {reply.get('case')!r} arrived while case {case_id!r} was awaited "
             "(something wrote to the worker's channel)"
         )
+    if (
+        reply.keys() == _RETURNED
+        and reply["outcome"] == "returned"
+        and _is_number_or_none(reply["duration_ms"])
+    ):
+        return  # every check below holds for it (#20: ~2 us of every case)
     kind = reply.get("outcome", "error")
     if kind not in KINDS:
         raise BadReply(f"'outcome' is {kind!r}, not one of {', '.join(KINDS)}")
