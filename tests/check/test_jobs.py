@@ -329,3 +329,31 @@ def test_a_lane_killed_by_the_code_under_test_costs_its_own_functions_only(
     assert statuses["killer.killer"][0] == "error"
     assert "ended without its results" in statuses["killer.killer"][1]
     assert statuses["killer.same"][0] == "ok"  # the other lane's work stands
+
+
+def test_a_lane_s_records_reach_the_parent_as_they_were() -> None:
+    # Lanes pickle their results through report.model's own __reduce__ (#20): records of the
+    # same class, equal field by field, nested ones included.
+    import pickle
+
+    from codemode.report.model import CaseResult, Check, FunctionResult
+
+    case = CaseResult(
+        "c1",
+        "drifted",
+        3,
+        True,
+        {"a": [1, 2.5]},
+        None,
+        "why",
+        "diff",
+        0.25,
+        (Check("expected", False, "expected 1, observed 2"), Check("type", None)),
+        True,
+        "f(1)",
+    )
+    result = FunctionResult("m.f", "drifted", "specs/m.yml", 1, (case,), impacted_by=("x",))
+    back = pickle.loads(pickle.dumps([result], pickle.HIGHEST_PROTOCOL))[0]
+    assert back == result and type(back) is FunctionResult
+    assert type(back.cases[0]) is CaseResult and type(back.cases[0].checks[0]) is Check
+    assert back.cases[0]._asdict() == case._asdict()

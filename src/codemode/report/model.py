@@ -63,6 +63,9 @@ class Check(NamedTuple):
     passed: bool | None  # None = skipped
     message: str = ""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Check, tuple(self))  # pickled per case by --jobs lanes: see CaseResult
+
 
 class CaseResult(NamedTuple):
     id: str
@@ -77,6 +80,11 @@ class CaseResult(NamedTuple):
     checks: tuple[Check, ...] = ()
     generated: bool = False  # listed under codemode.functions.<id>.generated
     call: str = ""  # a failing case's call as Python (report.call.format_call): which call drifted
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A --jobs lane pickles its results for the parent, a record per case: the default
+        # (copyreg's __newobj__ and a __getnewargs__ call per record) took twice as long (#20).
+        return (CaseResult, tuple(self))
 
 
 class Witness(NamedTuple):
@@ -121,6 +129,9 @@ class FunctionResult(NamedTuple):
     witnesses: tuple[Witness, ...] = ()  # the behaviour diff's calls whose outcome changed
     diff_note: str = ""  # how far the behaviour diff looked (the budget cut it, no inputs...)
     refused: tuple[Refusal, ...] = ()  # regen: chosen calls not written, each with why (#22)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FunctionResult, tuple(self))  # pickled by --jobs lanes: see CaseResult
 
 
 class Problem(NamedTuple):
