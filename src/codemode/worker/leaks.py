@@ -301,11 +301,13 @@ class _Watch:
                 self.attrs.add(id(getattr(obj, "__dict__", None)))
             todo.extend((c, inner) for c in _children(obj, mine))
 
-    def rewalk(self) -> None:
-        """Walk what the watched containers hold now that was not there before."""
+    def rewalk(self, still: set[int]) -> None:
+        """Walk what the watched containers hold now that was not there before; ``still``: the
+        ids of mappings known unchanged since the last walk (their version tags), skipped."""
         todo: list[tuple[Any, bool]] = []
         for obj, inner in list(self.kids):
-            todo.extend((c, inner) for c in _children(obj, self.mine))
+            if id(obj) not in still:
+                todo.extend((c, inner) for c in _children(obj, self.mine))
         self.walk(todo)
 
 
@@ -336,6 +338,7 @@ class _State:
         self.other = self._other()
         self.tags: Any = None
         self.loose = self.all_maps
+        self.by_tag: list[Any] = []  # the maps whose tags lead ``tags``, in its order
         if tags:
             from . import dictversions
 
@@ -345,6 +348,7 @@ class _State:
             for m in self.maps:
                 d = _dict_of(m)
                 if d is not None and (attrs_tagged or id(m) not in attrs):
+                    self.by_tag.append(m)
                     dicts.append(d)
                 else:
                     loose.append(m)
@@ -352,6 +356,19 @@ class _State:
             if self.tags is not None:
                 self.loose = _Maps(loose)
         self.tagged = self.tags.read() if self.tags is not None else b""
+
+    def still(self) -> set[int]:
+        """The ids of the maps whose tags have not moved since this state was taken: what the
+        worker's next snapshot need not walk again (~3,000 values a fork in a 100-module
+        project, one fork per module)."""
+        if self.tags is None:
+            return set()
+        now, then = self.tags.read(), self.tagged
+        return {
+            id(m)
+            for i, m in enumerate(self.by_tag)
+            if now[8 * i : 8 * i + 8] == then[8 * i : 8 * i + 8]
+        }
 
     def forked(self) -> None:
         """The tags as the fork left them: a dict an at-fork handler changed is compared item
@@ -472,7 +489,7 @@ class Snapshot:
         new = [n for n in sys.modules if n not in self.names]
         if [sys.modules[n] for n in self.names_in_order] != self.loaded:
             return False  # a module object replaced under its own name
-        self.watch.rewalk()
+        self.watch.rewalk(self.state.still())
         self._add(new)
         self._settle()
         return True
