@@ -71,3 +71,33 @@ def test_the_next_module_runs_in_the_same_child_and_its_import_is_watched(
         "read": "passed",
     }
     assert code == 0
+
+
+def test_a_next_module_whose_state_cannot_be_read_ends_the_child_after_its_block(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An lru_cache's cache is out of the leak check's sight: the child cannot bring its
+    # snapshot up to date, so it runs that block and ends (it crashed on the Opaque before,
+    # and took its worker with it: the block ran again in a new worker).
+    root = tmp_path / "proj"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "__init__.py").write_text("")
+    (root / "app" / "one.py").write_text(FIRST)
+    (root / "app" / "two.py").write_text(
+        "import functools\nimport os\n\nfrom app import one\n\n\n"
+        "@functools.lru_cache\ndef cached(x):\n    return x * 2\n\n\n"
+        "def same_child(x):\n    with open(one.MARK) as f:\n"
+        "        return int(f.read()) == os.getpid()\n"
+    )
+    (root / "specs").mkdir()
+    (root / "specs" / "s.yml").write_text(
+        "app.one.first:\n  dataset:\n    - case: {id: first, input: 1, expected: 1}\n"
+        "app.two.same_child:\n  dataset:\n    - case: {id: same_child, input: 1, expected: true}\n"
+        "app.two.cached:\n  dataset:\n    - case: {id: c1, input: 2, expected: 4}\n"
+    )
+    (root / "pyproject.toml").write_text('[project]\nname = "app"\n')
+    code = main(["check", "--root", str(root), "--jobs", "1", "--all", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    statuses = {c["id"]: c["status"] for f in report["functions"] for c in f["cases"]}
+    assert statuses == {"first": "passed", "same_child": "passed", "c1": "passed"}
+    assert code == 0

@@ -103,6 +103,17 @@ def _before_fork() -> None:
     from . import leaks  # noqa: F401
 
 
+def _brought_up_to_date(snap: Any, tags: bool) -> Any:
+    """``snap`` after the imports since it was taken (leaks.Snapshot.refresh), or None where it
+    cannot be (a module left sys.modules; a new module holds state it cannot read, as an
+    ``lru_cache``): then the block that follows is the child's last."""
+    snap.tags = tags
+    try:
+        return snap if snap.refresh() else None
+    except Exception:  # Opaque, RecursionError, an attribute that raises when read
+        return None
+
+
 class Runner:
     def __init__(self, proto: Any, fork: bool = False) -> None:
         self.proto = proto
@@ -225,9 +236,7 @@ class Runner:
                     # before the block runs (as the worker did): the snapshot is brought up to
                     # date as the worker's would be, and the child goes on. A fork per module
                     # cost ~5 ms (its pages copied as the child touches them), 100 a run.
-                    snap.tags = self.blocks >= TAGS_AFTER
-                    if not snap.refresh():
-                        snap = None  # cannot be brought up to date: this block is the last
+                    snap = _brought_up_to_date(snap, self.blocks >= TAGS_AFTER)
                 sys.argv = [getattr(module, "__file__", None) or req["target"]]
                 self.run_cases(obj, owner, module, req)
             except TargetError as exc:
