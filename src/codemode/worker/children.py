@@ -3,8 +3,9 @@ Stdlib only: runs in the worker.
 
 Isolation (#12, #20): a block runs in a child forked from the worker, so module state it
 changes dies with the child. A child whose block left nothing behind (worker/leaks.py) runs
-the next block too, while the worker has imported nothing new since the fork; the first
-block that changes state ends its child. One fork per module, not one per function.
+the next block too; a module the worker imported since the fork, the child imports too and
+brings its snapshot up to date (runner._brought_up_to_date). The first block that changes
+state ends its child. While none does, one fork per run, not one per module or function.
 
 The channel (#21): the child never holds the worker's own stdin or stdout. It reads its
 requests from a pipe of its own and writes its replies to another, and the worker passes a

@@ -3,8 +3,9 @@
 A forked child runs function blocks one after another for as long as none of them changes
 what the next could see; the first block that does ends the child, and the next block gets a
 fresh fork of the worker. So a verdict still never depends on what ran before it, and a
-project whose functions leave everything as they found it pays one fork per module, not one
-per function (5,000 forks cost ~35 s of a 25,000-case run).
+project whose functions leave everything as they found it pays one fork, not one per function
+(5,000 forks cost ~35 s of a 25,000-case run) or per module (a child imports the next module
+as the worker did, and its snapshot is brought up to date: ``refresh``).
 
 What is compared before and after each block, cheaply (identities, not values: a value that
 changed in place shows in the container that holds it, which is watched too):
@@ -20,7 +21,7 @@ changed in place shows in the container that holds it, which is watched too):
   processes.
 
 The snapshot is taken in the worker before it forks a child, and brought up to date there
-after each import (the new modules, and what the watched containers hold now), so every
+(and in a child that goes on to a new module) after each import (the new modules, and what the watched containers hold now), so every
 child inherits it instead of walking every module again; the comparison after a block runs
 over one chain of every watched mapping's keys and values (identity, at C speed), not a
 Python call per object.
