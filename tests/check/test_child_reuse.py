@@ -1,51 +1,65 @@
 """A forked child runs the next block while the last left nothing behind (worker/leaks.py, #20),
-also in a project that imports ``random``: it seeds itself again in every child (an at-fork
-handler), which the leak check once took for the block's change, so every block of such a
-project paid a fork of its own."""
+across modules too: the worker imports the next module, the live child imports it as well and
+brings its snapshot up to date, instead of ending for a fresh fork per module."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from codemode.cli.main import main
+from appkit import PID_WRITER, SAME_CHILD, case, statuses
 
-MODULE = """\
-import os
-import random
+GROWS = """\
+from app import one
 
-MARK = os.path.join(os.path.dirname(__file__), "pid.txt")
-
-
-def first(x):
-    with open(MARK, "w") as f:  # a file: state the leak check does not watch
-        f.write(str(os.getpid()))
-    return x
+one.SEEN = []  # this import changes the first module: watched from then on in the child
 
 
-def second(x):
-    with open(MARK) as f:
-        return int(f.read()) == os.getpid()
+def grow(x):
+    one.SEEN.append(x)
+    return len(one.SEEN)
+
+
+def read(x):
+    return len(one.SEEN)
 """
 
 
 def test_a_project_importing_random_runs_its_pure_blocks_in_one_child(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = tmp_path / "proj"
-    (root / "app").mkdir(parents=True)
-    (root / "app" / "__init__.py").write_text("")
-    (root / "app" / "mod.py").write_text(MODULE)
-    (root / "specs").mkdir()
-    (root / "specs" / "mod.yml").write_text(
-        "app.mod.first:\n  dataset:\n    - case: {id: first, input: 1, expected: 1}\n"
-        "app.mod.second:\n  dataset:\n    - case: {id: same_child, input: 1, expected: true}\n"
+    # random seeds itself again in every child (an at-fork handler), which the leak check once
+    # took for the block's change: every block of such a project paid a fork of its own.
+    modules = {"one": "import random\n\n" + PID_WRITER, "two": SAME_CHILD}
+    spec = case("one.first", "first", "1", "1") + case("two.same_child", "same", "1", "true")
+    assert statuses(tmp_path, modules, spec, capsys) == {"first": "passed", "same": "passed"}
+
+
+def test_the_next_module_runs_in_the_same_child_and_its_import_is_watched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    modules = {"one": PID_WRITER, "two": SAME_CHILD + "\n\n" + GROWS}
+    spec = (
+        case("one.first", "first", "1", "1")
+        + case("two.same_child", "same", "1", "true")
+        + case("two.grow", "grow", "1", "1")
+        + case("two.read", "read", "1", "0")  # grow's change ended its child
     )
-    (root / "pyproject.toml").write_text('[project]\nname = "app"\n')
-    code = main(["check", "--root", str(root), "--jobs", "1", "--all", "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    statuses = {c["id"]: c["status"] for f in report["functions"] for c in f["cases"]}
-    assert statuses == {"first": "passed", "same_child": "passed"}
-    assert code == 0
+    assert set(statuses(tmp_path, modules, spec, capsys).values()) == {"passed"}
+
+
+def test_a_next_module_whose_state_cannot_be_read_ends_the_child_after_its_block(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An lru_cache's cache is out of the leak check's sight: the child cannot bring its
+    # snapshot up to date, so it runs that block and ends (it crashed on the Opaque before,
+    # and took its worker with it: the block ran again in a new worker).
+    cached = "import functools\n\n\n@functools.lru_cache\ndef cached(x):\n    return x * 2\n"
+    modules = {"one": PID_WRITER, "two": SAME_CHILD + "\n\n" + cached}
+    spec = (
+        case("one.first", "first", "1", "1")
+        + case("two.same_child", "same", "1", "true")
+        + case("two.cached", "c1", "2", "4")
+    )
+    assert set(statuses(tmp_path, modules, spec, capsys).values()) == {"passed"}
