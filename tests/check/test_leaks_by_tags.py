@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from appkit import case, statuses
 from codemode.cli.main import main
 from codemode.worker import dictversions
 from codemode.worker.runner import TAGS_AFTER
@@ -184,31 +185,9 @@ def test_what_an_import_adds_to_a_tagged_dict_is_watched(
 ) -> None:
     # The worker's snapshot walks again only the dicts whose tags moved since the last fork
     # (_State.still): the one the plugin's import added to must be one of them.
-    root = tmp_path / "proj"
-    (root / "app").mkdir(parents=True)
-    (root / "app" / "__init__.py").write_text("")
-    (root / "app" / "pad.py").write_text(
-        "".join(f"\n\ndef pad{i}(x):\n    return x\n" for i in range(TAGS_AFTER))
-    )
-    (root / "app" / "registry.py").write_text(REGISTRY)
-    (root / "app" / "plugin.py").write_text(PLUGIN)
-    spec = [
-        f"app.pad.pad{i}:\n  dataset:\n    - case: {{id: p{i}, input: 1, expected: 1}}\n"
-        for i in range(TAGS_AFTER)
-    ]
-    spec += [
-        "app.registry.size:\n  dataset:\n    - case: {id: s, input: 1, expected: 0}\n",
-        "app.plugin.bump:\n  dataset:\n    - case: {id: b, input: 1, expected: 0}\n",
-        "app.plugin.read:\n  dataset:\n    - case: {id: r, input: 1, expected: 0}\n",
-    ]
-    (root / "specs").mkdir()
-    (root / "specs" / "s.yml").write_text("".join(spec))
-    (root / "pyproject.toml").write_text('[project]\nname = "app"\n')
-    main(["check", "--root", str(root), "--jobs", "1", "--all", "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    statuses = {c["id"]: c["status"] for f in report["functions"] for c in f["cases"]}
-    assert {k: statuses[k] for k in ("s", "b", "r")} == {
-        "s": "passed",
-        "b": "passed",
-        "r": "passed",
-    }
+    pads = "".join(f"\n\ndef pad{i}(x):\n    return x\n" for i in range(TAGS_AFTER))
+    spec = "".join(case(f"pad.pad{i}", f"p{i}", "1", "1") for i in range(TAGS_AFTER))
+    spec += case("registry.size", "s", "1", "0") + case("plugin.bump", "b", "1", "0")
+    spec += case("plugin.read", "r", "1", "0")
+    modules = {"pad": pads, "registry": REGISTRY, "plugin": PLUGIN}
+    assert set(statuses(tmp_path, modules, spec, capsys).values()) == {"passed"}
