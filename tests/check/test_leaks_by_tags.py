@@ -191,3 +191,39 @@ def test_what_an_import_adds_to_a_tagged_dict_is_watched(
     spec += case("plugin.read", "r", "1", "0")
     modules = {"pad": pads, "registry": REGISTRY, "plugin": PLUGIN}
     assert set(statuses(tmp_path, modules, spec, capsys).values()) == {"passed"}
+
+
+AT_FORK = """\
+import os
+
+TABLE = {}
+os.register_at_fork(after_in_child=lambda: TABLE.__setitem__("x", []))
+
+
+def end(x):
+    globals()["E"] = x  # a change: the next block gets a fresh child
+    return 0
+
+
+def grow(x):
+    TABLE["x"].append(x)
+    return len(TABLE["x"])
+
+
+def read(x):
+    return len(TABLE["x"])
+"""
+
+
+def test_what_an_at_fork_handler_puts_in_a_dict_is_never_left_unwatched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The child forked after `end` has tags, and the handler has put a new list into TABLE: the
+    # tags keep the worker's baseline, so `grow` changing that list ends the child (taking the
+    # fork's tags as the baseline left the list out of sight, and `read` saw 1).
+    pads = "".join(f"\n\ndef pad{i}(x):\n    return x\n" for i in range(TAGS_AFTER))
+    spec = "".join(case(f"pad.pad{i}", f"p{i}", "1", "1") for i in range(TAGS_AFTER))
+    spec += case("fork.end", "e", "1", "0") + case("fork.grow", "g", "1", "1")
+    spec += case("fork.read", "r", "1", "0")
+    got = statuses(tmp_path, {"pad": pads, "fork": AT_FORK}, spec, capsys)
+    assert set(got.values()) == {"passed"}, got

@@ -24,6 +24,7 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+import types
 from importlib.machinery import (
     BYTECODE_SUFFIXES,
     EXTENSION_SUFFIXES,
@@ -70,7 +71,10 @@ class ProjectLoader(SourceFileLoader):
         try:
             with open(entry, "rb") as f:
                 code = marshal.loads(f.read())
-            if os.stat(entry).st_mtime < _now() - _DAY:
+                read = os.fstat(f.fileno()).st_mtime
+            if type(code) is not types.CodeType:  # not an entry this module wrote
+                raise ValueError(entry)
+            if read < _now() - _DAY:
                 os.utime(entry)
         except (OSError, ValueError, EOFError, TypeError):
             code = self.source_to_code(source, path)

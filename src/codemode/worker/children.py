@@ -38,9 +38,8 @@ FORGED = (
 class Child:
     """A live child: its pid, the write end of its requests, the read end of its replies."""
 
-    def __init__(self, pid: int, requests: int, replies: int, modules: int) -> None:
+    def __init__(self, pid: int, requests: int, replies: int) -> None:
         self.pid, self.requests, self.replies = pid, requests, replies
-        self.modules = modules  # len(sys.modules) in the worker at the fork
         self.buf = bytearray()  # what the child wrote that was not passed on yet
 
     def fill(self) -> int:
@@ -84,7 +83,6 @@ def spawn(child_main: Callable[[Any, Any], None], proto_fd: int) -> Child:
     """Fork a child that runs ``child_main(requests, replies)`` (files) and exits."""
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
-    import sys
     import warnings
 
     with warnings.catch_warnings():
@@ -111,7 +109,7 @@ def spawn(child_main: Callable[[Any, Any], None], proto_fd: int) -> Child:
             os._exit(code)
     os.close(req_r)
     os.close(rep_w)
-    return Child(pid, req_w, rep_r, len(sys.modules))
+    return Child(pid, req_w, rep_r)
 
 
 _DONE = b'{"done":true}\n'

@@ -21,7 +21,8 @@ changed in place shows in the container that holds it, which is watched too):
   processes.
 
 The snapshot is taken in the worker before it forks a child, and brought up to date there
-(and in a child that goes on to a new module) after each import (the new modules, and what the watched containers hold now), so every
+(and in a child that goes on to a new module) after each import (the new modules, and what
+the watched containers hold now), so every
 child inherits it instead of walking every module again; the comparison after a block runs
 over one chain of every watched mapping's keys and values (identity, at C speed), not a
 Python call per object.
@@ -360,8 +361,8 @@ class _State:
 
     def still(self) -> set[int]:
         """The ids of the maps whose tags have not moved since this state was taken: what the
-        worker's next snapshot need not walk again (~3,000 values a fork in a 100-module
-        project, one fork per module)."""
+        next refresh need not walk again (~3,000 values in a 100-module project, at each new
+        module)."""
         if self.tags is None:
             return set()
         now, then = self.tags.read(), self.tagged
@@ -370,13 +371,6 @@ class _State:
             for i, m in enumerate(self.by_tag)
             if now[8 * i : 8 * i + 8] == then[8 * i : 8 * i + 8]
         }
-
-    def forked(self) -> None:
-        """The tags as the fork left them: a dict an at-fork handler changed is compared item
-        by item (with the worker's items) once one moves again: a change, at worst, not one
-        missed."""
-        if self.tags is not None:
-            self.tagged = self.tags.read()
 
     def _other(self) -> list[Any]:
         return [w.state() if isinstance(w, _SlotView) else _shallow(w) for w in self.rest]
@@ -496,12 +490,13 @@ class Snapshot:
         return True
 
     def forked(self) -> None:
-        """In the child, before its first block: what the fork itself changed is where its
-        blocks start from. ``random`` seeds itself again in every child (``os.register_at_fork``),
-        as may a library's own handlers: compared with the worker's state, every child's first
-        block looked like a change, and a project that imports ``random`` ran one block a child."""
+        """In the child, before its first block: the process state as the fork left it.
+        ``random`` seeds itself again in every child (``os.register_at_fork``): compared with
+        the worker's, every child's first block looked like a change, and a project that imports
+        ``random`` ran one block a child. The dicts keep the worker's baseline: one an at-fork
+        handler changed is compared item by item, and counts as changed (its new contents were
+        never walked, so they could not be watched)."""
         self.process = _process()
-        self.state.forked()
 
     def unchanged(self) -> bool:
         """True when nothing watched changed and the block left no thread or process.

@@ -172,10 +172,6 @@ class Runner:
         # depends on which other functions ran before in this worker (#12, children.py).
         from . import children
 
-        if self.child is not None and self.child.modules != len(sys.modules) and self.snap is None:
-            # imported since the fork, and the child keeps no snapshot to bring up to date: a
-            # fresh child has what this one lacks
-            self._end_child()
         if self.child is None:
             self.proto.flush()
             self._snapshot()
