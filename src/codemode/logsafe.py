@@ -1,4 +1,5 @@
-"""Text for a CI job log in which no line is a GitHub workflow command.
+"""Text for a CI job log in which no line is a GitHub workflow command, and for a terminal
+in which no text from data is a control sequence (``inert``).
 
 The Actions runner reads every line a step prints, on stdout and stderr, as a possible
 workflow command: a line that starts with ``::`` after leading whitespace (``::error::``,
@@ -31,6 +32,24 @@ def log_safe(text: str) -> str:
             line = f"{line[:start]}:{ZWSP}{line[start + 1 :]}"
         out.append(line)
     return "".join(out).replace(LEGACY, f"#{ZWSP}#[")
+
+
+# What a terminal may act on instead of showing (#33): C0 controls but tab and newline (ESC
+# starts clear-screen and window-title sequences, BEL rings, CR rewrites the line), DEL, the
+# C1 controls (U+009B is a CSI to some terminals) and the bidirectional overrides (text shown
+# in another order than it is). Each is shown as its escape, as repr() would.
+_CONTROLS = {
+    **{c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))},
+    **{c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))},
+    0x0D: "\\r",
+}
+
+
+def inert(text: str) -> str:
+    """``text`` with every control character shown as its escape (``\\x1b``, ``\\r``), so
+    that nothing the code under test wrote (an exception's message, an output) acts on the
+    terminal; tab and newline are kept."""
+    return text.translate(_CONTROLS)
 
 
 def _complete(piece: str) -> bool:

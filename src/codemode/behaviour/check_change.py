@@ -132,11 +132,26 @@ def _with_diff(
         where = f" in {k} processes" if k > 1 else ""
         plural = "s" if n != 1 else ""
         notes.append(f"behaviour diff: {n} function{plural}{where} (elapsed {got.took:.2f} s)")
+        notes += short_notes(got.diffs)
         accepted, covered = pinned(got.keys, functions)
         functions = merge(functions, got.diffs, targets, accepted, covered)
     kept = [n for n in report.notes if not n.startswith("elapsed ")]
     total = f"elapsed {time.perf_counter() - started:.2f} s"
     return report._replace(functions=tuple(functions), notes=(*kept, *notes, total))
+
+
+MAX_SHORT_NOTES = 10  # one line each; the JSON report's rows have every function's note
+
+
+def short_notes(diffs: Sequence[FunctionDiff]) -> list[str]:
+    """A line for each function whose search stopped short (the budget cut it...): in every
+    output, the terminal's too, where a function with nothing else to say has no row (#33)."""
+    short = [d for d in diffs if d.short]
+    out = [f"behaviour diff of {d.id}: {d.note}" for d in short[:MAX_SHORT_NOTES]]
+    if len(short) > MAX_SHORT_NOTES:
+        more = len(short) - MAX_SHORT_NOTES
+        out.append(f"behaviour diff: {more} more functions not fully compared (see --format json)")
+    return out
 
 
 class _Sides:
@@ -301,13 +316,18 @@ def run_part(
         pools = _Pools(part)
         try:
             out = []
-            for f, pool in zip(part.targets, pools):
+            last = 0.0
+            for i, (f, pool) in enumerate(zip(part.targets, pools)):
+                # the budget holds from when this function's pool began to be built, or the
+                # one before it ended (pools are built one ahead): the whole diff is bounded
+                begun = max(pools.began[i], last)
                 if not pool:
                     out.append(FunctionDiff(f.id, note="no inputs to compare the versions on"))
-                    continue
-                old, new = sides(old_w, new_w, f.renamed_from or f.id, f.id)
-                tol = config.float_tolerance
-                out.append(diff_function(f.id, pool, old, new, budget, tol, again=again))
+                else:
+                    old, new = sides(old_w, new_w, f.renamed_from or f.id, f.id)
+                    tol = config.float_tolerance
+                    out.append(diff_function(f.id, pool, old, new, budget, tol, again, begun))
+                last = time.monotonic()
             return out
         finally:
             pools.stop()
@@ -351,6 +371,7 @@ class _Pools:
         self.part = part
         self.ready: queue.Queue[list[PoolCall] | BaseException] = queue.Queue(maxsize=1)
         self.stopped = False
+        self.began: list[float] = []  # when each pool began to be built (time.monotonic)
         self.thread = threading.Thread(target=self._build, daemon=True)
         self.thread.start()
 
@@ -361,6 +382,7 @@ class _Pools:
         for f, spec_inputs in zip(part.targets, part.spec_inputs):
             if self.stopped:
                 return
+            self.began.append(time.monotonic())
             try:
                 pool = pool_for(
                     part.config,
@@ -506,7 +528,7 @@ def merge(
             fr = fr._replace(status=status, witnesses=d.witnesses, message=message)
         fr = fr._replace(diff_note=d.note)
         if i is None:
-            if not d.witnesses:
+            if not d.witnesses and not d.short:
                 continue  # a note alone for a function the check did not list: not worth a row
             out.append(fr)
         else:

@@ -15,18 +15,20 @@ witness (emoji 1.7's distinct_emoji_list drifted so, #18).
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from codemode.behaviour.outcomes import Seen, difference, same, seen
+from codemode.behaviour.bounded import Ran, Side, both
+from codemode.behaviour.outcomes import Seen, difference, oversized, same, seen
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.report.model import Witness
 from codemode.report.witness import witness_call
 from codemode.worker.pool import Outcome, Worker
+from codemode.worker.runner import MAX_REPLY_CHARS
 
-CHUNK = 100  # calls per worker request: the budget is checked between requests
+CHUNK = 100  # calls per worker request, at most
+FIRST = 4  # calls in the first request, before the function's pace is known
 MAX_WITNESSES = 20  # per function: past this, more of the same says nothing new
 
 
@@ -43,6 +45,9 @@ class FunctionDiff(NamedTuple):
     ran: int = 0  # calls run on both sides
     pool: int = 0  # calls the pool held
     note: str = ""  # the budget cut the search, nothing could run, ...
+    # the note says the search stopped short of what it should have covered (the budget cut
+    # it): shown in every output, never read as "no difference" (#33)
+    short: bool = False
 
 
 class _Recipe:
@@ -75,72 +80,97 @@ def wire(case_id: str, call: PoolCall, *, watch_clock: bool = False) -> dict[str
     return out
 
 
-class _Side(NamedTuple):
-    worker: Worker
-    target: str
-    root: str
-
-
 # Workers for the second run of the suspects, (old, new), with a hash seed the first run's
 # workers do not have; started by the caller when first asked for.
 Again = Callable[[], tuple[Worker, Worker]]
 
 
-def _run(side: _Side, cases: list[dict[str, Any]], out: dict[str, Outcome]) -> None:
-    # in the worker itself, not a forked child per request: both sides run the same calls in
-    # the same order, so what one call leaves in module state reaches both alike
-    for o in side.worker.run(side.target, cases, isolate=False):
-        out[o.case] = o
-
-
-def _both(
-    old: _Side, new: _Side, cases: list[dict[str, Any]]
-) -> tuple[dict[str, Outcome], dict[str, Outcome]]:
-    """The cases on both sides at once: two processes, two cores."""
-    got_old: dict[str, Outcome] = {}
-    got_new: dict[str, Outcome] = {}
-    thread = threading.Thread(target=_run, args=(old, cases, got_old), daemon=True)
-    thread.start()
-    _run(new, cases, got_new)
-    thread.join()
-    return got_old, got_new
-
-
 def diff_function(
     function_id: str,
     pool: Sequence[PoolCall],
-    old: _Side,
-    new: _Side,
+    old: Side,
+    new: Side,
     budget: Budget,
     rel_tol: float = 1e-9,
     again: Again | None = None,
+    started: float | None = None,
 ) -> FunctionDiff:
-    started = time.monotonic()
+    """The function's witnesses within ``budget``: on the wall clock, whatever one call costs
+    (#33). The first run of the pool stops where the second run of the differences it found
+    would no longer fit; a call that would cross the deadline is not started, one that
+    crosses it is cut. ``started``: when the function's diff began (time.monotonic), if
+    before this call (its pool was being built)."""
+    end = (time.monotonic() if started is None else started) + budget.seconds
     todo = list(pool[: budget.calls])
-    roots = (old.root, new.root)
-    look = _Looker(roots, rel_tol)
-    ran = 0
-    cut = ""
-    for start in range(0, len(todo), CHUNK):
-        if look.full():
-            break  # enough differences to show: the rest would say the same
-        if time.monotonic() - started > budget.seconds:
-            cut = f"the diff budget ({budget.seconds:g} s) cut the search after {ran} of "
-            cut += f"{len(pool)} inputs"
+    look = _Looker((old.root, new.root), rel_tol)
+    step = _Steps()
+    first_cut = False
+    second: tuple[Worker, Worker] | None = None
+    start = 0
+    while start < len(todo) and not look.full():
+        until = end - min(budget.seconds / 2, look.cost())  # room to run the suspects again
+        size = step.size(until - time.monotonic())
+        if size == 0:
+            first_cut = True
             break
-        chunk = todo[start : start + CHUNK]
+        chunk = todo[start : start + size]
         cases = [wire(f"c{start + i}", c) for i, c in enumerate(chunk)]
-        first_old, first_new = _both(old, new, cases)
-        ran += len(chunk)
-        look.first(chunk, cases, first_old, first_new)
-    if not cut and len(pool) > budget.calls:
-        cut = f"the diff budget ({budget.calls} calls) cut the search: {budget.calls} of "
-        cut += f"{len(pool)} inputs run"
-    if look.suspects and again is not None:
-        old_again, new_again = again()
-        old, new = old._replace(worker=old_again), new._replace(worker=new_again)
-    witnesses = look.confirm(old, new, function_id)
-    return FunctionDiff(function_id, tuple(witnesses), ran, len(pool), cut)
+        ran_old, ran_new = both(old, new, cases, until)
+        step.took(ran_old, ran_new)
+        look.first(chunk, cases, ran_old, ran_new)
+        start += size
+        if look.suspects and again is not None and second is None:
+            second = again()  # started now, their start-up overlaps the rest of this run
+        if ran_old.cut or ran_new.cut:
+            first_cut = True
+            break
+    if second is not None:
+        old, new = old._replace(worker=second[0]), new._replace(worker=second[1])
+    witnesses, unconfirmed = look.confirm(old, new, function_id, end)
+    notes = [_cut_note(budget, look.ran, len(pool), first_cut, unconfirmed)]
+    if look.oversized:
+        notes.append(
+            f"outputs over {MAX_REPLY_CHARS:,} bytes: not compared ({look.oversized} of "
+            f"{look.ran} calls)"
+        )
+    note = "; ".join(n for n in notes if n)
+    return FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, bool(note))
+
+
+def _cut_note(budget: Budget, ran: int, pool: int, cut: bool, unconfirmed: int) -> str:
+    if cut or unconfirmed:
+        note = f"the diff budget ({budget.seconds:g} s) cut the search after {ran} of {pool} "
+        note += "inputs"
+        if unconfirmed:
+            note += f"; {unconfirmed} of the differences found could not be run a second time"
+        return note
+    if pool > budget.calls:
+        return (
+            f"the diff budget ({budget.calls} calls) cut the search: {budget.calls} of {pool} "
+            "inputs run"
+        )
+    return ""
+
+
+class _Steps:
+    """How many calls the next request holds: a few first, then as many as fit in a quarter of
+    the time left at the pace seen so far (at least 50 ms of them), up to CHUNK; none when
+    the next call would not end before the deadline."""
+
+    def __init__(self) -> None:
+        self.pace: float | None = None  # seconds per call, the slower side's
+
+    def took(self, *sides: Ran) -> None:
+        paces = [sum(r.took.values()) / len(r.took) for r in sides if r.took]
+        if paces:
+            self.pace = max(paces)
+
+    def size(self, left: float) -> int:
+        if left <= 0 or (self.pace is not None and left < self.pace):
+            return 0
+        if self.pace is None:
+            return FIRST
+        return max(1, min(CHUNK, int(max(left / 4, 0.05) / max(self.pace, 1e-6))))
 
 
 class _Looker:
@@ -149,11 +179,19 @@ class _Looker:
     def __init__(self, roots: tuple[str, str], rel_tol: float) -> None:
         self.roots = roots
         self.rel_tol = rel_tol
-        # case id -> (call, old outcome, new outcome, old Seen, new Seen)
+        # case id -> (call, new outcome, old Seen, new Seen)
         self.suspects: dict[str, tuple[PoolCall, Outcome, Seen, Seen]] = {}
+        self.costs: dict[str, float] = {}  # a suspect's wall time on the slower side
+        self.ran = 0  # calls run on both sides before the deadline
+        self.oversized = 0  # of those, calls whose output was too large to send on a side
 
     def full(self) -> bool:
         return len(self.suspects) >= 2 * MAX_WITNESSES
+
+    def cost(self) -> float:
+        """What running the suspects again may take: what their first run took, and a half
+        more for the second run's workers to import the function."""
+        return 1.5 * sum(self.costs.values())
 
     def _seen(self, o: Outcome | None) -> Seen:
         if o is None:
@@ -161,41 +199,51 @@ class _Looker:
         return seen(o.kind, o.value, o.exc, o.clock, self.roots)
 
     def first(
-        self,
-        calls: Sequence[PoolCall],
-        cases: Sequence[dict[str, Any]],
-        got_old: dict[str, Outcome],
-        got_new: dict[str, Outcome],
+        self, calls: Sequence[PoolCall], cases: Sequence[dict[str, Any]], old: Ran, new: Ran
     ) -> None:
         for call, case in zip(calls, cases):
             cid = case["id"]
+            if cid not in old.outcomes or cid not in new.outcomes:
+                continue  # cut by the deadline on a side: not compared
+            self.ran += 1
+            o_old, o_new = old.outcomes[cid], new.outcomes[cid]
+            if oversized(o_old.kind, o_old.message) or oversized(o_new.kind, o_new.message):
+                self.oversized += 1  # an error on a side compares as nothing: say so
             if self.full():
-                return
-            a, b = self._seen(got_old.get(cid)), self._seen(got_new.get(cid))
+                continue
+            a, b = self._seen(o_old), self._seen(o_new)
             if difference(a, b, self.rel_tol) is not None:
-                self.suspects[cid] = (call, got_new[cid], a, b)
+                self.suspects[cid] = (call, new.outcomes[cid], a, b)
+                self.costs[cid] = max(old.took.get(cid, 0.0), new.took.get(cid, 0.0))
 
-    def confirm(self, old: _Side, new: _Side, function_id: str) -> list[Witness]:
+    def confirm(
+        self, old: Side, new: Side, function_id: str, until: float
+    ) -> tuple[list[Witness], int]:
+        """The witnesses, and how many suspects the deadline left without a second run."""
         if not self.suspects:
-            return []
+            return [], 0
+        if time.monotonic() >= until:
+            return [], len(self.suspects)
         cases = [
             wire(cid, call, watch_clock=True) for cid, (call, _, _, _) in self.suspects.items()
         ]
-        again_old, again_new = _both(old, new, cases)
+        again_old, again_new = both(old, new, cases, until)
         out: list[Witness] = []
+        unconfirmed = 0
         for cid, (call, new_outcome, a, b) in self.suspects.items():
-            a2, b2 = self._seen(again_old.get(cid)), self._seen(again_new.get(cid))
+            if cid not in again_old.outcomes or cid not in again_new.outcomes:
+                unconfirmed += 1
+                continue
+            a2, b2 = self._seen(again_old.outcomes[cid]), self._seen(again_new.outcomes[cid])
             if a2.clock or b2.clock or a.clock or b.clock:
                 continue  # the outcome may follow the day, not the change
             if not (same(a, a2, self.rel_tol) and same(b, b2, self.rel_tol)):
                 continue  # nondeterministic on a side: its difference proves nothing
             kind = difference(a, b, self.rel_tol)
-            if kind is None:
+            if kind is None or len(out) >= MAX_WITNESSES:
                 continue
             out.append(_witness(function_id, call, new_outcome, a, b, kind))
-            if len(out) >= MAX_WITNESSES:
-                break
-        return out
+        return out, unconfirmed
 
 
 def _witness(
@@ -220,5 +268,5 @@ def _witness(
     )
 
 
-def sides(old: Worker, new: Worker, old_id: str, new_id: str) -> tuple[_Side, _Side]:
-    return _Side(old, old_id, str(old.root)), _Side(new, new_id, str(new.root))
+def sides(old: Worker, new: Worker, old_id: str, new_id: str) -> tuple[Side, Side]:
+    return Side(old, old_id, str(old.root)), Side(new, new_id, str(new.root))

@@ -18,6 +18,14 @@ from codemode.report.model import WitnessKind
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 MAX_MESSAGE = 300
+# The worker's error for an output too large to send (runner._too_big, and the parent's
+# total for large replies, pool._recv): such a call is not compared, and the diff says so.
+_OVERSIZED = re.compile(r"the (output|reply) is [\d.]+ MB as data")
+
+
+def oversized(kind: str, message: str) -> bool:
+    """An outcome that is the error of an output over what one case may return."""
+    return kind == "error" and _OVERSIZED.match(message) is not None
 
 
 class Seen(NamedTuple):

@@ -82,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(report.to_json() + "\n")
     else:
+        from codemode.report.inert import inert_report
+
+        report = inert_report(report)
         for e in report.edits:
             sys.stdout.write(e.diff)
         for f in report.functions:

@@ -17,7 +17,7 @@ from typing import Any, NoReturn, TextIO, cast
 
 from codemode import __version__
 from codemode.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, FatalError
-from codemode.logsafe import LogSafeStream, log_safe
+from codemode.logsafe import LogSafeStream, inert, log_safe
 
 # subcommand name -> module under codemode.cli that has register(subparsers) and run(args)
 COMMANDS = {
@@ -194,7 +194,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return EXIT_USAGE
         return int(args.run(args))
     except FatalError as exc:
-        print(log_safe(f"codemode: error: {exc}"), file=sys.stderr)
+        print(log_safe(inert(f"codemode: error: {exc}")), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("codemode: interrupted", file=sys.stderr)
@@ -206,7 +206,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
         # A message can come from data (a spec, a function's output): no line of it may
         # reach the job log as a workflow command (#11).
-        sys.stderr.write(log_safe(traceback.format_exc()))
+        sys.stderr.write(log_safe(inert(traceback.format_exc())))
         print(
             "codemode: internal error (exit 3); please report it with the traceback above",
             file=sys.stderr,

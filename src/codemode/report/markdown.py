@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from codemode.logsafe import log_safe
+from codemode.logsafe import inert, log_safe
 from codemode.report.links import Links
 from codemode.report.model import (
     CASE_DRIFTED,
@@ -478,7 +478,8 @@ def _clip(text: str, n: int) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    # control characters shown as their escapes, as the terminal shows them (#33)
+    return inert(" ".join(text.split()))
 
 
 def _span(text: str, *, cell: bool = False) -> str:

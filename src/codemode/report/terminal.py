@@ -9,6 +9,7 @@ import os
 from typing import TextIO
 
 from codemode.logsafe import log_safe
+from codemode.report.inert import inert_report
 from codemode.report.model import CASE_PASSED, CaseResult, FunctionResult, Refusal, Report
 from codemode.scope import regen_command
 
@@ -119,6 +120,7 @@ def _shared_line(group: list[tuple[FunctionResult, CaseResult]], p: Painter) -> 
 def render(
     report: Report, *, color: bool = False, verbose: bool = False, quiet: bool = False
 ) -> str:
+    report = inert_report(report)  # data's control characters escaped; our colours after
     p = Painter(color)
     lines: list[str] = []
     for prob in report.problems:
@@ -251,6 +253,7 @@ def accept_hint(report: Report) -> str:
 def render_regen(report: Report) -> str:
     """What ``regen`` did: the edits, one line per function, the functions that share one
     message (a package that fails to import) on one line with a count, cost and notes."""
+    report = inert_report(report)
     lines = [e.diff.rstrip("\n") for e in report.edits if e.diff]
     groups: dict[tuple[str, str], list[str]] = {}
     refused = {f.id: f.refused for f in report.functions}

@@ -1,0 +1,55 @@
+"""``diff_budget.seconds`` is a bound on the wall clock, whatever one call costs (#33,
+acceptance 3): the diff ends within 10% of it, and the report says the budget cut it.
+
+Before, the budget was checked between requests of 100 calls: with 0.2 s calls a 2 s budget
+took 3.8 s here (12 s on a bigger pool), and with 2.8 s calls (``timeout = 3``) each call ran
+to its timeout, 18 s, with no word of a cut."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from diffkit import PYPROJECT, check, functions, git, project, write
+
+BUDGET = 2.0
+SLOW = """\
+import time
+
+
+def slow(n: int) -> int:
+    time.sleep({seconds})
+    return n + {step}
+"""
+
+
+def _diff_seconds(report: dict[str, object]) -> float:
+    notes = [str(n) for n in report["notes"]]  # type: ignore[attr-defined]
+    took = [re.search(r"behaviour diff: 1 function \(elapsed ([\d.]+) s\)", n) for n in notes]
+    found = [float(m.group(1)) for m in took if m]
+    assert found, notes
+    return found[0]
+
+
+@pytest.mark.parametrize("seconds", [0.2, 2.8])
+def test_the_budget_bounds_the_diff_whatever_one_call_costs(
+    seconds: float,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    config = PYPROJECT + f"timeout = 3\ndiff_budget = {{seconds = {BUDGET}}}\n"
+    repo = project(tmp_path, {"pyproject.toml": config, "src/demo/slow.py": ""})
+    write(repo, {"src/demo/slow.py": SLOW.format(seconds=seconds, step=1)})
+    git(repo, "commit", "-qam", "slow")
+    write(repo, {"src/demo/slow.py": SLOW.format(seconds=seconds, step=2)})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    assert _diff_seconds(report) <= 1.1 * BUDGET
+    note = f"behaviour diff of demo.slow.slow: the diff budget ({BUDGET:g} s) cut the search"
+    assert any(str(n).startswith(note) for n in report["notes"]), report["notes"]
+    f = functions(report)["demo.slow.slow"]
+    assert f["diff_note"].startswith(f"the diff budget ({BUDGET:g} s) cut the search")
+    # the verdicts say the rc: a witness found in time is a change; none, and nothing fails
+    assert rc == (1 if f["witnesses"] else 0)
