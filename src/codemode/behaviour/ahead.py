@@ -116,6 +116,9 @@ class Ahead(Generic[T]):
 def _run(fd: int, work: Callable[[], object]) -> None:
     import pickle
 
+    from codemode.signals import contain
+
+    contain()  # its workers' parent: a signal a function sends it is noted, not the end (#33)
     code = 0
     try:
         try:

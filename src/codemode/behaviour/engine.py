@@ -24,6 +24,7 @@ from codemode.behaviour.outcomes import Seen, difference, oversized, same, seen
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.report.model import Witness
 from codemode.report.witness import witness_call
+from codemode.signals import received
 from codemode.worker.pool import Outcome, Worker
 from codemode.worker.runner import MAX_REPLY_CHARS
 
@@ -101,6 +102,7 @@ def diff_function(
     crosses it is cut. ``started``: when the function's diff began (time.monotonic), if
     before this call (its pool was being built)."""
     end = (time.monotonic() if started is None else started) + budget.seconds
+    signalled = received()
     todo = list(pool[: budget.calls])
     look = _Looker((old.root, new.root), rel_tol)
     step = _Steps()
@@ -132,6 +134,11 @@ def diff_function(
         notes.append(
             f"outputs over {MAX_REPLY_CHARS:,} bytes: not compared ({look.oversized} of "
             f"{look.ran} calls)"
+        )
+    if received() > signalled:
+        notes.append(
+            "a call sent a stop signal to codemode's process (SIGTERM or SIGHUP to its "
+            "parent): ignored"
         )
     note = "; ".join(n for n in notes if n)
     return FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, bool(note))

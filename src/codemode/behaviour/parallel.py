@@ -135,7 +135,9 @@ def _finish(proc: subprocess.Popen[bytes]) -> list[FunctionDiff] | None:
 def _main() -> int:
     """The second process: a pickled ``Part`` on stdin, its pickled diffs on stdout."""
     from codemode.behaviour.check_change import run_part
+    from codemode.signals import contain
 
+    contain()  # its workers' parent: as the diff's fork (behaviour.ahead, #33)
     part = pickle.loads(sys.stdin.buffer.read())
     out = run_part(part)
     sys.stdout.buffer.write(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))

@@ -179,6 +179,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    from codemode.signals import Stopped, stop_on_signals
+
+    restore = stop_on_signals()
+    try:
+        return _dispatch(argv)
+    except Stopped as exc:  # raised where it landed; every finally on the way has run
+        with contextlib.suppress(OSError, ValueError):
+            print(exc.line(), file=sys.stderr)
+        return exc.exit_code
+    finally:
+        restore()
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
         if argv == ["--version"]:  # without building every subcommand's parser to say it
