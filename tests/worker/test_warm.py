@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -369,3 +370,41 @@ def test_the_behaviour_diff_forks_both_sides_from_the_warm_worker(project: Proje
     assert len(project.imports()) == before + 2 * 2
     assert project.server_pid() == pid
     assert len(project.warm_folders()) == 1
+
+
+def test_a_dependency_edited_in_place_with_its_size_and_mtime_kept_restarts_it(
+    project: Project,
+) -> None:
+    """The same size, the same inode, the mtime put back: only its ctime tells (#33)."""
+    project.check()
+    first = project.server_pid()
+    assert first is not None
+    assert _observed(project.check()) == [2, 4]  # warm
+    module = project.site / "notedep" / "__init__.py"
+    before = module.stat()
+    project.set_dependency(factor=3)  # in place: write_text truncates the same file
+    os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = module.stat()
+    assert (after.st_size, after.st_ino, after.st_mtime_ns) == (
+        before.st_size,
+        before.st_ino,
+        before.st_mtime_ns,
+    )
+    assert _observed(project.check()) == [3, 6]  # not the FACTOR the warm worker holds
+    assert project.server_pid() not in (None, first)
+
+
+@pytest.mark.parametrize("state", ["readable by others", "removed"])
+def test_worker_stop_stops_it_whatever_state_its_folder_is_in(project: Project, state: str) -> None:
+    """A folder made readable by others (runs rightly refuse it), or removed with the cache:
+    ``stop`` still stops the warm worker (#33)."""
+    project.check()
+    pid = project.server_pid()
+    assert pid is not None
+    folder = project.warm_folders()[0]
+    if state == "removed":
+        shutil.rmtree(folder.parent)
+    else:
+        folder.chmod(0o755)
+    assert f"stopped the warm worker (pid {pid})" in project.worker("stop")
+    assert _gone(pid)

@@ -148,12 +148,14 @@ def forget_project(root: str, paths: list[str]) -> None:
 # --- when to start over ---------------------------------------------------------------
 
 
-def _stat(path: str) -> tuple[int, int, int] | None:
+def _stat(path: str) -> tuple[int, int, int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+    # ctime too: a file edited in place with its size and mtime put back (and so its inode
+    # kept) has a new ctime, which no one but the kernel sets (#33)
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
 def _watched(root: str) -> list[str]:

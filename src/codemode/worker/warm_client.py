@@ -358,7 +358,20 @@ def ask_all(cache: Path, op: str) -> list[dict[str, object]]:
                 out.append({**answer, "folder": str(folder)})
         if op == "stop":
             _wait_gone(folder)
+    if op == "stop":
+        out += _stop_unreachable(cache, {a.get("stopped") for a in out})
     return out
+
+
+def _stop_unreachable(cache: Path, stopped: set[object]) -> list[dict[str, object]]:
+    """The warm workers whose folder is no longer private (or readable, or there): runs
+    refuse them, and ``stop`` still stops them, found by their processes (#33)."""
+    if not usable():
+        return []
+    from codemode.worker import warm_procs
+
+    found = {p: f for p, f in warm_procs.serving(cache / FOLDER).items() if p not in stopped}
+    return [{"stopped": p, "folder": found[p]} for p in warm_procs.stop(sorted(found))]
 
 
 def _wait_gone(folder: Path, seconds: float = 5.0) -> None:
