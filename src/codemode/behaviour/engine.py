@@ -168,7 +168,7 @@ class _Steps:
         self.pace: float | None = None  # seconds per call, the slower side's
 
     def took(self, *sides: Ran) -> None:
-        paces = [sum(r.took.values()) / len(r.took) for r in sides if r.took]
+        paces = [_pace(list(r.took.values())) for r in sides if r.took]
         if paces:
             self.pace = max(paces)
 
@@ -178,6 +178,13 @@ class _Steps:
         if self.pace is None:
             return FIRST
         return max(1, min(CHUNK, int(max(left / 4, 0.05) / max(self.pace, 1e-6))))
+
+
+def _pace(took: list[float]) -> float:
+    """Seconds per call: the first reply of a request also waited for the worker to start
+    and import the function, so it counts only when it is the only one."""
+    rest = took[1:] or took
+    return sum(rest) / len(rest)
 
 
 class _Looker:
