@@ -117,7 +117,7 @@ def test_every_function_of_the_package_gets_one_verdict_in_every_scope(
     (verdict,) = verdicts
     assert verdict.startswith("error: cannot import semv: PackageNotFoundError: ")
     assert "at src/semv/__init__.py:3" in verdict
-    assert "`pip install -e .`" in verdict and "`.venv/`" in verdict
+    assert "-m pip install -e .`" in verdict and "make a .venv/" in verdict
 
 
 @pytest.mark.parametrize("scope", ["--all", "FILE", "--staged"])
@@ -157,5 +157,5 @@ def test_a_bootstrap_counts_the_functions_by_cause(
     lines = [ln for ln in out.splitlines() if "cannot import semv" in ln]
     assert len(lines) == 2, out  # the functions' line and the summary's
     assert lines[0].startswith("missing  4 functions: cannot import semv: PackageNotFoundError")
-    assert "`pip install -e .`" in lines[0]
+    assert "-m pip install -e .`" in lines[0]
     assert "4 without cases (4 cannot import semv (PackageNotFoundError))" in lines[1]

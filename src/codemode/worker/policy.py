@@ -322,16 +322,37 @@ def _import_failed(module: str, exc: BaseException) -> str:
     user = [f for f in frames if _in_project(f.filename)] or frames
     where = f" at {os.path.relpath(user[-1].filename)}:{user[-1].lineno}" if user else ""
     if isinstance(exc, ModuleNotFoundError):  # a dependency, or the project's own metadata
-        hint = (
-            "install the project and its dependencies into the interpreter that runs it "
-            f"({sys.executable}: `pip install -e .`), or make a `.venv/` in the repository "
-            "with them, which codemode uses"
-        )
+        hint = _install_hint(sys.executable)
     else:
         hint = "the module fails when imported: fix it (or what it needs at import time)"
     message = f"cannot import {failed}: {_exc_line(exc)}{where}; {hint}"
     _FAILED[failed] = message
     return message
+
+
+def _install_hint(exe: str) -> str:
+    """The fix for a missing module, naming the interpreter that ran the code (#35): install
+    into it when it is the repository's virtualenv; point codemode at that virtualenv when one
+    exists and another interpreter was chosen; else install, or make one."""
+    for name in (".venv", "venv"):
+        venv = os.path.join(_Policy.root, name)
+        if not _Policy.root or not os.path.isdir(venv):
+            continue
+        if _under(os.path.realpath(sys.prefix), os.path.realpath(venv)):
+            return (
+                f"the project's interpreter {exe} (the repository's {name}/) lacks it: install "
+                f"the project and its dependencies there (`{exe} -m pip install -e .`)"
+            )
+        return (
+            f"codemode ran {exe}, not the repository's {name}/ (--python, `python` under "
+            "[tool.codemode], CODEMODE_PYTHON or an activated virtualenv chose it): point that "
+            f"at {name}/bin/python, or install the project and its dependencies into {exe}"
+        )
+    return (
+        f"install the project and its dependencies into the interpreter that ran it, {exe} "
+        f"(`{exe} -m pip install -e .`), or make a .venv/ in the repository with them "
+        "(`python -m venv .venv && .venv/bin/pip install -e .`), which codemode prefers"
+    )
 
 
 def _exc_line(exc: BaseException) -> str:

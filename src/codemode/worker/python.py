@@ -2,10 +2,15 @@
 
 A pre-commit hook's private virtualenv has none of the project's dependencies, so the
 worker must use the project's own Python: ``--python``, then ``python`` under
-[tool.codemode] (or ``CODEMODE_PYTHON``), then an active virtualenv, then ``.venv`` or
-``venv`` in the repository, then ``CODEMODE_HOST_PYTHON`` (the GitHub Action installs codemode
-in a virtualenv of its own and names the job's Python there), then the interpreter codemode
-runs in.
+[tool.codemode] (or ``CODEMODE_PYTHON``), then an active virtualenv that is not codemode's
+own, then ``.venv`` or ``venv`` in the repository, then ``CODEMODE_HOST_PYTHON`` (the GitHub
+Action installs codemode in a virtualenv of its own and names the job's Python there), then
+the interpreter codemode runs in.
+
+An active virtualenv that codemode itself runs from says nothing about the project: after
+README's try-it, codemode's venv is the active one, and it won over the project's ``.venv/``
+(every function an import error, #35). Only a virtualenv the user activated for something
+else than codemode points elsewhere.
 """
 
 from __future__ import annotations
@@ -41,6 +46,14 @@ def _is_pre_commit_env(path: str, pre_commit_home: str | None) -> bool:
     return Path(path).name.startswith("py_env-")
 
 
+def _own(venv: str) -> bool:
+    """Whether ``venv`` is the virtualenv codemode itself runs from."""
+    try:
+        return Path(venv).resolve() == Path(sys.prefix).resolve()
+    except OSError:
+        return False
+
+
 def in_pre_commit_env(env: Mapping[str, str] | None = None, prefix: str | None = None) -> bool:
     """True when this process runs from a virtualenv that pre-commit built for a hook."""
     env = os.environ if env is None else env
@@ -65,8 +78,9 @@ def find_python(root: Path, configured: str | None, env: Mapping[str, str] | Non
             )
         return found
     venv = env.get("VIRTUAL_ENV")
-    # pre-commit activates its own private env: that one cannot import the project.
-    if venv and not _is_pre_commit_env(venv, env.get("PRE_COMMIT_HOME")):
+    # pre-commit activates its own private env, and codemode's own venv may be the active
+    # one: neither can import the project, so neither hides the repository's .venv.
+    if venv and not _is_pre_commit_env(venv, env.get("PRE_COMMIT_HOME")) and not _own(venv):
         vp = _venv_python(Path(venv))
         if vp:
             return str(vp)
