@@ -22,7 +22,13 @@ from codemode.errors import FatalError
 # drifted case, someone must look before it merges, so it fails by default. `skipped`: a
 # budget stop left the function unexplored (#22); it fails nothing by default.
 VERDICTS = ("ok", "drifted", "stale", "missing", "orphaned", "error", "changed", "skipped")
-DEFAULT_FAIL_ON = ("drifted", "error", "changed")
+# The spec review's call-outs are words of fail_on too (#35). By default a run fails on the
+# two that hide a behaviour change: an edited expectation the code contradicts, and a removed
+# case (or function block) that fails at head. `weakened` (a passing case removed) and
+# `loosened` (a check made weaker) are shown, and fail only on request.
+REVIEW_VERDICTS = ("contradicted", "hides_change", "weakened", "loosened")
+FAIL_ON_WORDS = VERDICTS + REVIEW_VERDICTS
+DEFAULT_FAIL_ON = ("drifted", "error", "changed", "contradicted", "hides_change")
 
 DEFAULT_SPEC_GLOBS = (
     "specs/**/*.yml",
@@ -214,9 +220,11 @@ def _check_values(out: dict[str, Any], where: Path, text: str) -> dict[str, Any]
         if key in out and out[key] < 1:
             raise bad(key, "must be at least 1")
     if "fail_on" in out:
-        unknown = [v for v in out["fail_on"] if v not in VERDICTS]
+        unknown = [v for v in out["fail_on"] if v not in FAIL_ON_WORDS]
         if unknown:
-            raise bad("fail_on", f"has unknown verdicts {unknown}; choose from {list(VERDICTS)}")
+            raise bad(
+                "fail_on", f"has unknown verdicts {unknown}; choose from {list(FAIL_ON_WORDS)}"
+            )
     for glob in out.get("specs", ()):
         if _escapes(glob):
             raise bad(
@@ -252,9 +260,11 @@ def parse_fail_on(value: str) -> tuple[str, ...]:
     if value.strip().lower() in ("", "none"):
         return ()
     items = tuple(v.strip() for v in value.split(",") if v.strip())
-    unknown = [v for v in items if v not in VERDICTS]
+    unknown = [v for v in items if v not in FAIL_ON_WORDS]
     if unknown:
-        raise FatalError(f"--fail-on: unknown verdicts {unknown}; choose from {list(VERDICTS)}")
+        raise FatalError(
+            f"--fail-on: unknown verdicts {unknown}; choose from {list(FAIL_ON_WORDS)}"
+        )
     return items
 
 

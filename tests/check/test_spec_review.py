@@ -145,10 +145,16 @@ def test_terminal_shows_the_spec_changes_block(
     assert "  specs/pricing.yml: 4 changed, 2 removed, 1 moved\n" in block
     assert "  specs/legacy.yml (deleted): 1 removed\n" in block
     assert (
-        "    ! specs/pricing.yml:27: shop.pricing.to_cents[whole]: expectation edited with no "
-        "change to the function, and the code contradicts it: to_cents('12'): 1201 → 1200\n"
+        "    ! specs/pricing.yml:27: shop.pricing.to_cents[whole] [contradicted]: expectation "
+        "edited with no change to the function, and the code contradicts it: to_cents('12'): "
+        "1201 → 1200\n"
     ) in block
     assert "    call: loyalty_tier(4999)\n" in out
+    # the summary counts the review's verdicts; the accept hint says what accepting would undo
+    assert "; spec review: 1 contradicted, 1 hides_change, 2 weakened, 3 loosened" in out, out
+    assert (
+        "but accepting shop.pricing.to_cents[whole] reverts the expectation this change edited"
+    ) in out
 
 
 @pytest.mark.parametrize("scope", ["--staged", "--worktree"])

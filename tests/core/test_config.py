@@ -134,3 +134,26 @@ def test_warm_idle_is_a_number_of_seconds(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.codemode]\nwarm_idle = -1\n")
     with pytest.raises(FatalError, match=r"pyproject\.toml:2: .*warm_idle must not be negative"):
         load_config(tmp_path)
+
+
+def test_the_documented_default_fail_on_is_the_codes() -> None:
+    """README, docs/pre-commit.md, docs/github-action.md, action.yml and `check --help` give the
+    default fail_on; each must say what DEFAULT_FAIL_ON is (#35: two of them omitted `changed`)."""
+    import re
+
+    from codemode.config import DEFAULT_FAIL_ON
+
+    root = Path(__file__).resolve().parents[2]
+    as_list = "[" + ", ".join(f'"{v}"' for v in DEFAULT_FAIL_ON) + "]"
+    as_flag = ",".join(DEFAULT_FAIL_ON)
+    for rel in ("README.md", "docs/pre-commit.md"):
+        text = (root / rel).read_text(encoding="utf-8")
+        row = re.search(r"^\| `fail_on` \| `([^`]*)` \|", text, re.MULTILINE)
+        assert row is not None and row.group(1) == as_list, rel
+    action_doc = (root / "docs" / "github-action.md").read_text(encoding="utf-8")
+    assert re.search(r"^\| `fail-on` \| `([^`]*)` \|", action_doc, re.MULTILINE).group(1) == as_flag  # type: ignore[union-attr]
+    assert f"(default `{as_flag}`)" in action_doc
+    assert f"else {as_flag};" in (root / "action.yml").read_text(encoding="utf-8")
+    from codemode.cli import check_cmd
+
+    assert f"default: {as_flag};" in check_cmd.FAIL_ON_HELP

@@ -40,7 +40,7 @@ def test_the_review_renders_in_the_comment_with_permalinks(report: dict[str, Any
     assert f'<a href="{permalink}"><code>specs/pricing.yml:27</code></a>' in html
     # the call-out with its call and values, as code
     assert (
-        "<code>shop.pricing.to_cents[whole]</code> · "
+        "<code>shop.pricing.to_cents[whole]</code> <strong>contradicted</strong> · "
         f'<a href="{permalink}"><code>specs/pricing.yml:27</code></a>: expectation edited '
         "with no change to the function, and the code contradicts it: "
         "<code>to_cents('12')</code>: <code>1201</code> → <code>1200</code>"

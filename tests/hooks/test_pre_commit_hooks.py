@@ -235,3 +235,31 @@ def test_the_hook_shows_the_review_of_a_staged_spec_edit(project: Project) -> No
     assert out.returncode != 0
     assert "spec changes:\n  specs/pricing.yml: 1 added," in out.output
     assert "call: apply_discount(10.0, 0.5)" in out.output
+
+
+def test_a_weakening_commit_passes_and_pre_commit_shows_its_review(project: Project) -> None:
+    """pre-commit hides a passing hook's output; the manifest's `verbose: true` shows the review
+    of a commit that removed a passing case (#35)."""
+    spec = project.read("specs/pricing.yml")
+    project.write("specs/pricing.yml", spec.replace(spec.splitlines(True)[3], ""))  # c01 out
+    project.git("add", "specs/pricing.yml")
+
+    out = project.commit("fewer cases")
+
+    assert out.returncode == 0, out.output
+    assert "Passed" in out.output
+    assert "shop.pricing.apply_discount[c01] [weakened]: removed, and it still passes" in out.output
+    assert "spec review: 1 weakened" in out.output
+
+
+def test_a_removal_that_hides_a_behaviour_change_is_blocked(project: Project) -> None:
+    """The code changes what c00 gives, and the commit removes c00 instead of fixing it."""
+    project.write("src/shop/pricing.py", DRIFTED)
+    spec = project.read("specs/pricing.yml")
+    project.write("specs/pricing.yml", spec.replace(spec.splitlines(True)[2], ""))  # c00 out
+    project.git("add", "src/shop/pricing.py", "specs/pricing.yml")
+
+    out = project.pre_commit("codemode-check")
+
+    assert out.returncode == 1, out.output
+    assert "shop.pricing.apply_discount[c00] [hides_change]" in out.output

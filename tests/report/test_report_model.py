@@ -85,4 +85,7 @@ def test_the_verdict_words_are_one_list() -> None:
     from codemode.report import model
 
     assert config.VERDICTS == model.VERDICTS == get_args(model.Verdict)
+    # the spec review's words (#35): --fail-on takes both lists
+    assert config.REVIEW_VERDICTS == model.REVIEW_VERDICTS == get_args(model.ReviewVerdict)
+    assert config.FAIL_ON_WORDS == model.VERDICTS + model.REVIEW_VERDICTS
     assert get_args(model.CaseStatus) == model.CASE_STATUSES

@@ -148,7 +148,8 @@ class _Head(NamedTuple):
 
     cases: Mapping[tuple[str, str, str], CaseResult]  # (spec file, function, case) -> result
     removed: Mapping[tuple[str, str, str], CaseResult]
-    code_changed: Set[str]
+    own_changed: Set[str]  # functions whose own source the change added or modified
+    impacted: Mapping[str, tuple[str, ...]]  # the others it reaches: id -> the changed callees
     head_ids: Set[str]
 
 
@@ -161,7 +162,8 @@ def build(
     head = _Head(
         _by_case(verified),
         _by_case(removed_runs),
-        {f.id for f in analysis.functions if f.status != "unchanged"},
+        {f.id for f in analysis.functions if f.status in ("added", "modified")},
+        {f.id: f.impacted_by for f in analysis.functions if f.status == "impacted"},
         analysis.head_ids,
     )
     return tuple(_review(d, head, plan.problems.get(d.file, ())) for d in plan.deltas)
@@ -233,33 +235,44 @@ def _case_change(d: FileDelta, c: CaseDelta, head: _Head) -> CaseChange:
 
 
 def _case_callouts(c: CaseDelta, change: CaseChange, head: _Head) -> list[Callout]:
-    def say(kind: str, level: str, message: str) -> Callout:
+    def say(kind: str, level: str, message: str, verdict: str = "") -> Callout:
         line = None if c.kind == "removed" else change.line  # Callout.line is at head
-        return Callout(kind, level, message, change.function, change.id, line, change.call)
+        return Callout(kind, level, message, change.function, change.id, line, change.call, verdict)
 
     out = []
     bad = change.status in FAILING_CASE_ORDER
     if c.kind == "changed" and _EXPECTATION & set(c.what):
-        if change.function in head.code_changed:
+        # Only the function's own source makes an edit "together with the function" (#35): a
+        # changed callee, or nothing at all, leaves an edit the code contradicts a warning.
+        if bad:
+            out.append(
+                say("contradicted", WARNING, _contradicted(change.function, head), "contradicted")
+            )
+        elif change.function in head.own_changed:
             out.append(say("with_code", INFO, "expectation edited together with the function"))
-        elif bad:
+        elif change.function in head.impacted:
+            callees = ", ".join(head.impacted[change.function][:2])
             out.append(
                 say(
-                    "contradicted",
-                    WARNING,
-                    "expectation edited with no change to the function, and the code "
-                    "contradicts it",
+                    "with_code", INFO, f"expectation edited together with {callees}, which it calls"
                 )
             )
     if c.kind == "changed":
-        out += [say("loosened", WARNING, f"check loosened: {why}") for why in c.loosened]
+        out += [
+            say("loosened", WARNING, f"check loosened: {why}", "loosened") for why in c.loosened
+        ]
         if change.status == "skipped":
-            out.append(say("loosened", WARNING, "check loosened: the case is skipped at head"))
+            out.append(
+                say("loosened", WARNING, "check loosened: the case is skipped at head", "loosened")
+            )
     if c.kind == "removed" and change.status is not None:
         if change.status == "passed":
             out.append(
                 say(
-                    "weakened", WARNING, "removed, and it still passes at head: the spec got weaker"
+                    "weakened",
+                    WARNING,
+                    "removed, and it still passes at head: the spec got weaker",
+                    "weakened",
                 )
             )
         elif bad:
@@ -268,9 +281,22 @@ def _case_callouts(c: CaseDelta, change: CaseChange, head: _Head) -> list[Callou
                     "hides_change",
                     WARNING,
                     "removed, and it fails at head: removing it hides a behaviour change",
+                    "hides_change",
                 )
             )
     return out
+
+
+def _contradicted(function: str, head: _Head) -> str:
+    if function in head.own_changed:
+        return "expectation edited together with the function, and the code at head contradicts it"
+    callees = head.impacted.get(function)
+    if callees:
+        return (
+            "expectation edited, the function's own code unchanged (only "
+            f"{', '.join(callees[:2])}, which it calls), and the code contradicts it"
+        )
+    return "expectation edited with no change to the function, and the code contradicts it"
 
 
 def _block_callout(d: FileDelta, b: BlockDelta, head: _Head) -> list[Callout]:
@@ -287,7 +313,9 @@ def _block_callout(d: FileDelta, b: BlockDelta, head: _Head) -> list[Callout]:
     )
     ran_any = any(r is not None for r in ran)  # none: another shard ran them
     message = "function block removed while the function still exists" + (tally if ran_any else "")
-    return [Callout("block_removed", WARNING, message, fid)]
+    # as its cases would count one by one: a failing one hides a change, else the spec is weaker
+    verdict = ("hides_change" if failing else "weakened") if ran_any else ""
+    return [Callout("block_removed", WARNING, message, fid, verdict=verdict)]
 
 
 def _score_callouts(d: FileDelta) -> list[Callout]:

@@ -17,6 +17,7 @@ from codemode.cli.common import (
     scope_from_args,
     write_output,
 )
+from codemode.config import DEFAULT_FAIL_ON
 
 EXAMPLES = """\
 examples:
@@ -27,6 +28,12 @@ examples:
                                       whose outcome it changed (the behaviour diff)
   codemode check --format json --report-out report.json --fail-on drifted,error,stale
 """
+
+
+FAIL_ON_HELP = (
+    f"verdicts that fail the run (default: {','.join(DEFAULT_FAIL_ON)}; also stale, missing, "
+    "orphaned, skipped and the spec review's weakened, loosened; 'none')"
+)
 
 
 def register(sub: Any) -> None:
@@ -44,7 +51,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--fail-on",
         metavar="LIST",
-        help="verdicts that fail the run (default: drifted,error,changed; 'none')",
+        help=FAIL_ON_HELP,
     )
     p.add_argument(
         "--report-out", type=Path, metavar="FILE", help="also write the JSON report to FILE"

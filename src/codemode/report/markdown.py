@@ -399,7 +399,8 @@ def _review_item(r: SpecReview, links: Links | None) -> str:
 def _callout_line(r: SpecReview, k: Callout, change: CaseChange | None, links: Links | None) -> str:
     ref = f"{k.function}[{k.case}]" if k.case else (k.function or "")
     where = f" · {_where(r.file, k.line, links)}" if k.line else ""
-    line = f"- {_REVIEW_ICONS.get(k.level, '')} {_span(ref)}{where}: {_message(k.message)}"
+    word = f" **{escape_text(k.verdict)}**" if k.verdict else ""  # a --fail-on word (#35)
+    line = f"- {_REVIEW_ICONS.get(k.level, '')} {_span(ref)}{word}{where}: {_message(k.message)}"
     if change is not None and change.observed and k.kind in ("contradicted", "hides_change"):
         line += f": {_span(change.call)}: {_span(change.expected)} → {_span(change.observed)}"
     return line + "\n"
@@ -442,6 +443,8 @@ def _accept(report: Report) -> Section:
         )
         if len(drifted) > ACCEPT_LIMIT:
             lines.append(f"# … {len(drifted) - ACCEPT_LIMIT} more drifted case(s)")
+    for ref in report.reverting() if changed or drifted else ():
+        lines.append(f"# careful: accepting {ref} reverts the expectation this change edited")
     if drifted or needs_regen:
         lines.append("# or regenerate the specs of the changed functions")
         lines.append(regen_command(report.scope, on_head=True) or "codemode regen")

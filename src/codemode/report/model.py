@@ -23,6 +23,11 @@ REPORT_VERSION = 1
 Verdict = Literal["ok", "drifted", "stale", "missing", "orphaned", "error", "changed", "skipped"]
 CaseStatus = Literal["passed", "drifted", "failed", "error", "empty", "skipped"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # config.VERDICTS parses --fail-on with these
+# The spec review's call-outs that can fail a run too (#35), each a word of --fail-on: an edited
+# expectation the code contradicts, a removed case (or block) that fails at head (the removal
+# hides a behaviour change), a removed case that still passes, a check loosened.
+ReviewVerdict = Literal["contradicted", "hides_change", "weakened", "loosened"]
+REVIEW_VERDICTS: tuple[ReviewVerdict, ...] = get_args(ReviewVerdict)  # config's too
 
 # Case statuses: what happened to one case.
 CASE_PASSED: Final = "passed"
@@ -178,6 +183,7 @@ class Callout(NamedTuple):
     case: str | None = None
     line: int | None = None  # at head (None for what the change removed)
     call: str = ""
+    verdict: str = ""  # the ReviewVerdict it counts as for --fail-on; "" for none
 
 
 class SpecReview(NamedTuple):
@@ -226,11 +232,29 @@ class Report(NamedTuple):
         c = Counter(case.status for f in self.functions for case in f.cases)
         return {s: c.get(s, 0) for s in CASE_STATUSES}
 
+    def review_counts(self) -> dict[str, int]:
+        """The spec review's call-outs by the verdict word each counts as (#35)."""
+        c = Counter(k.verdict for r in self.reviews for k in r.callouts if k.verdict)
+        return {v: c.get(v, 0) for v in REVIEW_VERDICTS}
+
+    def reverting(self) -> tuple[str, ...]:
+        """``function[case]`` of each case whose expectation the change edited and the code
+        contradicts: accepting it writes the observed output over that edit, reverting it (#35)."""
+        refs = (
+            f"{k.function}[{k.case}]"
+            for r in self.reviews
+            for k in r.callouts
+            if k.kind == "contradicted" and k.case
+        )
+        return tuple(dict.fromkeys(refs))
+
     def failing(self, fail_on: Iterable[str]) -> bool:
         fail_on = tuple(fail_on)
         if self.problems and "error" in fail_on:
             return True
-        return any(f.status in fail_on for f in self.functions)
+        if any(f.status in fail_on for f in self.functions):
+            return True
+        return any(k.verdict in fail_on for r in self.reviews for k in r.callouts if k.verdict)
 
     def exit_code(self, fail_on: Iterable[str]) -> int:
         """The one exit rule of check, regen, accept, comment and the action: 1 when a verdict

@@ -184,7 +184,8 @@ def spec_changes(report: Report, p: Painter) -> list[str]:
         for k in r.callouts:
             mark = p("!", "yellow") if k.level == "warning" else p("·", "dim")
             ref = f"{k.function}[{k.case}]" if k.case else (k.function or "")
-            line = f"    {mark} {_loc(r.file, k.line)}{ref}: {k.message}"
+            word = f" [{k.verdict}]" if k.verdict else ""  # the word --fail-on takes (#35)
+            line = f"    {mark} {_loc(r.file, k.line)}{ref}{word}: {k.message}"
             change = cases.get((k.function or "", k.case or ""))
             if change is not None and change.observed:
                 line += f": {change.call}: {change.expected} → {change.observed}"
@@ -208,6 +209,9 @@ def summary(report: Report, p: Painter | None = None) -> str:
         )
     if report.problems:
         text += f"; {len(report.problems)} spec problem{'s' if len(report.problems) != 1 else ''}"
+    review = {k: v for k, v in report.review_counts().items() if v}
+    if review:
+        text += "; spec review: " + ", ".join(f"{v} {k}" for k, v in review.items())
     elapsed = next((n for n in report.notes if n.startswith("elapsed")), None)
     if elapsed:
         text += f" ({elapsed.split(' ', 1)[1]})"
@@ -245,6 +249,12 @@ def accept_hint(report: Report) -> str:
         changed = accept_function_command(report)
     if changed:
         out.append(f"If the behaviour changes are intended, record them as cases:\n  {changed}")
+    reverting = report.reverting() if out else ()
+    if reverting:
+        out.append(
+            f"  but accepting {', '.join(reverting)} reverts the expectation this change edited "
+            "(the code contradicts the edit): fix the code, or the edit, instead"
+        )
     if stale and regen:  # the same change the check looked at, so the command does something
         out.append(f"To write cases for the changed functions:\n  {regen}")
     return "\n".join(out)
