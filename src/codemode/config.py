@@ -94,6 +94,9 @@ class Config(NamedTuple):
     # Not a key of the table: set for a run that forks its workers from the warm worker
     # (`check --staged` where `warm_wanted` says so).
     warm_worker: bool = False
+    # Not a key of the table either: pytest's `testpaths` (under [tool.pytest.ini_options]),
+    # whose files are tests and never a target, like test_*.py (codemode.testcode, #35).
+    test_paths: tuple[str, ...] = ()
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -304,7 +307,7 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
-def _parse_table(pyproject: Path, text: str) -> Any:
+def _parse_table(pyproject: Path, text: str) -> _Parsed:
     # imported here: a project without pyproject.toml (and --version) need not pay for it
     if sys.version_info >= (3, 11):
         import tomllib
@@ -319,13 +322,29 @@ def _parse_table(pyproject: Path, text: str) -> Any:
         raise FatalError(
             f"{pyproject}:{_key_line(text, 'codemode')}: [tool.codemode] must be a table"
         )
-    return table
+    return table, _testpaths(data)
 
 
-# [tool.codemode] as last parsed, beside the exact text it came from: importing tomllib and
-# parsing cost ~6 ms of every hook run, and pyproject.toml rarely changes between commits.
-# Keyed by the whole text, so any edit is a miss; validation still runs on every load.
-_CACHE_FORMAT = 1
+def _testpaths(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """pytest's ``testpaths`` under [tool.pytest.ini_options]; pytest checks its type, and
+    here anything but a list of strings is none."""
+    tool = data.get("tool")
+    pytest = tool.get("pytest") if isinstance(tool, dict) else None
+    options = pytest.get("ini_options") if isinstance(pytest, dict) else None
+    paths = options.get("testpaths") if isinstance(options, dict) else None
+    if isinstance(paths, str):
+        paths = paths.split()
+    if not isinstance(paths, list):
+        return ()
+    return tuple(p for p in paths if isinstance(p, str))
+
+
+# [tool.codemode] (and pytest's testpaths) as last parsed, beside the exact text it came from:
+# importing tomllib and parsing cost ~6 ms of every hook run, and pyproject.toml rarely changes
+# between commits. Keyed by the whole text, so any edit is a miss; validation still runs on
+# every load.
+_CACHE_FORMAT = 2
+_Parsed = tuple[dict[str, Any], tuple[str, ...]]
 
 
 def _cache_file(root: Path) -> Path | None:
@@ -333,22 +352,22 @@ def _cache_file(root: Path) -> Path | None:
     return git_dir / "codemode-cache" / "config" if git_dir.is_dir() else None
 
 
-def _cached_table(root: Path, text: str) -> dict[str, Any] | None:
+def _cached_table(root: Path, text: str) -> _Parsed | None:
     path = _cache_file(root)
     if path is None:
         return None
     import marshal
 
     try:
-        fmt, cached_text, table = marshal.loads(path.read_bytes())
+        fmt, cached_text, table, tests = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
-        return None  # absent, torn or from another Python: parse afresh
+        return None  # absent, torn, of an older format or from another Python: parse afresh
     if fmt != _CACHE_FORMAT or cached_text != text or not isinstance(table, dict):
         return None
-    return table
+    return table, tuple(tests)
 
 
-def _cache_table(root: Path, text: str, table: dict[str, Any]) -> None:
+def _cache_table(root: Path, text: str, parsed: _Parsed) -> None:
     path = _cache_file(root)
     if path is None:
         return
@@ -357,7 +376,7 @@ def _cache_table(root: Path, text: str, table: dict[str, Any]) -> None:
     from codemode.atomic import write_atomic
 
     with contextlib.suppress(OSError, ValueError):  # TOML dates: ValueError, and no cache
-        write_atomic(path, marshal.dumps((_CACHE_FORMAT, text, table)))
+        write_atomic(path, marshal.dumps((_CACHE_FORMAT, text, *parsed)))
 
 
 _TABLE_RE = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.\s*[\"']?([^\]\"'.\s]+)", re.MULTILINE)
@@ -411,10 +430,11 @@ def load_config(
             text = pyproject.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise FatalError(f"{pyproject}: cannot parse: {exc}; save it as UTF-8") from exc
-        table = _cached_table(root, text)
-        if table is None:
-            table = _parse_table(pyproject, text)
-            _cache_table(root, text, table)
+        parsed = _cached_table(root, text)
+        if parsed is None:
+            parsed = _parse_table(pyproject, text)
+            _cache_table(root, text, parsed)
+        table, values["test_paths"] = parsed
         values.update(_validate(table, pyproject, text))
     from_env = _from_env(os.environ if env is None else env)
     values.update(from_env)

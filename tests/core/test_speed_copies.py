@@ -166,7 +166,7 @@ def test_the_cached_table_is_the_parsed_table(table: dict[str, Any]) -> None:
     import tomllib
 
     text = _toml(table)
-    parsed = tomllib.loads(text)["tool"]["codemode"]
+    parsed = (tomllib.loads(text)["tool"]["codemode"], ("tests", "it"))  # and pytest's testpaths
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / ".git").mkdir()

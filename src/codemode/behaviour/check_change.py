@@ -61,7 +61,7 @@ def check_change(
         return run_check(config, scope, shard=shard, staged=staged, worker=worker)
     from codemode.change import diff as diff_mod
 
-    analysis = diff_mod.analyze(config, scope, staged=staged)
+    analysis = diff_mod.without_tests(diff_mod.analyze(config, scope, staged=staged), config)
     targets = diff_targets(analysis, shard)
     if not targets:  # nothing to diff: the check alone, as it was
         return run_check(config, scope, shard=shard, staged=staged, worker=worker)

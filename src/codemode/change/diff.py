@@ -161,6 +161,17 @@ def analyze(
     return _Analysis(config, repo, sides, roots, store, everything, pair_key).run(known)
 
 
+def without_tests(result: DiffResult, config: Config) -> DiffResult:
+    """The analysis with the project's test functions left out (``codemode.testcode``): test
+    code is never a target, so no spec, ``missing``, regen or count for it (#35). ``codemode
+    diff`` keeps them, and lists the impacted ones apart."""
+    from codemode.testcode import is_test_path, repo_test_paths
+
+    paths = repo_test_paths(config.root, config.test_paths)
+    kept = tuple(f for f in result.functions if not is_test_path(f.path, paths))
+    return result if len(kept) == len(result.functions) else result._replace(functions=kept)
+
+
 def _commit_sides(head: str) -> git.Sides:
     from codemode.change import git
 

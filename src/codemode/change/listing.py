@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from codemode.config import Config
 from codemode.scope import Scope
+from codemode.testcode import is_test_path
 
 if TYPE_CHECKING:
     from codemode.change.cache import PinnedRange
@@ -39,19 +40,6 @@ def analysis(
 
 
 Rows = tuple[Sequence[str], Sequence[bool], Sequence[str], Sequence[str], Mapping[str, str]]
-
-
-def is_test_path(path: str) -> bool:
-    """A file of the project's tests, as pytest finds them: under ``tests/`` or ``test/``,
-    ``test_*.py``, ``*_test.py``, ``conftest.py``. A test function calls what it tests, so
-    every change impacts it; it is no behaviour of the project (#23)."""
-    *folders, name = path.split("/")
-    return (
-        any(f in ("tests", "test") for f in folders)
-        or name.startswith("test_")
-        or name.endswith("_test.py")
-        or name in ("conftest.py", "test.py", "tests.py")
-    )
 
 
 def _impacted_test(f: Sequence[Any]) -> bool:

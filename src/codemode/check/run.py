@@ -240,7 +240,7 @@ def _check_change(
     from codemode.check import review
     from codemode.check.classify import classify_change
 
-    analysis = diff_mod.analyze(config, scope, staged=staged)
+    analysis = diff_mod.without_tests(diff_mod.analyze(config, scope, staged=staged), config)
     plan = review.prepare(config, scope, analysis, staged)  # the spec files the change edited
     removed = plan.removed_at_head(analysis.head_ids) if plan else []
     staged_root = materialize_new_side(config, scope)

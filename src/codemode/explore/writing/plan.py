@@ -55,7 +55,7 @@ def _targets(
     if scope.is_change:
         from codemode.change import diff
 
-        analysis = diff.analyze(config, scope)
+        analysis = diff.without_tests(diff.analyze(config, scope), config)
         return [
             _Target(f.id, f.changed_lines, changed=True)
             for f in analysis.functions
