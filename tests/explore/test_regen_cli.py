@@ -71,8 +71,12 @@ def test_accept_a_case_that_now_raises(shop: Path, shop_config: Config) -> None:
     report = run_accept(shop_config, ["shop.text.initials[two_words]"])
     assert report.functions[0].message == "accepted two_words"
     text = (shop / "specs" / "text_dates.yml").read_text()
-    # In place: `raises` takes the place of `expected`, the rest keeps its bytes (#21).
-    assert '{id: two_words, input: "ada lovelace", raises: ValueError, contains: "A"}' in text
+    # In place: `raises` takes the place of `expected`, the rest keeps its bytes (#21); the
+    # message is pinned by `match`, as an accepted witness's is (#35).
+    assert (
+        '{id: two_words, input: "ada lovelace", raises: ValueError, contains: "A", '
+        "match: ^no initials$}"
+    ) in text, text
 
 
 @pytest.mark.parametrize(

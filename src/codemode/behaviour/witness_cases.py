@@ -16,14 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from codemode.atomic import write_atomic
+from codemode.behaviour.witness_ids import case_id, representative
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.lock import locked
 from codemode.report.model import FunctionResult, Report, SpecEdit, Witness
 from codemode.scope import Scope
-
-MAX_ID = 48
-MAX_MATCH = 80
 
 
 def run_accept_functions(
@@ -114,17 +112,13 @@ def _with_witnesses(
     for f in functions:
         rel = _spec_for(config, index, f.id)
         taken = {c for refs in index.refs_for(f.id) for c in refs.cases}
-        cases = []
-        for w in f.witnesses:
-            case = witness_case(f.id, w, taken)
-            if case is None:
-                notes.append(f"{f.id}: {w.call} needs an instance built for it; not written")
-                continue
-            taken.add(case["id"])
-            cases.append(case)
+        cases, why = _cases_for(config, f, taken)
+        notes += why
         if cases:
             by_file.setdefault(rel, []).append((f.id, cases))
         done = f"recorded {len(cases)} behaviour change{'s' if len(cases) != 1 else ''} as cases"
+        if len(cases) < len(f.witnesses):
+            done += f" (of {len(f.witnesses)} calls that changed: one per kind of outcome first)"
         prev = results.get(f.id)
         message = f"{prev.message}; {done}" if prev is not None else done
         results[f.id] = FunctionResult(f.id, "ok", rel, message=message)
@@ -175,34 +169,84 @@ def _write(
     return old, new
 
 
-def witness_case(function_id: str, w: Witness, taken: set[str]) -> dict[str, Any] | None:
-    """The case that pins the witness's new outcome, or None when its call needs an instance
-    (a receiver) that a case cannot build."""
+def _cases_for(
+    config: Config, f: FunctionResult, taken: set[str]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The cases of the representative witnesses of ``f`` (``witness_ids.representative``),
+    and a note for each witness that no case can hold."""
+    names = _Names(config, f.id)
+    writable: list[tuple[Witness, dict[str, Any]]] = []
+    notes = []
+    for w in f.witnesses:
+        case, why = witness_case(f.id, w, names)
+        if case is None:
+            notes.append(f"{f.id}: {w.call} {why}; not written")
+        else:
+            writable.append((w, case))
+    chosen = {id(w) for w in representative([w for w, _ in writable])}
+    out = []
+    for w, case in writable:
+        if id(w) in chosen:
+            case["id"] = _unique(case["id"], taken)
+            taken.add(case["id"])
+            out.append(case)
+    return out, notes
+
+
+class _Names:
+    """The parameter names of a function, read from its source when first asked for: a call
+    with positional and keyword arguments is written with them all by name."""
+
+    def __init__(self, config: Config, function_id: str) -> None:
+        self.config, self.id = config, function_id
+        self.params: list[tuple[str, str]] | None = None
+
+    def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+        if self.params is None:
+            from codemode.explore.target import load_target
+
+            try:
+                info = load_target(self.config, self.id)
+                self.params = [(p.name, p.kind) for p in info.params if p.name != "self"]
+            except FatalError:
+                self.params = []
+        order = [(n, k) for n, k in self.params if k in ("positional_only", "positional")]
+        if len(args) > len(order) or any(k == "positional_only" for _, k in order[: len(args)]):
+            return None  # more than the named parameters, or one that cannot be named
+        bound = {n: a for (n, _), a in zip(order, args)}
+        if set(bound) & set(kwargs):
+            return None
+        return {**bound, **kwargs}
+
+
+def witness_case(
+    function_id: str, w: Witness, names: _Names | None = None
+) -> tuple[dict[str, Any] | None, str]:
+    """The case that pins the witness's new outcome (its id not yet made unique), or None and
+    why not: the call needs an instance (a receiver) a case cannot build, or mixes positional
+    and keyword arguments that cannot all be passed by name."""
     if w.receiver:
-        return None
+        return None, "needs an instance built for it (the method's receiver)"
     kwargs = dict(w.kwargs or {})
-    case: dict[str, Any] = {"id": _unique(case_id(function_id, w), taken)}
-    if kwargs and w.args:
-        return None  # a case holds a list or a mapping, not both
-    case["inputs"] = kwargs if kwargs else list(w.args)
+    if kwargs and w.args:  # a case holds a list or a mapping, not both
+        bound = names.bind(w.args, kwargs) if names is not None else None
+        if bound is None:
+            return None, "mixes positional and keyword arguments that a case cannot hold"
+        inputs: Any = bound
+    else:
+        inputs = kwargs if kwargs else list(w.args)
+    case: dict[str, Any] = {"id": case_id(function_id, w), "inputs": inputs}
     new = w.new if isinstance(w.new, dict) else {}
     if "returned" in new:
         case["expected"] = new["returned"]
     else:
+        from codemode.explore.writing.accept import exact_match
+
         case["raises"] = str(new.get("raised", "Exception"))
-        message = str(new.get("message") or "")
-        if message and len(message) <= MAX_MATCH and "\n" not in message:
-            case["match"] = "^" + re.escape(message).replace("\\ ", " ") + "$"
-    return case
-
-
-def case_id(function_id: str, w: Witness) -> str:
-    """``loyalty_tier_4999``: the function's name and its arguments, as an identifier."""
-    name = function_id.rsplit(".", 1)[-1]
-    inside = w.call.partition("(")[2].rpartition(")")[0]
-    slug = re.sub(r"\W+", "_", inside).strip("_").lower()
-    out = f"{name}_{slug}" if slug else f"{name}_no_arguments"
-    return out[:MAX_ID].rstrip("_")
+        match = exact_match(str(new.get("message") or ""))
+        if match:
+            case["match"] = match
+    return case, ""
 
 
 def _unique(base: str, taken: set[str]) -> str:

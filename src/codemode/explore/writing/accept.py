@@ -41,9 +41,22 @@ def parse_ref(text: str) -> tuple[str, str]:
     return m.group("fid"), m.group("case")
 
 
+MAX_MATCH = 80  # a longer message is not pinned by `match` (a case line stays readable)
+
+
+def exact_match(message: str) -> str | None:
+    """The ``match`` that pins an exception's whole message, as accepted witnesses have it:
+    ``^…$``, the message escaped (spaces kept readable); None for a long or multi-line one."""
+    if not message or len(message) > MAX_MATCH or "\n" in message:
+        return None
+    return "^" + re.escape(message).replace("\\ ", " ") + "$"
+
+
 def _change(outcome: Outcome | None, match: str | None) -> dict[str, Any]:
     """The keys to write: ``raises`` only for an exception the call raised; a returned dict
-    shaped like ``{"raised": X, "message": m}`` is a value like any other (#21)."""
+    shaped like ``{"raised": X, "message": m}`` is a value like any other (#21). A drifted
+    case accepted as a raise keeps a ``match``: its old one when it still holds, else the new
+    message's, as a recorded witness gets (#35)."""
     if outcome is not None and outcome.kind == "raised":
         exc = outcome.exc or {}
         message = str(exc.get("message", ""))
@@ -51,7 +64,7 @@ def _change(outcome: Outcome | None, match: str | None) -> dict[str, Any]:
             keep = match if match and saferegex.search(match, message) else None
         except saferegex.RegexError:  # too slow or invalid: the new expectation drops it
             keep = None
-        return {"expected": None, "raises": exc.get("type"), "match": keep}
+        return {"expected": None, "raises": exc.get("type"), "match": keep or exact_match(message)}
     value = outcome.value if outcome is not None else None
     return {"expected": value, "raises": None, "match": None}
 
