@@ -60,6 +60,7 @@ repos:
         entry: codemode check --staged
         language: system
         pass_filenames: false
+        verbose: true
         files: \\.(py|ya?ml)$
 """
 
@@ -135,6 +136,29 @@ STEPS: list[tuple[str, str, list[str]]] = [
             "git log --oneline | head -1",
         ],
     ),
+    (
+        "Deleting the failing cases does not help",
+        "Removing the cases that drifted, instead of fixing the code, would hide the behaviour "
+        "change: the review of the spec edit calls each one out as `hides_change`, a word of "
+        "`fail_on` that blocks by default (as `contradicted` does: an expectation edited to "
+        "what the code does not do).",
+        [
+            "sed -i '/docstring_example_minus_one\\|three_cents\\|cents_minus_one_rate/d' "
+            "specs/tinyshop.prices.yml",
+            "git commit -q -am 'simpler rounding, fewer cases'",
+            "git checkout -q -- . && echo 'put back as it was'",
+        ],
+    ),
+    (
+        "A weaker spec goes through, and says so",
+        "A case removed while it still passes makes the spec weaker (`weakened`): the commit "
+        "goes through by default, and the hook (its manifest sets `verbose: true`) shows the "
+        "review even so. Add `weakened` and `loosened` to `fail_on` to block such commits too.",
+        [
+            "sed -i '/id: zero_cents/d' specs/tinyshop.prices.yml",
+            "git commit -q -am 'one case fewer' && echo committed",
+        ],
+    ),
 ]
 
 
@@ -164,6 +188,7 @@ def _normalise(text: str, tmp: Path) -> str:
     text = text.replace(str(tmp.resolve()), "/tmp/first-hour").replace(str(tmp), "/tmp/first-hour")
     text = re.sub(r"\(\d+\.\d+ s\)", "(0.01 s)", text)
     text = re.sub(r"elapsed \d+\.\d+ s", "elapsed 0.01 s", text)
+    text = re.sub(r"^- duration: [\d.]+s$", "- duration: 0.01s", text, flags=re.MULTILINE)
     text = re.sub(r"\b[0-9a-f]{7}\b(?= )", "1234567", text)  # `git log --oneline`
     text = re.sub(r"sha256:[0-9a-f]{64}", "sha256:…", text)
     return _PROGRESS.sub(_sorted_progress, text)

@@ -32,5 +32,8 @@ def test_the_transcript_shows_each_step_of_the_first_hour() -> None:
         "drifted: expected 1200, observed 1210",
         "tinyshop.prices.with_vat: accepted docstring_example, docstring_example_plus_one",
         "codemode check (eval specs of the staged change).........................Failed",
+        # a weakening commit blocked, a weaker one let through with its review shown (#35)
+        "tinyshop.prices.with_vat[three_cents] [hides_change]: removed, and it fails at head",
+        "tinyshop.prices.with_vat[zero_cents] [weakened]: removed, and it still passes",
     ):
         assert step in text
