@@ -26,7 +26,10 @@ def outcome_text(outcome: Any, limit: int = 80) -> str:
     if isinstance(outcome, dict) and "raised" in outcome:
         message = str(outcome.get("message") or "")
         if len(message) > limit:
-            message = message[: limit - 3] + "..."
+            # cut in the middle: Python's own messages end with what they are about
+            # (`... missing 1 required positional argument: 'day'`, #35)
+            tail = limit // 3
+            message = message[: limit - tail - 1] + "…" + message[-tail:]
         return f"raises {outcome['raised']}" + (f": {message}" if message else "")
     return format_value(outcome, limit)
 

@@ -46,22 +46,42 @@ _SHORTER = (
 )
 
 
+# Words that only join a label to what follows: an id cut after one says nothing true.
+_JOINS = frozenset({"and", "above", "below", "minus", "plus", "times", "to", "equal", "of", "at"})
+
+
 def readable_id(text: str) -> str:
     out = _ID_BAD.sub("_", text.strip().lower()).strip("_") or "case"
     for long, short in _SHORTER:
         if len(out) <= MAX_ID:
             break
         out = out.replace(long, short).strip("_") or out
-    while len(out) > MAX_ID and "_" in out:
-        out = out.rsplit("_", 1)[0]
-    return out[:MAX_ID]
+    return _cut_words(out)[:MAX_ID]
+
+
+def _cut_words(out: str) -> str:
+    """Whole words off the end while the id is too long; a number (``0_2``: 0.2) is one word,
+    and a join left at the end goes too: cut from ``rate_above_0_2``, ``rate_above_0`` would
+    name another case (#35)."""
+    words: list[str] = []
+    for w in out.split("_"):
+        if words and w.isdigit() and words[-1].replace("_", "").isdigit():
+            words[-1] += "_" + w
+        else:
+            words.append(w)
+    while len("_".join(words)) > MAX_ID and len(words) > 1:
+        words.pop()
+        while len(words) > 1 and words[-1] in _JOINS:
+            words.pop()
+    return "_".join(words)
 
 
 def unique_id(base: str, taken: set[str]) -> str:
+    """``base``, or ``base_case2``...: a bare ``_2`` after ``mode`` would read as mode 2 (#35)."""
     cand, n = base, 2
     while cand in taken:
-        suffix = f"_{n}"
-        cand, n = f"{base[: MAX_ID - len(suffix)]}{suffix}", n + 1
+        suffix = f"_case{n}"
+        cand, n = f"{base[: MAX_ID - len(suffix)].rstrip('_')}{suffix}", n + 1
     taken.add(cand)
     return cand
 
