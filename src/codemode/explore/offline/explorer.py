@@ -365,30 +365,79 @@ def _unhandled_non_finite(rec: CallRecord) -> bool:
 
 def _case_id(rec: CallRecord, cand: Candidate | None) -> str:
     label = cand.label if cand is not None else "case"
+    if cand is not None and cand.source == KEPT:
+        return label  # a generated case regen wrote before keeps its id
     if rec.kind == "raised":
         return f"{label}_raises"
     return label
 
 
+# The source of the calls of the generated cases a spec holds already (``keep``).
+KEPT = "kept"
+
+
+def _family(c: Candidate) -> str:
+    """The class of input a call shows: a maintainer's example is one class by its source, a
+    planned value by its label, a kept case by the class of the planned call it repeats."""
+    if c.source in ("tests", "docstring", "callers") or c.source == KEPT:
+        return c.family or c.source
+    return "+".join(f"{c.source}:{part}" for part in (c.family or c.label).split("+"))
+
+
+def _kept_first(
+    keep: Sequence[tuple[str, Sequence[Any], dict[str, Any]]], planned: Sequence[Candidate]
+) -> tuple[list[Candidate], list[Candidate]]:
+    """The kept cases' calls, each in the class of the planned call it repeats (so the classes
+    it shows are not shown again), and the planned calls that are not one of them."""
+
+    def key(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
+        return repr((tuple(args), sorted(kwargs.items())))
+
+    by_call = {key(c.args, c.kwargs): c for c in reversed(planned)}  # the first wins
+    kept = []
+    for cid, args, kwargs in keep:
+        twin = by_call.get(key(args, kwargs))
+        fam = _family(twin) if twin is not None else KEPT
+        kept.append(Candidate(tuple(args), dict(kwargs), cid, KEPT, family=fam))
+    calls = {key(c.args, c.kwargs) for c in kept}
+    return kept, [c for c in planned if key(c.args, c.kwargs) not in calls]
+
+
 def explore(
-    info: TargetInfo, recorder: Recorder, *, max_cases: int = MAX_CASES, root: Path | None = None
+    info: TargetInfo,
+    recorder: Recorder,
+    *,
+    max_cases: int = MAX_CASES,
+    root: Path | None = None,
+    keep: Sequence[tuple[str, Sequence[Any], dict[str, Any]]] = (),
 ) -> OfflineResult:
-    """Plan, run, mutate, choose: the cases (not yet gated) and what they are worth."""
+    """Plan, run, mutate, choose: the cases (not yet gated) and what they are worth.
+
+    ``keep``: the generated cases the spec holds, (id, args, kwargs). Their calls are chosen
+    first, under their ids and with the outcomes of now, and the rest only adds what they miss:
+    a refactor re-explored keeps its cases instead of swapping one for a look-alike (#35)."""
     from codemode.explore.selection.by_mutation import choose, run_mutants, shortlist
     from codemode.explore.selection.cases import build_cases, usable
 
     with AST_LOCK:
         planned = plan(info, recorder.fixture_names, root)
-    if planned.needs_fixture and not planned.candidates:
+    if planned.needs_fixture and not planned.candidates and not keep:
         return OfflineResult(needs_fixture=planned.needs_fixture)
-    by_n = _run(recorder, planned.candidates)
+    kept, fresh = _kept_first(keep, planned.candidates)
+    by_n = _run(recorder, kept + fresh)
     recorder.clock_free(recorder.records)  # a clock read whose value never shows is no bar
     records = [r for r in recorder.records if r.n in by_n]
     ok = [r for r in records if usable(r, info) and not _unhandled_non_finite(r)]
     result = OfflineResult(needs_fixture=planned.needs_fixture)
     if not ok:
         return result
-    examples = [r for r in ok if by_n[r.n].source in ("docstring", "tests")][: max_cases // 3]
+    ours = [r for r in ok if by_n[r.n].source == KEPT][:max_cases]
+    examples = (
+        ours
+        + [r for r in ok if by_n[r.n].source in ("docstring", "tests")][
+            : max(0, max_cases // 3 - len(ours))
+        ]
+    )
     # ties go to the plainest call, the maintainers' own inputs (tests, docstring) first
     # (a variant of an example is one step away from the maintainers' own: plain, not theirs)
     plainness = {
@@ -400,18 +449,14 @@ def explore(
     if mutation.note:
         result.notes.append(mutation.note)
     # a maintainer's examples are one class each by source; planned values by their label
-    family = {
-        n: c.source
-        if c.source in ("tests", "docstring", "callers")
-        else "+".join(f"{c.source}:{part}" for part in (c.family or c.label).split("+"))
-        for n, c in by_n.items()
-    }
+    family = {n: _family(c) for n, c in by_n.items()}
     picked = choose(pool, mutation, examples, max_cases, plainness, family)
     picked.sort(key=lambda r: r.n)
     chosen = [(r, _case_id(r, by_n.get(r.n))) for r in picked]
     result.cases = build_cases(chosen, info, set())
-    used = {by_n[r.n].source for r in picked if r.n in by_n}
-    result.sources = tuple(s for s in SOURCE_ORDER if s in used)
+    # a kept case's inputs came from the spec (where an earlier regen found them)
+    used = {"spec" if by_n[r.n].source == KEPT else by_n[r.n].source for r in picked if r.n in by_n}
+    result.sources = tuple(s for s in ("spec", *SOURCE_ORDER) if s in used)
     result.mutants = mutation.mutants
     result.killed = len(mutation.killed_by(picked))
     survivors = mutation.survivors(picked)

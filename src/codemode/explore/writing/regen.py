@@ -243,7 +243,8 @@ class _Run:
         if self.model is None:
             from codemode.explore.selection.cases import unique_id
 
-            offline = await asyncio.to_thread(self._offline, info, recorder, done)
+            keep = [] if target.explicit else _kept(func)  # --function: explore afresh
+            offline = await asyncio.to_thread(self._offline, info, recorder, done, keep)
             if offline.needs_fixture and not offline.cases:
                 _needs_fixture(done, offline.needs_fixture, done.spec_rel or "the spec file")
                 return [], {}
@@ -315,10 +316,18 @@ class _Run:
         done.message = f"{len(kept)} case(s) by {self.label}{extra}{seen}{done.quality_text}"
         return done
 
-    def _offline(self, info: TargetInfo, recorder: Recorder, done: _Done) -> OfflineResult:
+    def _offline(
+        self,
+        info: TargetInfo,
+        recorder: Recorder,
+        done: _Done,
+        keep: list[tuple[str, tuple[Any, ...], dict[str, Any]]],
+    ) -> OfflineResult:
         from codemode.explore.offline.explorer import explore
 
-        res = explore(info, recorder, max_cases=self.config.max_cases, root=self.config.root)
+        res = explore(
+            info, recorder, max_cases=self.config.max_cases, root=self.config.root, keep=keep
+        )
         done.notes += [f"{info.id}: {n}" for n in res.notes]
         if res.mutants:
             done.mutation_score = round(res.killed / res.mutants, 2)
@@ -379,6 +388,15 @@ class _ModelError(Exception):
         super().__init__(message)
         self.requests = requests
         self.skipped = skipped
+
+
+def _kept(func: FunctionSpec | None) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+    """The generated cases of a spec, (id, args, kwargs), for the explorer to choose first
+    (#35); ``regen --function`` explores afresh. Not under a serializer or fixtures: their inputs are data the explorer's values
+    are not, and a case the explorer cannot call as written is left to exploring afresh."""
+    if func is None or func.serializer or func.fixtures:
+        return []
+    return [(c.id, c.args, dict(c.kwargs)) for c in func.cases if c.generated and not c.error]
 
 
 def _offline_evaluators(recorder: Recorder, info: TargetInfo) -> dict[str, dict[str, Any]]:

@@ -1,0 +1,81 @@
+"""Regen on a refactor-only change keeps the generated cases it wrote before (#35): their calls
+are chosen first, under their ids, and exploring adds only what they miss. Before, the
+re-exploration dropped `label[hundred]` (the refactor's mutants differ) for nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codemode.cli.main import main
+from gitkit import GIT_ENV
+
+PRICES = '''\
+"""Prices in cents."""
+
+
+def with_vat(cents: int, rate: float = 0.2) -> int:
+    """Gross price, rounded to the cent.
+
+    >>> with_vat(1000)
+    1200
+    """
+    if cents < 0:
+        raise ValueError("a price cannot be negative")
+    return round(cents * (1 + rate))
+
+
+def label(cents: int) -> str:
+    """'12.50 EUR' for 1250."""
+    return f"{cents // 100}.{cents % 100:02d} EUR"
+'''
+# The same behaviour, written otherwise.
+REFACTORED = PRICES.replace(
+    '    if cents < 0:\n        raise ValueError("a price cannot be negative")\n'
+    "    return round(cents * (1 + rate))",
+    "    if cents >= 0:\n        gross = cents + cents * rate\n        return round(gross)\n"
+    '    raise ValueError("a price cannot be negative")',
+).replace(
+    'return f"{cents // 100}.{cents % 100:02d} EUR"',
+    'euros, rest = divmod(cents, 100)\n    return f"{euros}.{rest:02d} EUR"',
+)
+
+
+def _git(root: Path, *args: str) -> None:
+    env = {**os.environ, **GIT_ENV}
+    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+
+
+def _cases(spec: Path) -> list[str]:
+    return [ln for ln in spec.read_text().splitlines() if ln.lstrip().startswith("- case:")]
+
+
+def test_a_refactor_keeps_every_generated_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert REFACTORED != PRICES and REFACTORED.count("divmod") == 1
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "tinyshop"\nversion = "0"\n')
+    (tmp_path / "src" / "tinyshop").mkdir(parents=True)
+    (tmp_path / "src" / "tinyshop" / "__init__.py").write_text("")
+    prices = tmp_path / "src" / "tinyshop" / "prices.py"
+    prices.write_text(PRICES)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "init")
+    assert main(["regen", "--root", str(tmp_path), "--all"]) == 0
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "specs")
+    (spec,) = (tmp_path / "specs").iterdir()
+    before = _cases(spec)
+    assert len(before) >= 10, before
+
+    prices.write_text(REFACTORED)
+    _git(tmp_path, "add", "-A")
+    capsys.readouterr()
+    assert main(["regen", "--root", str(tmp_path), "--staged"]) == 0
+    out = capsys.readouterr().out
+    assert _cases(spec) == before, out
+    assert "inputs from spec" in out  # said where the cases' inputs came from
