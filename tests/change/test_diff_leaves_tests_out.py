@@ -5,14 +5,12 @@ left out, or listed apart with --tests (#23)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from codemode.cli.main import main
-from gitkit import GIT_ENV
+from gitkit import committed
 
 FILES = {
     "pk/__init__.py": "",
@@ -28,12 +26,7 @@ TESTS = ["pk.m_test.check_base", "tests.test_m.TestUser.test_user", "tests.test_
 
 @pytest.fixture
 def changed(tmp_path: Path) -> Path:
-    for rel, text in FILES.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    env = {**os.environ, **GIT_ENV}
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
-        subprocess.run(["git", *args], cwd=tmp_path, check=True, env=env, capture_output=True)
+    committed(tmp_path, FILES)
     m = tmp_path / "pk" / "m.py"
     m.write_text(m.read_text().replace("x + 1", "x + 2"))
     return tmp_path

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from codemode.cli.main import main
-from gitkit import GIT_ENV
+from gitkit import GIT_ENV, committed
 
 CALC = "def base(x):\n    return x + 1\n\n\ndef user(x):\n    return base(x) * 2\n"
 SPEC = """\
@@ -32,12 +32,7 @@ pk.calc.user:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    for rel, text in {"pk/__init__.py": "", "pk/calc.py": CALC, "specs/calc.yml": SPEC}.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    _git(tmp_path, "init", "-q")
-    _git(tmp_path, "add", "-A")
-    _git(tmp_path, "commit", "-qm", "init")
+    committed(tmp_path, {"pk/__init__.py": "", "pk/calc.py": CALC, "specs/calc.yml": SPEC})
     return tmp_path
 
 
@@ -46,11 +41,13 @@ def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
 
 
-def _stage(root: Path, rel: str, old: str, new: str) -> None:
+def _stage(root: Path, rel: str, *edits: tuple[str, str]) -> None:
     path = root / rel
     text = path.read_text()
-    assert old in text, (rel, old)
-    path.write_text(text.replace(old, new, 1))
+    for old, new in edits:
+        assert old in text, (rel, old)
+        text = text.replace(old, new, 1)
+    path.write_text(text)
     _git(root, "add", rel)
 
 
@@ -63,7 +60,7 @@ def _check(root: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> tuple
 def test_a_removed_passing_case_is_weakened_and_fails_only_on_request(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _stage(repo, "specs/calc.yml", "    - case: {id: two, input: 2, expected: 3}\n", "")
+    _stage(repo, "specs/calc.yml", ("    - case: {id: two, input: 2, expected: 3}\n", ""))
     code, out = _check(repo, capsys)
     assert code == 0, out
     assert "pk.calc.base[two] [weakened]: removed, and it still passes at head" in out
@@ -77,8 +74,8 @@ def test_a_removed_passing_case_is_weakened_and_fails_only_on_request(
 def test_a_removed_case_that_fails_at_head_fails_by_default(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _stage(repo, "pk/calc.py", "return x + 1", "return x + 1 if x < 2 else x")
-    _stage(repo, "specs/calc.yml", "    - case: {id: two, input: 2, expected: 3}\n", "")
+    _stage(repo, "pk/calc.py", ("return x + 1", "return x + 1 if x < 2 else x"))
+    _stage(repo, "specs/calc.yml", ("    - case: {id: two, input: 2, expected: 3}\n", ""))
     code, out = _check(repo, capsys)
     assert code == 1, out
     assert "pk.calc.base[two] [hides_change]: removed, and it fails at head" in out
@@ -92,13 +89,8 @@ def test_a_contradicted_edit_on_an_impacted_function_is_a_warning(
 ) -> None:
     """user only calls the changed base: the edit of its expectation is not "together with the
     function", and the code contradicts it (it says 4, the edit 5)."""
-    _stage(repo, "pk/calc.py", "return x + 1", "return 1 + x")  # base changes, not its outcome
-    _stage(
-        repo,
-        "specs/calc.yml",
-        "{id: one, input: 1, expected: 4}",
-        "{id: one, input: 1, expected: 5}",
-    )
+    _stage(repo, "pk/calc.py", ("return x + 1", "return 1 + x"))  # base changes, not its outcome
+    _stage(repo, "specs/calc.yml", ("expected: 4}", "expected: 5}"))
     code, out = _check(repo, capsys)
     assert code == 1, out
     assert "expectation edited together with the function" not in out
@@ -118,24 +110,13 @@ def test_a_contradicted_edit_on_an_impacted_function_is_a_warning(
 def test_an_edit_with_the_functions_own_change_is_quiet(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _stage(repo, "pk/calc.py", "return x + 1", "return x + 2")
+    _stage(repo, "pk/calc.py", ("return x + 1", "return x + 2"))
     _stage(
         repo,
         "specs/calc.yml",
-        "{id: one, input: 1, expected: 2}",
-        "{id: one, input: 1, expected: 3}",
-    )
-    _stage(
-        repo,
-        "specs/calc.yml",
-        "{id: two, input: 2, expected: 3}",
-        "{id: two, input: 2, expected: 4}",
-    )
-    _stage(
-        repo,
-        "specs/calc.yml",
-        "{id: one, input: 1, expected: 4}",
-        "{id: one, input: 1, expected: 6}",
+        ("input: 1, expected: 2}", "input: 1, expected: 3}"),
+        ("input: 2, expected: 3}", "input: 2, expected: 4}"),
+        ("input: 1, expected: 4}", "input: 1, expected: 6}"),
     )
     code, out = _check(repo, capsys)
     assert code == 0, out

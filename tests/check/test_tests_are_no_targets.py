@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from codemode.cli.main import main
-from gitkit import GIT_ENV
+from gitkit import GIT_ENV, committed
 
 FILES = {
     "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests", "checks"]\n',
@@ -38,12 +38,8 @@ EDITS = {
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    for rel, text in FILES.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    committed(tmp_path, FILES)
     env = {**os.environ, **GIT_ENV}
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
-        subprocess.run(["git", *args], cwd=tmp_path, env=env, check=True, capture_output=True)
     for rel, (old, new) in EDITS.items():
         path = tmp_path / rel
         path.write_text(path.read_text().replace(old, new))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gitkit import GIT_ENV
+from gitkit import committed
 
 pytestmark = pytest.mark.slow  # a virtualenv made per test, and the real CLI
 
@@ -22,15 +22,8 @@ SPEC = "shop.fees.with_fee:\n  dataset:\n    - case: {id: basic, input: 100.0, e
 
 
 def _project(root: Path) -> Path:
-    (root / "src" / "shop").mkdir(parents=True)
-    (root / "src" / "shop" / "__init__.py").write_text("")
-    (root / "src" / "shop" / "fees.py").write_text(FEES)
-    (root / "specs").mkdir()
-    (root / "specs" / "fees.yml").write_text(SPEC)
-    (root / ".gitignore").write_text(".venv/\n")
-    env = {**os.environ, **GIT_ENV}
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
-        subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+    files = {"src/shop/__init__.py": "", "src/shop/fees.py": FEES, "specs/fees.yml": SPEC}
+    committed(root, {**files, ".gitignore": ".venv/\n"})
     return root
 
 

@@ -5,33 +5,17 @@ re-exploration dropped `label[hundred]` (the refactor's mutants differ) for noth
 from __future__ import annotations
 
 import os
+import runpy
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from codemode.cli.main import main
-from gitkit import GIT_ENV
+from gitkit import GIT_ENV, committed
 
-PRICES = '''\
-"""Prices in cents."""
-
-
-def with_vat(cents: int, rate: float = 0.2) -> int:
-    """Gross price, rounded to the cent.
-
-    >>> with_vat(1000)
-    1200
-    """
-    if cents < 0:
-        raise ValueError("a price cannot be negative")
-    return round(cents * (1 + rate))
-
-
-def label(cents: int) -> str:
-    """'12.50 EUR' for 1250."""
-    return f"{cents // 100}.{cents % 100:02d} EUR"
-'''
+# docs/first-hour.md's project: two functions, a docstring example, a raise
+PRICES = runpy.run_path(str(Path(__file__).parents[2] / "tools" / "first_hour.py"))["PRICES"]
 # The same behaviour, written otherwise.
 REFACTORED = PRICES.replace(
     '    if cents < 0:\n        raise ValueError("a price cannot be negative")\n'
@@ -57,14 +41,15 @@ def test_a_refactor_keeps_every_generated_case(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert REFACTORED != PRICES and REFACTORED.count("divmod") == 1
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "tinyshop"\nversion = "0"\n')
-    (tmp_path / "src" / "tinyshop").mkdir(parents=True)
-    (tmp_path / "src" / "tinyshop" / "__init__.py").write_text("")
+    committed(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "tinyshop"\nversion = "0"\n',
+            "src/tinyshop/__init__.py": "",
+            "src/tinyshop/prices.py": PRICES,
+        },
+    )
     prices = tmp_path / "src" / "tinyshop" / "prices.py"
-    prices.write_text(PRICES)
-    _git(tmp_path, "init", "-q")
-    _git(tmp_path, "add", "-A")
-    _git(tmp_path, "commit", "-qm", "init")
     assert main(["regen", "--root", str(tmp_path), "--all"]) == 0
     _git(tmp_path, "add", "-A")
     _git(tmp_path, "commit", "-qm", "specs")
