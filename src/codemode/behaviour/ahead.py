@@ -111,6 +111,10 @@ class Ahead(Generic[T]):
             os.waitpid(self.pid, 0)
         with contextlib.suppress(OSError):
             os.close(self.read)
+        if not self.done:  # killed: the folders it wrote (its old side) are ours to remove
+            from codemode.tempdirs import sweep
+
+            sweep()
 
 
 def _run(fd: int, work: Callable[[], object]) -> None:

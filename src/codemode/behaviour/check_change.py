@@ -155,7 +155,7 @@ def short_notes(diffs: Sequence[FunctionDiff]) -> list[str]:
 
 
 class _Sides:
-    """The two trees of a diff and a worker for each, set up before the check runs: the old
+    """The two sides of a diff and a worker for each, set up before the check runs: the old
     side's interpreter starts while the check verifies (two cores), and with ``share``, where
     the work tree is the new side, the check's own worker serves as the diff's new side
     afterwards: one interpreter fewer (~45 ms of CPU on a hook run). The check runs the
@@ -166,7 +166,8 @@ class _Sides:
         self.config, self.scope, self.share = config, scope, share
         self.staged_root: Path | None = None
         self.old_tmp: Path | None = None
-        self.old_root: Path | None = None
+        self.old_root: Path | None = None  # the old side's changed files (change/old_side.py)
+        self.old_manifest: Path | None = None
         self.new: Worker | None = None
         self.old: Worker | None = None
         self.seed = ""
@@ -180,15 +181,15 @@ class _Sides:
 
         try:
             self.staged_root = materialize_new_side(self.config, self.scope)  # as checked (#21)
-            old = _old_tree(self.config, self.scope)
+            old = _old_side(self.config, self.scope)
             if old is None:
                 return self  # no old side (no commit yet): nothing to diff
-            self.old_tmp, self.old_root = old
+            self.old_tmp, self.old_root, self.old_manifest = old
             if self.share and self.staged_root is None:
                 self.new = _worker(self.config, self.config.root)
             # the new side's seed, else the worker's own (a warm worker's, or the user's)
             seed = self.new.env["PYTHONHASHSEED"] if self.new is not None else None
-            self.old = _worker(self.config, self.old_root, seed)
+            self.old = _worker(self.config, self.config.root, seed, self.old_manifest)
             self.seed = self.old.env["PYTHONHASHSEED"]
         except BaseException:
             self.__exit__()
@@ -196,14 +197,15 @@ class _Sides:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        import shutil  # bz2, lzma: only when a tree was written
+        from codemode.tempdirs import remove
 
-        for w in (self.new, self.old):
-            if w is not None:
-                w.close()
-        for tmp in (self.old_tmp, self.staged_root):
-            if tmp is not None:
-                shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            for w in (self.new, self.old):
+                if w is not None:
+                    w.close()
+        finally:
+            remove(self.old_tmp)
+            remove(self.staged_root)
 
 
 def _spec_index(config: Config, root: Path, analysis: DiffResult) -> SpecIndex:
@@ -252,19 +254,24 @@ def _old_files(analysis: DiffResult, targets: Sequence[ChangedFunction]) -> bool
     return any(p.endswith(".py") and p not in own for p in analysis.changed_files)
 
 
-def _old_tree(config: Config, scope: Scope) -> tuple[Path, Path] | None:
-    """The old side written to a temporary directory: (the directory, its project root: the
-    same place in the repository as ``config.root``), or None when there is no old side (no
-    commit yet)."""
-    from codemode.change import git
+def _old_side(config: Config, scope: Scope) -> tuple[Path, Path, Path] | None:
+    """The old side's changed files written to a temporary folder (change/old_side.py): (the
+    folder, the project root's place in it, the manifest for the old side's worker), or None
+    when there is no old side (no commit yet)."""
+    from codemode import tempdirs
+    from codemode.change import git, old_side
 
     repo = git.repo_root(config.root)
     sides = git.resolve(repo, scope)
     if git.commit_or_none(repo, sides.base) is None:
         return None  # the empty tree: everything is new
-    tmp = git.write_tree(repo, sides.base)
-    sub = config.root.resolve().relative_to(repo.resolve())
-    return tmp, tmp / sub
+    folder = tempdirs.make("old")
+    try:
+        got = old_side.build(repo, config.root, sides.base, folder)
+    except BaseException:
+        tempdirs.remove(folder)
+        raise
+    return folder, got.root, folder / old_side.MANIFEST
 
 
 def run_diff(
@@ -289,6 +296,7 @@ def run_diff(
         tuple(_spec_inputs(index, f.id) for f in targets),
         old_files,
         sides.seed if sides is not None and sides.seed else _seed(),
+        sides.old_manifest if sides is not None else None,
     )
     return run_parts(part, sides.old if sides else None, sides.new if sides else None)
 
@@ -302,7 +310,7 @@ def run_part(
     from codemode.explore.offline.harvest import files_read_once
 
     config = part.config
-    old_w = old_worker or _worker(config, part.old_root, part.seed)
+    old_w = old_worker or _old_worker(config, part, part.seed)
     new_w = new_worker or _worker(config, part.new_root, part.seed)
     if new_w.blocks and not new_w.forks and new_w.alive():
         new_w.kill()  # the check ran blocks in the worker itself (no fork): start afresh
@@ -310,7 +318,7 @@ def run_part(
     # the suspects' second run: another seed than the first run's (see engine)
     first = old_w.env.get("PYTHONHASHSEED", "0")
     seed = str((int(first) + 1) % 2**32) if first.isdigit() else _seed()
-    again = _Again(config, part.old_root, part.new_root, seed)
+    again = _Again(config, part, seed)
     budget = Budget(config.diff_seconds, config.diff_calls)
     with files_read_once():  # every function's pool reads the same files: once
         pools = _Pools(part)
@@ -342,16 +350,16 @@ class _Again:
     from the warm worker: a fork keeps its parent's seed, so another seed would need a
     second warm worker per repository, for runs that found a difference (#20)."""
 
-    def __init__(self, config: Config, old_root: Path, new_root: Path, seed: str) -> None:
+    def __init__(self, config: Config, part: Part, seed: str) -> None:
         config = config.replace(warm_worker=False)
-        self.config, self.roots, self.seed = config, (old_root, new_root), seed
+        self.config, self.part, self.seed = config, part, seed
         self.workers: tuple[Worker, Worker] | None = None
 
     def __call__(self) -> tuple[Worker, Worker]:
         if self.workers is None:
             self.workers = (
-                _worker(self.config, self.roots[0], self.seed),
-                _worker(self.config, self.roots[1], self.seed),
+                _old_worker(self.config, self.part, self.seed),
+                _worker(self.config, self.part.new_root, self.seed),
             )
         return self.workers
 
@@ -414,20 +422,44 @@ class _Pools:
                 pass
 
 
-def _worker(config: Config, root: Path, seed: str | None = None) -> Worker:
+def _old_worker(config: Config, part: Part, seed: str) -> Worker:
+    """The old side's worker: in the work tree, the changed modules served from the manifest
+    (worker/old_imports.py); without a manifest, in ``part.old_root``, a whole tree."""
+    if part.old_manifest is None:
+        return _worker(config, part.old_root, seed)
+    return _worker(config, config.root, seed, part.old_manifest)
+
+
+def _worker(
+    config: Config, root: Path, seed: str | None = None, old_side: Path | None = None
+) -> Worker:
     """A worker for one side, started. One hash seed on both sides: a set's order is then the
     same wherever the code is. The seed is the user's ``PYTHONHASHSEED`` or a random one, as
     an interpreter would pick it (the check's worker, shared with the diff, keeps the
-    randomness it always had)."""
+    randomness it always had). ``old_side``: the old side's manifest."""
     from codemode.check.run import make_worker
 
     w = make_worker(config, root)
+    if old_side is not None:
+        _serve_old_side(w, old_side)
     own = w.env.get("PYTHONHASHSEED", "")
     # "random" (or nothing): each interpreter would pick its own; one is picked for both
     w.env["PYTHONHASHSEED"] = seed or (own if own.isdigit() else _seed())
     w.timeout = max(1.0, min(config.timeout, config.diff_seconds))
     w.spawn()
     return w
+
+
+def _serve_old_side(w: Worker, manifest: Path) -> None:
+    """``w`` imports the changed modules' old versions (worker/old_imports.py): its arguments
+    gain the manifest, on the instance, so that a plain worker and one forked from the warm
+    worker both pass it."""
+    arguments = w.arguments
+
+    def with_old_side() -> list[str]:
+        return [*arguments(), "--old-side", str(manifest)]
+
+    w.arguments = with_old_side  # type: ignore[method-assign]
 
 
 def _seed() -> str:

@@ -2,8 +2,9 @@
 witnesses: calls whose outcome differs, the same on two runs of each side, and that read no
 clock.
 
-Each side is a worker of the project's interpreter rooted at that side's tree (the old tree
-is written from git's objects; codemode never imports it). Both workers get the same
+Each side is a worker of the project's interpreter (the old side's in the work tree, with the
+changed modules' old content from git's objects: change/old_side.py; codemode never imports
+either). A side that cannot run at all is said so (``not_compared``). Both workers get the same
 ``PYTHONHASHSEED``, so a set's order is the same on both sides when the code is. The first
 run of the pool is plain; only the calls whose outcomes differ run a second time on both
 sides, with the clock watched, so the cost of stability is paid for the few that matter.
@@ -31,6 +32,8 @@ from codemode.worker.runner import MAX_REPLY_CHARS
 CHUNK = 100  # calls per worker request, at most
 FIRST = 4  # calls in the first request, before the function's pace is known
 MAX_WITNESSES = 20  # per function: past this, more of the same says nothing new
+# How the note starts when a side could not run at all (#33).
+NOT_COMPARED = "not compared: "
 
 
 class Budget(NamedTuple):
@@ -118,6 +121,8 @@ def diff_function(
         chunk = todo[start : start + size]
         cases = [wire(f"c{start + i}", c) for i, c in enumerate(chunk)]
         ran_old, ran_new = both(old, new, cases, until)
+        if not start and (failed := not_compared(ran_old.outcomes, ran_new.outcomes)):
+            return FunctionDiff(function_id, (), 0, len(pool), failed, True)
         step.took(ran_old, ran_new)
         look.first(chunk, cases, ran_old, ran_new)
         start += size
@@ -142,6 +147,33 @@ def diff_function(
         )
     note = "; ".join(n for n in notes if n)
     return FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, bool(note))
+
+
+def not_compared(got_old: dict[str, Outcome], got_new: dict[str, Outcome]) -> str:
+    """The note for a function a side could not run at all (every call an error: the module
+    does not import, each call crashed), or "": no outcome of a side that did not run is
+    ever a difference, so without this note the function would read as one the change left
+    alone (#33)."""
+    old, new = _all_failed(got_old), _all_failed(got_new)
+    if not (old or new):
+        return ""
+    side = "both sides" if old and new else "the old side" if old else "the new side"
+    message = next(iter((got_old if old else got_new).values())).message
+    module, colon, why = message.partition(": ")
+    if module.startswith("cannot import ") and colon:
+        # worker/policy.py's words; the hint after the last "; " (install the project...)
+        # is the check's to give, not the diff's
+        why = why.rpartition("; ")[0] or why
+        why = why.removeprefix("ModuleNotFoundError: ")
+        return f"{NOT_COMPARED}{side} failed to import {module[len('cannot import ') :]}: {why}"
+    return f"{NOT_COMPARED}{side} could not run it: {message}"
+
+
+def _all_failed(got: dict[str, Outcome]) -> bool:
+    # a call the sandbox's wall stopped (#31) ran, and has a note of its own
+    return bool(got) and all(
+        o.kind == "error" and not getattr(o, "blocked", None) for o in got.values()
+    )
 
 
 def _cut_note(budget: Budget, ran: int, pool: int, cut: bool, unconfirmed: int) -> str:

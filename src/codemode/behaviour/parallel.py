@@ -44,6 +44,9 @@ class Part(NamedTuple):
     spec_inputs: tuple[list[tuple[Any, dict[str, Any]]], ...]  # per target
     old_files: bool
     seed: str  # PYTHONHASHSEED of every worker of the diff, in both processes
+    # the old side's manifest (change/old_side.py): its worker runs in the work tree and
+    # imports the changed modules from ``old_root``; None: ``old_root`` is a whole tree
+    old_manifest: Path | None = None
 
 
 def processes(n_targets: int) -> int:

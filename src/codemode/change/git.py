@@ -560,16 +560,12 @@ def commit_and_push(
     return commit_or_none(root, "HEAD") or ""
 
 
-def write_tree(root: Path, commit: str) -> Path:
-    """A new temporary directory holding ``commit``'s tree (a commit or tree id), written from
-    git's objects through a private index: the work tree, the index and HEAD are untouched.
-    The behaviour diff's old side runs from it (#18); the caller removes it."""
-    import tempfile  # only here: a hook's every run should not pay for it
-
-    tmp = Path(tempfile.mkdtemp(prefix="codemode-old-"))
-    index = tmp / ".codemode-index"
-    env = {"GIT_INDEX_FILE": str(index)}
-    run(root, "read-tree", commit, env=env)
-    run(root, "checkout-index", "--all", "--force", f"--prefix={tmp}{os.sep}", env=env)
-    index.unlink()
-    return tmp
+def worktree_changes(root: Path, commit: str) -> list[FileChange]:
+    """Every tracked file whose work-tree content differs from ``commit``'s, as added,
+    deleted, modified or retyped (no renames: each path stands for itself). Untracked and
+    ignored files are no part of it, nor submodules' checkouts: the behaviour diff's old side
+    keeps them as the work tree has them (#33)."""
+    flags = [f for f in _DIFF_FLAGS if f != "-M"]
+    return _parse_raw(
+        run(root, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", *flags, commit)
+    )

@@ -47,9 +47,9 @@ def _materialize(root: Path, commit: str | None) -> Path | None:
     differs = run(root, "diff", *_SAME, *([commit] if commit else [])).strip(b"\0")
     if not differs and not _untracked_modules(root):
         return None
-    import tempfile  # only here: a hook's every run should not pay for it
+    from codemode import tempdirs  # only here: a hook's every run should not pay for it
 
-    tmp = Path(tempfile.mkdtemp(prefix="codemode-staged-"))
+    tmp = tempdirs.make("staged")  # removed by the caller, or swept by a later run (#33)
     prefix = f"--prefix={tmp}{os.sep}"
     if commit is None:
         run(root, "checkout-index", "--all", "--force", prefix)

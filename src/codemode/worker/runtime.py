@@ -80,11 +80,11 @@ def _limit_memory(mb: int) -> None:
 
 class _Args:
     """``--root DIR [--path P ...] [--allow MODULE ...] [--memory-mb N] [--learn FILE]
-    [--bytecode DIR]``:
+    [--bytecode DIR] [--old-side MANIFEST]``:
     written by the parent, never by hand, so a few lines instead of argparse (~5 ms of the
     hook's every run)."""
 
-    FLAGS = ("--root", "--path", "--allow", "--memory-mb", "--learn", "--bytecode")
+    FLAGS = ("--root", "--path", "--allow", "--memory-mb", "--learn", "--bytecode", "--old-side")
 
     def __init__(self, argv: list[str]) -> None:
         self.root = ""
@@ -93,6 +93,7 @@ class _Args:
         self.memory_mb = 0
         self.learn = ""  # where to add the modules this run imported (the warm worker's list)
         self.bytecode = ""  # the private folder of the project's compiled modules (bytecode.py)
+        self.old_side = ""  # a change's old side: its manifest (old_imports.py)
         it = iter(argv)
         for flag in it:
             value = next(it, None)
@@ -104,6 +105,8 @@ class _Args:
                 self.learn = value
             elif flag == "--bytecode":
                 self.bytecode = value
+            elif flag == "--old-side":
+                self.old_side = value
             elif flag == "--path":
                 self.path.append(value)
             elif flag == "--allow":
@@ -127,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     policy.configure(a.root, a.allow)
     if a.bytecode:
         _bytecode().install(a.bytecode, policy._in_project)
+    if a.old_side:
+        import importlib
+
+        importlib.import_module(f"{__package__ or PACKAGE}.old_imports").install(a.old_side)
     if a.memory_mb:
         _limit_memory(a.memory_mb)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))

@@ -71,14 +71,19 @@ def pool_for(
     old_files: bool = True,
 ) -> list[PoolCall]:
     """The inputs for ``function_id`` (``old_id`` at the old side, when it was renamed),
-    deduplicated, in ``SOURCE_ORDER``, new side before old within a source. ``old_files``:
+    deduplicated, in ``SOURCE_ORDER``, new side before old within a source. ``old_root``: the
+    old side's changed files (their tests and callers are read there). ``old_files``:
     False when the change touched no file but the functions' own modules (no test, no
     caller): the old side's files then hold the new side's calls, and are not read twice."""
     found: list[PoolCall] = [PoolCall(tuple(a), dict(k), "spec", "spec") for a, k in spec_inputs]
     new_info = _info(config, function_id, new_root)
     found += _side_calls(new_info, new_root, "new", planned=True)
     if old_root is not None:
-        old_info = _info(config, old_id or function_id, old_root)
+        # ``old_root`` holds the files the change touched (change/old_side.py); a module it
+        # lacks is the same on both sides, the work tree's
+        old_info = _info(config, old_id or function_id, old_root) or _info(
+            config, old_id or function_id, config.root
+        )
         # The type-directed plan of the old side differs from the new one's only through the
         # literals and parameters the change touched; the tests and examples always differ.
         planned = (
