@@ -170,9 +170,11 @@ def not_compared(got_old: dict[str, Outcome], got_new: dict[str, Outcome]) -> st
 
 
 def _all_failed(got: dict[str, Outcome]) -> bool:
-    # a call the sandbox's wall stopped (#31) ran, and has a note of its own
+    # a call whose output was too large to send, or that the sandbox's wall stopped (#31),
+    # ran: each has a note of its own
     return bool(got) and all(
-        o.kind == "error" and not getattr(o, "blocked", None) for o in got.values()
+        o.kind == "error" and not oversized(o.kind, o.message) and not getattr(o, "blocked", None)
+        for o in got.values()
     )
 
 
