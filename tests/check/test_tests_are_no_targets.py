@@ -63,3 +63,12 @@ def test_regen_writes_no_spec_for_test_code(repo: Path, capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert sorted(p.name for p in (repo / "specs").iterdir()) == ["m.yml"], out
     assert "tests.test_m" not in out and "checks.scenarios" not in out, out
+
+
+def test_a_bootstrap_leaves_pytests_testpaths_out(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["regen", "--root", str(repo), "--all", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "pk.m.base" in out and "checks.scenarios" not in out, out

@@ -84,6 +84,10 @@ def search_roots(config: Config) -> list[Path]:
 
 
 def is_excluded(config: Config, rel: str) -> bool:
+    """Left out of a bootstrap: the default globs, ``exclude``, and the files under pytest's
+    ``testpaths`` (test code is never a target, #35)."""
+    if any(rel == p or rel.startswith(p.strip("/") + "/") for p in config.test_paths):
+        return True
     return any(glob_regex(p).match(rel) for p in (*DEFAULT_EXCLUDE, *config.exclude))
 
 
