@@ -207,7 +207,9 @@ class _Names:
 
             try:
                 info = load_target(self.config, self.id)
-                self.params = [(p.name, p.kind) for p in info.params if p.name != "self"]
+                self.params = [
+                    (p.name, p.kind) for p in info.params if p.name not in ("self", "cls")
+                ]
             except FatalError:
                 self.params = []
         order = [(n, k) for n, k in self.params if k in ("positional_only", "positional")]
