@@ -194,31 +194,26 @@ def _cases_for(
 
 
 class _Names:
-    """The parameter names of a function, read from its source when first asked for: a call
-    with positional and keyword arguments is written with them all by name."""
+    """The function's parameters, read from its source when first asked for: a call with
+    positional and keyword arguments is written with them all by name (``bind_keywords``)."""
 
     def __init__(self, config: Config, function_id: str) -> None:
         self.config, self.id = config, function_id
-        self.params: list[tuple[str, str]] | None = None
+        self.info: Any = None
+        self.read = False
 
     def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> dict[str, Any] | None:
-        if self.params is None:
-            from codemode.explore.target import load_target
+        from codemode.explore.target import bind_keywords, load_target
 
+        if not self.read:
+            self.read = True
             try:
-                info = load_target(self.config, self.id)
-                self.params = [
-                    (p.name, p.kind) for p in info.params if p.name not in ("self", "cls")
-                ]
+                self.info = load_target(self.config, self.id)
             except FatalError:
-                self.params = []
-        order = [(n, k) for n, k in self.params if k in ("positional_only", "positional")]
-        if len(args) > len(order) or any(k == "positional_only" for _, k in order[: len(args)]):
-            return None  # more than the named parameters, or one that cannot be named
-        bound = {n: a for (n, _), a in zip(order, args)}
-        if set(bound) & set(kwargs):
+                self.info = None
+        if self.info is None:
             return None
-        return {**bound, **kwargs}
+        return bind_keywords(self.info, list(args), kwargs)
 
 
 def witness_case(
