@@ -201,6 +201,8 @@ ANY_AT_THE_BORDER = {
     "codemode.specs.model.json_schema": "return",
     # a call's arguments, shown as Python: the user's values (a spec's inputs, a recorded call)
     "codemode.report.call.format_call": "inputs kwargs",
+    # a witness's arguments bound to its function's parameters for a case: the user's (#35)
+    "codemode.explore.target.bind_keywords": "args kwargs return",
     # an argument the user's function was called with, turned into its spec form (#22)
     "codemode.specs.forms.to_spec": "value",
     "codemode.specs.forms.receiver": "value",

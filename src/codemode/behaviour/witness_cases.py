@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codemode.atomic import write_atomic
 from codemode.behaviour.witness_ids import case_id, representative
@@ -22,6 +22,9 @@ from codemode.errors import FatalError
 from codemode.lock import locked
 from codemode.report.model import FunctionResult, Report, SpecEdit, Witness
 from codemode.scope import Scope
+
+if TYPE_CHECKING:
+    from codemode.explore.target import TargetInfo
 
 
 def run_accept_functions(
@@ -199,7 +202,7 @@ class _Names:
 
     def __init__(self, config: Config, function_id: str) -> None:
         self.config, self.id = config, function_id
-        self.info: Any = None
+        self.info: TargetInfo | None = None
         self.read = False
 
     def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> dict[str, Any] | None:
