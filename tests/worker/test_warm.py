@@ -408,3 +408,98 @@ def test_worker_stop_stops_it_whatever_state_its_folder_is_in(project: Project, 
         folder.chmod(0o755)
     assert f"stopped the warm worker (pid {pid})" in project.worker("stop")
     assert _gone(pid)
+
+
+# --- the project's own heavy module (#36) ---------------------------------------------------
+
+HEAVY = NOTEDEP  # a module of the project itself this time: src/shop/heavy.py
+CALC_HEAVY = """\
+from shop import heavy
+
+
+def double(x):
+    return x * heavy.FACTOR{extra}
+"""
+
+
+@pytest.fixture
+def heavy(project: Project) -> Project:
+    """The project, its spec'd module importing ``shop.heavy`` (which notes each import of
+    it in the log) instead of the dependency; committed, and a change of ``double`` staged."""
+    project.write("src/shop/heavy.py", HEAVY.format(log=str(project.log), factor=2))
+    project.write("src/shop/calc.py", CALC_HEAVY.format(extra=""))
+    project.git("add", "-A")
+    project.git("commit", "-q", "-m", "a heavy module of the project's own")
+    project.write("src/shop/calc.py", CALC_HEAVY.format(extra=" + 0"))
+    project.git("add", "src/shop/calc.py")
+    return project
+
+
+def _warmed(project: Project) -> int:
+    """A cold run, then the warm worker it starts, once it has imported the project's heavy
+    module itself; its pid."""
+    project.check()
+    pid = project.server_pid()
+    assert pid is not None
+    deadline = time.monotonic() + 20
+    while pid not in project.imports() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pid in project.imports()
+    return pid
+
+
+def test_an_unchanged_project_module_is_imported_once_per_warm_worker(heavy: Project) -> None:
+    """Runs after the warm worker imported ``shop.heavy`` import it nowhere, the check's
+    worker and both sides of the behaviour diff alike; the spec'd module they changed is
+    imported afresh (its new code is what they verify)."""
+    pid = _warmed(heavy)
+    before = len(heavy.imports())
+    heavy.write("src/shop/calc.py", CALC_HEAVY.format(extra=" + 10"))
+    heavy.git("add", "src/shop/calc.py")
+    assert _observed(heavy.check()) == [12, 14]
+    heavy.write("src/shop/calc.py", CALC_HEAVY.format(extra=" + 20"))
+    heavy.git("add", "src/shop/calc.py")
+    report = heavy.check(diff=True)
+    assert _observed(report) == [22, 24]
+    assert _witnesses(report)  # the diff ran: old (committed) and new (+ 20) differ
+    # The check's worker and both sides forked; only the second run of the calls that
+    # differed imports it, in two fresh workers (another hash seed: never forked).
+    assert len(heavy.imports()) == before + 2
+    assert heavy.server_pid() == pid
+
+
+def test_an_edited_project_module_is_imported_afresh(heavy: Project) -> None:
+    """No stale verdict: an edit of the kept module, staged (the work tree the warm worker
+    imported from edited too) or in the index only, is what the run verifies."""
+    _warmed(heavy)
+    heavy.write("src/shop/heavy.py", HEAVY.format(log=str(heavy.log), factor=3))
+    heavy.git("add", "src/shop/heavy.py")
+    before = len(heavy.imports())
+    assert _observed(heavy.check()) == [3, 6]
+    assert len(heavy.imports()) > before  # the run imported the edited module itself
+    blob = subprocess.run(
+        ["git", "hash-object", "-w", "--stdin"],
+        cwd=heavy.root,
+        input=HEAVY.format(log=str(heavy.log), factor=5),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    heavy.git("update-index", "--cacheinfo", f"100644,{blob},src/shop/heavy.py")
+    assert _observed(heavy.check()) == [5, 10]  # the index's, not the work tree's 3
+
+
+def test_both_sides_of_the_diff_see_their_own_version_of_a_changed_module(
+    heavy: Project,
+) -> None:
+    """The old side keeps the warm worker's copy of ``shop.heavy`` (the committed one), the
+    new side imports the staged edit: the witnesses are those of a run with no warm worker,
+    run after run (the warm worker catching up with the work tree in between)."""
+    heavy.write("src/shop/heavy.py", HEAVY.format(log=str(heavy.log), factor=3))
+    heavy.git("add", "src/shop/heavy.py")
+    cold = _witnesses(heavy.check(diff=True, CODEMODE_WARM="0"))
+    # double(x) was x * 2 at HEAD and is x * 3 staged: the witnesses show both versions
+    assert ("double(1.0)", '{"returned": 2.0}', '{"returned": 3.0}') in cold
+    _warmed(heavy)
+    for _ in range(3):
+        assert _witnesses(heavy.check(diff=True)) == cold

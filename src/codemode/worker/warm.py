@@ -8,10 +8,11 @@ names a run learned, ``learned`` in its folder), listens on a Unix socket in tha
 for each run forks a child that becomes an ordinary worker (``runtime.main``) on the pipes the
 caller passed over the socket. What it never keeps:
 
-- the project's modules: it imports only modules whose file lies under the interpreter's
-  prefixes or a site-packages folder, and its child drops from ``sys.modules`` every module of
-  the project's top-level names before the run, so a changed module is always imported afresh
-  from the tree under check;
+- a changed project module: it imports the project modules earlier runs imported
+  (``keep.py``: from the work tree, behind the wall, each with the files it was made from),
+  and its child keeps one only where the run's tree holds the same bytes for it and for what
+  it imports; the others, and every other module of the project's top-level names, leave
+  ``sys.modules`` before the run and are imported afresh from the tree under check (#36);
 - a stale world: each request first compares the interpreter, the site-packages folders, the
   lock files and the file of every module it imported with what they were when it started;
   on any difference it answers ``restart`` and exits, and the caller starts a new one. A
@@ -32,6 +33,8 @@ import signal
 import socket
 import sys
 import time
+
+from .keep import forget_project
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -92,8 +95,13 @@ def learned_since(before: set[str]) -> list[str]:
     ]
 
 
-def write_learned(path: str, before: set[str]) -> None:
-    """Add what this run imported to ``path`` (a worker's last act, cold or warm)."""
+def write_learned(path: str, before: set[str], root: str = "") -> None:
+    """Add what this run imported to ``path`` (a worker's last act, cold or warm), and the
+    project's modules under ``root`` beside it (``keep.py``)."""
+    if root:
+        from . import keep
+
+        keep.write_learned(os.path.dirname(path), root)
     names = learned_since(before)
     if not names:
         return
@@ -114,35 +122,6 @@ def write_learned(path: str, before: set[str]) -> None:
         os.replace(tmp, path)
     except OSError:
         pass  # the cache is an optimization: the next run learns again
-
-
-def project_names(root: str, paths: list[str]) -> set[str]:
-    """Top-level module names the project itself defines (files and folders under its
-    roots): whatever is in ``sys.modules`` under these names is the project's own."""
-    names = set()
-    for d in [root, *(os.path.join(root, p) for p in paths)]:
-        try:
-            entries = os.listdir(d)
-        except OSError:
-            continue
-        for e in entries:
-            if e.endswith(".py"):
-                names.add(e[:-3])
-            elif e.isidentifier() and os.path.isdir(os.path.join(d, e)):
-                names.add(e)
-    return names
-
-
-def forget_project(root: str, paths: list[str]) -> None:
-    """Drop the project's modules from ``sys.modules`` (in a child, before its run): one a
-    dependency pulled in while preloading is imported afresh from the tree under check."""
-    names = project_names(root, paths)
-    prefixes = _prefixes()
-    for name, module in list(sys.modules.items()):
-        if name.startswith("_codemode_worker") or name == "__main__":
-            continue
-        if name.split(".", 1)[0] in names or not kept(module, prefixes):
-            del sys.modules[name]
 
 
 # --- when to start over ---------------------------------------------------------------
@@ -207,6 +186,11 @@ class Server:
         self.last = time.monotonic()
         self.world = World(root)
         self.preloaded: set[str] = set()
+        from . import keep
+
+        self.held = keep.Keeper(root)  # the project's modules (#36)
+        self.worker: dict[str, Any] | None = None  # a run's argv and source roots
+        self.base: str | None = None  # where runs' scratch folders lie, once the wall is up
 
     # lifecycle
 
@@ -271,6 +255,11 @@ class Server:
                 continue
         self.preloaded.update(todo)
         self.world.add_modules(todo)
+
+    def keep_project(self) -> None:
+        """Import the project modules earlier runs learned, behind the wall (keep.py)."""
+        if self.worker is not None:
+            self.base = self.held.update(self.folder, self.worker, self.base)
 
     def loop(self) -> int:
         while self.listener is not None or self.children:
@@ -340,6 +329,7 @@ class Server:
             "pid": os.getpid(),
             "python": sys.executable,
             "modules": len(self.preloaded),
+            "project_modules": len(self.held.table),
             "runs": len(self.children),
             "idle": round(time.monotonic() - self.last, 1),
         }
@@ -354,7 +344,7 @@ class Server:
         why = None
         if req.get("settings") != self.settings:
             why = "the settings changed ([tool.codemode], the environment or the interpreter)"
-        why = why or self.world.changed()
+        why = why or self.world.changed() or self.held.outside(self.base, req.get("argv"))
         if why is not None:
             for fd in fds:
                 os.close(fd)
@@ -362,6 +352,7 @@ class Server:
             conn.close()
             self.unbind()
             return
+        self.worker = {"argv": req.get("argv"), "paths": req.get("paths")}
         pid = self.fork(req, fds, conn)
         for fd in fds:
             os.close(fd)
@@ -412,7 +403,7 @@ class Server:
         sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
         os.environ.clear()
         os.environ.update(req.get("env", {}))
-        forget_project(str(req.get("root", "")), list(req.get("paths", [])))
+        forget_project(str(req.get("root", "")), list(req.get("paths", [])), self.held)
 
     def control(self, pid: int) -> None:
         """The caller's side of a run: ``kill``, or gone (then its worker goes too)."""
@@ -451,6 +442,7 @@ class Server:
         self.last = time.monotonic()
         if self.listener is not None:
             self.preload()  # what this run learned, while nobody waits
+            self.keep_project()
 
 
 def _listening(folder: str) -> bool:
@@ -581,6 +573,8 @@ def serve(argv: list[str]) -> int:
     os.chdir(root)
     _subreaper()
     server = Server(folder, root, opts["--settings"], float(opts["--idle"]))
+    if "--worker" in opts:  # the run that started it: its arguments, for the wall (#36)
+        server.worker = json.loads(opts["--worker"])
     import fcntl
 
     lock = os.open(os.path.join(folder, "lock"), os.O_WRONLY | os.O_CREAT, 0o600)
@@ -591,4 +585,5 @@ def serve(argv: list[str]) -> int:
     os.close(lock)
     signal.signal(signal.SIGTERM, lambda *_: _terminated(server))
     server.preload()
+    server.keep_project()
     return server.loop()

@@ -304,21 +304,31 @@ class WarmWorker(Worker):
         super().close()
         if self.start_after and self.folder is not None:
             self.start_after = False
-            start(self.python, self.folder, self.home, self.settings, self.idle, self.env)
+            worker = {"argv": self.arguments(), "paths": list(self.source_roots)}
+            start(self.python, self.folder, self.home, self.settings, self.idle, self.env, worker)
 
 
 def start(
-    python: str, folder: Path, home: Path, settings: str, idle: float, env: Mapping[str, str]
+    python: str,
+    folder: Path,
+    home: Path,
+    settings: str,
+    idle: float,
+    env: Mapping[str, str],
+    worker: Mapping[str, object] | None = None,
 ) -> None:
     """Start a warm worker in ``folder``, in the background (it takes its folder's lock, and
     leaves at once if another is already listening). Once per process: the check's worker and
     both sides of the diff each found none, and each start is an interpreter's start-up
-    competing with the end of the run."""
+    competing with the end of the run. ``worker``: the run's worker arguments and source
+    roots, so it can raise the same wall and import the project's modules as it starts."""
     if folder in _STARTED_FOR:
         return
     _STARTED_FOR.add(folder)
     cmd = [python, str(RUNTIME_SCRIPT), "--serve", str(folder), "--root", str(home)]
     cmd += ["--settings", settings, "--idle", str(idle)]
+    if worker is not None:
+        cmd += ["--worker", json.dumps(worker)]
     with contextlib.suppress(OSError):
         proc = subprocess.Popen(
             cmd,
