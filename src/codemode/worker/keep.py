@@ -115,6 +115,7 @@ class Keeper:
         self.tried: set[str] = set()  # names imported or found failing: not tried again
         self.fresh: set[str] = set()  # project modules first imported while recorded
         self.recorder: Recorder | None = None
+        self.ends = Ends(self.home)  # each module's state as its body ended
 
     def load(self, names: list[str], paths: list[str], stopped: Any = None) -> None:
         """Import ``names`` from the work tree (its source roots first on ``sys.path`` for
@@ -128,6 +129,7 @@ class Keeper:
         saved_path, saved_flag = list(sys.path), sys.dont_write_bytecode
         sys.path[:0] = [r for r in roots if os.path.isdir(r)]
         sys.dont_write_bytecode = True  # the work tree is the user's: no __pycache__ in it
+        sys.meta_path.insert(0, self.ends)
         try:
             for name in names:
                 if name in self.tried:
@@ -149,6 +151,7 @@ class Keeper:
                 else:
                     self.fresh |= new
         finally:
+            sys.meta_path.remove(self.ends)
             sys.path[:], sys.dont_write_bytecode = saved_path, saved_flag
         self._index()
 
@@ -159,8 +162,8 @@ class Keeper:
         held = {n: m for n, m in project_modules(self.home).items() if n in self.fresh}
         home = self.home + os.sep
         for name, module in held.items():
-            if name in self.table:
-                continue
+            if name in self.table or self.ends.changed(module):
+                continue  # changed by a module imported after it: its state is not its own
             entry = Entry()
             own = os.path.realpath(module.__file__)
             sources = set()  # modules first imported while this one ran
@@ -174,7 +177,7 @@ class Keeper:
             entry.deps |= {p for p in _parents(name) if p in held}
             entry.files[own[len(home) :]] = _read(own)
             self.table[name] = entry
-        for name in [n for n in self.table if n not in held]:
+        for name in [n for n in self.table if n not in held or self.ends.changed(held[n])]:
             del self.table[name]
         for name in set(project_modules(self.home)) - set(self.table):
             _drop(name)
@@ -216,6 +219,92 @@ class Keeper:
             self.tried.discard(name)
             self.fresh.discard(name)
             _drop(name)
+
+
+class Ends:
+    """A meta-path finder, first while the warm worker imports the project's modules: each
+    one's loader is wrapped, so that its state is noted as its body ends. A module whose state
+    differs later was changed by another one's import (a registry a plugin adds itself to, a
+    setting patched by its importer): a run that imports that other one afresh would add to
+    it again, so it is not kept."""
+
+    def __init__(self, home: str) -> None:
+        self.home = home + os.sep
+        self.shapes: dict[str, Any] = {}
+        self.busy = False
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if self.busy:
+            return None
+        self.busy, spec = True, None
+        try:
+            for finder in sys.meta_path:
+                find = getattr(finder, "find_spec", None)
+                spec = find(name, path, target) if finder is not self and find else None
+                if spec is not None:
+                    break
+        finally:
+            self.busy = False
+        origin = getattr(spec, "origin", None)
+        loader = getattr(spec, "loader", None)
+        mine = isinstance(origin, str) and is_project_file(os.path.realpath(origin), self.home)
+        if mine and hasattr(loader, "exec_module"):
+            spec.loader = _Ending(loader, self)
+        return spec
+
+    def ended(self, module: Any) -> None:
+        self.shapes[module.__name__] = shape(module)
+
+    def changed(self, module: Any) -> bool:
+        return self.shapes.get(module.__name__) != shape(module)
+
+
+class _Ending:
+    """A loader that tells ``Ends`` when the module's body has run (and puts the real
+    loader back on the module first, where the module and its readers look for it)."""
+
+    def __init__(self, real: Any, ends: Ends) -> None:
+        self.real, self.ends = real, ends
+
+    def create_module(self, spec: Any) -> Any:
+        return self.real.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        module.__loader__ = self.real
+        if module.__spec__ is not None:
+            module.__spec__.loader = self.real
+        self.real.exec_module(module)
+        self.ends.ended(module)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def shape(module: Any) -> Any:
+    """What another module's import could change in ``module``: which object each name holds,
+    the size of its containers, the same of its classes' attributes, and the version tags of
+    the dicts it holds (dictversions.py). Submodules bound on a package are left out: the
+    import system binds them as they load."""
+    import types
+
+    items: list[Any] = []
+    dicts = []
+    for key, value in list(vars(module).items()):
+        if isinstance(value, types.ModuleType) or key == "__builtins__":
+            continue
+        items.append((key, id(value), _extent(value)))
+        if isinstance(value, dict):
+            dicts.append(value)
+        if isinstance(value, type) and value.__module__ == module.__name__:
+            items += [(key, a, id(v), _extent(v)) for a, v in list(vars(value).items())]
+    from . import dictversions
+
+    tags = dictversions.watch(dicts)
+    return tuple(items), tags.read() if tags is not None else b""
+
+
+def _extent(value: Any) -> int:
+    return len(value) if isinstance(value, (list, dict, set, bytearray)) else -1
 
 
 def flags(argv: Any) -> dict[str, list[str]]:
