@@ -439,6 +439,10 @@ def _warmed(project: Project) -> int:
     """A cold run, then the warm worker it starts, once it has imported the project's heavy
     module itself; its pid."""
     project.check()
+    return _imported_by_server(project)
+
+
+def _imported_by_server(project: Project) -> int:
     pid = project.server_pid()
     assert pid is not None
     deadline = time.monotonic() + 20
@@ -503,3 +507,37 @@ def test_both_sides_of_the_diff_see_their_own_version_of_a_changed_module(
     _warmed(heavy)
     for _ in range(3):
         assert _witnesses(heavy.check(diff=True)) == cold
+
+
+def test_a_module_another_ones_import_changes_is_not_kept(heavy: Project) -> None:
+    """A registry a plugin adds itself to at import: kept as the warm worker left it, a run
+    that imports the edited plugin afresh would find it in the registry twice."""
+    heavy.write("src/shop/registry.py", HEAVY.format(log=str(heavy.log), factor=0) + "NAMES = []\n")
+    heavy.write("src/shop/plugin.py", "from shop import registry\n\nregistry.NAMES.append('p')\n")
+    heavy.write(
+        "src/shop/names.py",
+        "from shop import plugin, registry\n\n\ndef count():\n    return len(registry.NAMES)\n",
+    )
+    heavy.write(
+        "specs/names.yml",
+        "shop.names.count:\n  dataset:\n    - case: {id: one, inputs: [], expected: 1}\n",
+    )
+    heavy.git("add", "-A")
+    heavy.git("commit", "-q", "-m", "a registry")
+    for n in range(3):  # each run a new plugin and a change of count: both verified afresh
+        heavy.write(
+            "src/shop/plugin.py",
+            f"from shop import registry\n\nregistry.NAMES.append('p{n}')\n",
+        )
+        heavy.write(
+            "src/shop/names.py",
+            "from shop import plugin, registry\n\n\n"
+            f"def count():\n    return len(registry.NAMES) + {n} - {n}\n",
+        )
+        heavy.git("add", "-A")
+        report = heavy.check()
+        functions = report["functions"]
+        assert isinstance(functions, list)
+        assert [c["observed"] for f in functions for c in f["cases"]] == [1], n
+        if n == 0:
+            _imported_by_server(heavy)  # the registry, by the warm worker
