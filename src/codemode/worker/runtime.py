@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         warm = importlib.import_module(f"{__package__ or PACKAGE}.warm")
-        warm.write_learned(a.learn, before, a.root)
+        warm.write_learned(a.learn, before)
     return 0
 
 

@@ -95,13 +95,13 @@ def learned_since(before: set[str]) -> list[str]:
     ]
 
 
-def write_learned(path: str, before: set[str], root: str = "") -> None:
+def write_learned(path: str, before: set[str]) -> None:
     """Add what this run imported to ``path`` (a worker's last act, cold or warm), and the
-    project's modules under ``root`` beside it (``keep.py``)."""
-    if root:
-        from . import keep
+    project's modules beside it (``keep.py``: those under the root the worker was given)."""
+    from . import keep, policy
 
-        keep.write_learned(os.path.dirname(path), root)
+    if policy._Policy.root:
+        keep.write_learned(os.path.dirname(path), policy._Policy.root)
     names = learned_since(before)
     if not names:
         return
@@ -262,6 +262,7 @@ class Server:
             self.base = self.held.update(self.folder, self.worker, self.base)
 
     def loop(self) -> int:
+        self.keep_project()  # the project's modules the run that started it imported (#36)
         while self.listener is not None or self.children:
             timeout = None
             if not self.children:
@@ -585,5 +586,4 @@ def serve(argv: list[str]) -> int:
     os.close(lock)
     signal.signal(signal.SIGTERM, lambda *_: _terminated(server))
     server.preload()
-    server.keep_project()
     return server.loop()
