@@ -387,12 +387,13 @@ def imports_of(module: Any, held: dict[str, Any]) -> set[str]:
     return {n for n in names if n in held and n != module.__name__}
 
 
-def stale(table: dict[str, Entry], root: str) -> set[str]:
-    """The kept modules whose files differ under ``root``, and those that depend on them."""
+def stale(table: dict[str, Entry], root: str, old: OldSide | None = None) -> set[str]:
+    """The kept modules whose files differ under ``root`` (or from a change's ``old`` side),
+    and those that depend on them."""
     out = {
         name
         for name, entry in table.items()
-        if any(_read(os.path.join(root, rel)) != data for rel, data in entry.files.items())
+        if any(_bytes(root, rel, old) != data for rel, data in entry.files.items())
     }
     grew = True
     while grew:
@@ -402,6 +403,30 @@ def stale(table: dict[str, Entry], root: str) -> set[str]:
                 out.add(name)
                 grew = True
     return out
+
+
+class OldSide:
+    """A change's old side (``old_imports.py``): the work tree, but for the modules the change
+    touched, whose old source lies in the manifest's folder, and those it added (absent)."""
+
+    def __init__(self, manifest: str) -> None:
+        import json
+
+        with open(manifest, encoding="utf-8") as f:
+            data = json.load(f)
+        self.folder = os.path.dirname(manifest)
+        self.files = frozenset(str(r) for r in data.get("files", ()))
+        self.hidden = frozenset(str(r) for r in data.get("hidden", ()))
+
+
+def _bytes(root: str, rel: str, old: OldSide | None) -> bytes | None:
+    """The content of the project's file ``rel`` (``/``-separated) on a run's side."""
+    key = rel.replace(os.sep, "/")
+    if old is not None and key in old.hidden:
+        return None
+    if old is not None and key in old.files:
+        return _read(os.path.join(old.folder, *key.split("/")))
+    return _read(os.path.join(root, rel))
 
 
 def _read(path: str) -> bytes | None:
@@ -432,10 +457,13 @@ def project_names(root: str, paths: list[str]) -> set[str]:
     return names
 
 
-def forget_project(root: str, paths: list[str], held: Keeper | None = None) -> None:
+def forget_project(
+    root: str, paths: list[str], held: Keeper | None = None, argv: Any = None
+) -> None:
     """Drop the project's modules from ``sys.modules`` (in a child, before its run): one a
     dependency pulled in while preloading is imported afresh from the tree under check. Those
-    ``held`` keeps (a ``keep.Keeper``) stay where the run's tree matches them (#36)."""
+    ``held`` keeps (a ``keep.Keeper``) stay where the run's side matches them (#36): its tree,
+    and for a change's old side (``--old-side`` in the worker's ``argv``) the old content."""
     from .warm import _prefixes, kept  # warm imports this module: not at the top
 
     names = project_names(root, paths)
@@ -447,14 +475,15 @@ def forget_project(root: str, paths: list[str], held: Keeper | None = None) -> N
         if name.split(".", 1)[0] in names or not kept(module, prefixes):
             _drop(name)
     if held is not None and table:
-        settle(table, held.home, root)
+        manifest = flags(argv).get("--old-side", [""])[0]
+        settle(table, held.home, root, OldSide(manifest) if manifest else None)
 
 
-def settle(table: dict[str, Entry], home: str, root: str) -> None:
-    """Keep the held project modules that ``root`` (the run's tree) still matches, moved to
-    it; drop the others, so the run imports them from ``root``."""
+def settle(table: dict[str, Entry], home: str, root: str, old: OldSide | None = None) -> None:
+    """Keep the held project modules that ``root`` (the run's tree; ``old``: a change's old
+    side in it) still matches, moved to it; drop the others, so the run imports them."""
     home, root = os.path.realpath(home), os.path.realpath(root)
-    gone = stale(table, root)
+    gone = stale(table, root, old)
     held = project_modules(home)
     for name, module in held.items():
         if name in gone or name not in table:

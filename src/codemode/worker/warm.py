@@ -404,7 +404,8 @@ class Server:
         sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
         os.environ.clear()
         os.environ.update(req.get("env", {}))
-        forget_project(str(req.get("root", "")), list(req.get("paths", [])), self.held)
+        root, paths = str(req.get("root", "")), list(req.get("paths", []))
+        forget_project(root, paths, self.held, req.get("argv"))
 
     def control(self, pid: int) -> None:
         """The caller's side of a run: ``kill``, or gone (then its worker goes too)."""
