@@ -531,12 +531,16 @@ def _move(module: Any, home: str, root: str) -> None:
 
 def write_learned(folder: str, root: str) -> None:
     """Add the project modules this run held to ``folder/learned-project``."""
-    names = sorted(project_modules(root))
+    add_names(os.path.join(folder, LEARNED), sorted(project_modules(root)))
+
+
+def add_names(path: str, names: list[str]) -> None:
+    """Add ``names`` to the list in ``path`` (one a line, in the order first seen), atomically."""
     if not names:
         return
-    path = os.path.join(folder, LEARNED)
     known = (_read(path) or b"").decode("utf-8", "replace").split()
-    new = [n for n in names if n not in set(known)]
+    seen = set(known)
+    new = [n for n in names if n not in seen]
     if not new:
         return
     tmp = f"{path}.{os.getpid()}"
@@ -546,4 +550,4 @@ def write_learned(folder: str, root: str) -> None:
             f.write("\n".join(known + new) + "\n")
         os.replace(tmp, path)
     except OSError:
-        pass  # an optimization: the next run learns again
+        pass  # the cache is an optimization: the next run learns again

@@ -102,26 +102,7 @@ def write_learned(path: str, before: set[str]) -> None:
 
     if policy._Policy.root:
         keep.write_learned(os.path.dirname(path), policy._Policy.root)
-    names = learned_since(before)
-    if not names:
-        return
-    try:
-        with open(path, encoding="utf-8") as f:
-            known = f.read().split()
-    except OSError:
-        known = []
-    seen = set(known)
-    new = [n for n in names if n not in seen]
-    if not new:
-        return
-    tmp = f"{path}.{os.getpid()}"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write("\n".join(known + new) + "\n")
-        os.replace(tmp, path)
-    except OSError:
-        pass  # the cache is an optimization: the next run learns again
+    keep.add_names(path, learned_since(before))
 
 
 # --- when to start over ---------------------------------------------------------------
