@@ -9,11 +9,13 @@ git repository, and times, each as a fresh process with no model configured:
 - ``codemode check --all`` on the specs it wrote (every verdict must be ok: a spec that fails
   on the code it was written from is false drift).
 
-It prints functions, cases, spec files, seconds in all and per function. Target: under 30 s
-on this 2-core machine. Exit 0 when met, 1 when not, 2 when the comparison could not run.
+It prints functions, cases, spec files, seconds in all and per function, and how good the
+progress lines' estimate of the time left was (#35): what it said at 10%, 25% and 50% of the
+functions against the time that was then really left. Target: under 30 s on this 2-core machine
+(for the default library). Exit 0 when met, 1 when not, 2 when the comparison could not run.
 
     python benchmarks/bootstrap_speed.py
-    python benchmarks/bootstrap_speed.py --dist humanize --version 4.9.0 --package humanize
+    python benchmarks/bootstrap_speed.py --dist more-itertools --version 10.5.0   # ~200 functions
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -61,6 +64,46 @@ def _codemode(root: Path, *args: str) -> tuple[float, subprocess.CompletedProces
     return time.perf_counter() - started, proc
 
 
+# "[6/247] pkg.mod.func: ... · ~4 min left" (explore/writing/progress.py)
+_LINE = re.compile(r"^\[(\d+)/(\d+)\] .* · ~(?:(\d+) h )?(\d+) (s|min) left$")
+
+
+def _regen_with_progress(root: Path) -> tuple[float, subprocess.CompletedProcess[str], list[str]]:
+    """``regen --all`` with its progress lines, each read as it comes with the second it came."""
+    env = _common.user_env(("CODEMODE_",))
+    cmd = [sys.executable, "-m", "codemode", "regen", "--all", "--root", str(root)]
+    # The report goes to a file: a pipe read only at the end could fill while stderr is read.
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as report:
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            [*cmd, "--format", "json"], stdout=report, stderr=subprocess.PIPE, text=True, env=env
+        )
+        assert proc.stderr is not None
+        timed = [(time.perf_counter() - started, line.rstrip("\n")) for line in proc.stderr]
+        proc.wait()
+        seconds = time.perf_counter() - started
+        report.seek(0)
+        out = report.read()
+    done = subprocess.CompletedProcess(cmd, proc.returncode, out, "\n".join(t for _, t in timed))
+    return seconds, done, _estimates(timed, seconds)
+
+
+def _estimates(timed: list[tuple[float, str]], seconds: float) -> list[str]:
+    """What the estimate said at 10%, 25% and 50% of the functions, and what was left."""
+    out = []
+    for share in (0.10, 0.25, 0.50):
+        for at, line in timed:
+            m = _LINE.match(line)
+            if m and int(m[1]) >= share * int(m[2]):
+                said = (int(m[3] or 0) * 60 + int(m[4])) * (60 if m[5] == "min" else 1)
+                out.append(
+                    f"at {m[1]}/{m[2]} ({at:.0f} s): estimate ~{said / 60:.1f} min left, "
+                    f"really {(seconds - at) / 60:.1f} min"
+                )
+                break
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--dist", default="validators")
@@ -75,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(tmp) / "lib"
         root.mkdir()
         _project(src, root)
-        seconds, proc = _codemode(root, "regen", "--all")
+        seconds, proc, estimates = _regen_with_progress(root)
         if proc.returncode not in (0, 1):
             print(f"regen --all failed ({proc.returncode}): {proc.stderr[-800:]}", file=sys.stderr)
             return 2
@@ -98,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         f"regen --all (offline): {seconds:.1f} s in all, {seconds / n:.2f} s per function "
         f"(target: under {TARGET_SECONDS:.0f} s)"
     )
+    for line in estimates:
+        print(f"progress estimate {line}")
     print(
         f"check --all on the new specs: {check_seconds:.1f} s; not ok: {len(not_ok)} "
         f"{not_ok[:5] if not_ok else ''}".rstrip()

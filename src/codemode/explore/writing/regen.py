@@ -31,6 +31,7 @@ from codemode.explore.writing.plan import (
     _Target,
     _targets,
 )
+from codemode.explore.writing.progress import Tracker
 from codemode.explore.writing.serializers import choose_serializer, own_schema
 from codemode.explore.writing.summary import (
     _bootstrap_summary,
@@ -89,7 +90,7 @@ class _Run:
         self.total = 0
         self.order: list[str] = []  # target ids, in the order progress is shown
         self.finished: dict[str, _Done] = {}
-        self.shown: dict[str, str] = {}  # a message -> where progress first showed it
+        self.tracker: Tracker | None = None  # the progress lines and their estimate (#35)
         from codemode.explore.writing.gate import GateWorkers, seeded
 
         # The gate's workers serve every function of the run: each block runs in a forked
@@ -110,11 +111,9 @@ class _Run:
                 self._write_now(ready)
             if self.on_done is not None:
                 self.on_done(ready)
-            if self.progress is not None:
-                head = f"[{self.done}/{self.total}] {ready.id}"
-                first = self.shown.setdefault(ready.message, head)
-                said = ready.message if first == head else f"as {first.split(' ')[0]}"
-                self.progress(f"{head}: {said}")
+            if self.progress is not None and self.tracker is not None:
+                for line in self.tracker.lines(self.done, ready):
+                    self.progress(line)
 
     def _worker(self) -> Worker:
         return make_worker(self.config.replace(timeout=min(self.config.timeout, EXPLORE_TIMEOUT)))
@@ -435,6 +434,7 @@ def run_regen(
     targets = [t for t in targets if in_shard(t.id, shard)]
     run.total = len(targets)
     run.order = [t.id for t in targets]
+    run.tracker = Tracker(run.order, {f.id: f.module for f in scan.functions} if scan else None)
     if not targets:
         return Report(notes=(_empty_scope(config, scope, scan),), mode="regen", scope=scope)
     if chosen is not None:
