@@ -91,7 +91,7 @@ def git(root: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def _edit(path: Path, old: str, new: str) -> None:
+def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, (path, old)
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -103,12 +103,12 @@ def make_base(root: Path) -> None:
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("__pycache__"))
     (root / ".gitignore").write_text("__pycache__/\ncodemode-report.json\n")
     pricing = root / "specs" / "pricing.yml"
-    _edit(
+    replace_in(
         pricing,
         '{id: rounding_half_up, input: "12.345", expected: 1234}',
         '{id: rounding_half_up, input: "12.345", expected: 1235}',
     )
-    _edit(
+    replace_in(
         pricing,
         "    - case: {id: no_people,",
         "    - case: {id: remainder_two, inputs: [1002, 4], expected: [251, 251, 250, 250]}\n"
@@ -121,15 +121,27 @@ def make_base(root: Path) -> None:
 def make_pull_request(root: Path) -> tuple[str, str]:
     """The repository at ``root`` (created): the (base, head) SHAs of the pull request."""
     make_base(root)
+    base = commit_base(root)
+    edit_specs(root)
+    return base, commit(root, "Review every kind of spec edit")
+
+
+def commit_base(root: Path) -> str:
+    """``root`` as a repository whose ``main`` holds it; a ``feature`` branch checked out."""
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
     base = git(root, "rev-parse", "HEAD")
     git(root, "checkout", "-qb", "feature")
+    return base
+
+
+def edit_specs(root: Path) -> None:
+    """Every kind of spec edit, and split_bill's change that one of them goes with."""
     for old, new in PRICING_EDITS:
-        _edit(root / "specs" / "pricing.yml", old, new)
+        replace_in(root / "specs" / "pricing.yml", old, new)
     # split_bill's extra cents now go to the last people (its spec is edited with it)
-    _edit(
+    replace_in(
         root / "src" / "shop" / "pricing.py",
         "return [share + (1 if i < extra else 0) for i in range(people)]",
         "return [share + (1 if i >= people - extra else 0) for i in range(people)]",
@@ -137,9 +149,12 @@ def make_pull_request(root: Path) -> tuple[str, str]:
     (root / "specs" / "money.yml").write_text(MONEY)
     (root / "specs" / "customers.yml").write_text(CUSTOMERS)
     (root / "specs" / "legacy.yml").unlink()
+
+
+def commit(root: Path, message: str) -> str:
     git(root, "add", "-A")
-    git(root, "commit", "-qm", "Review every kind of spec edit")
-    return base, git(root, "rev-parse", "HEAD")
+    git(root, "commit", "-qm", message)
+    return git(root, "rev-parse", "HEAD")
 
 
 def review_report(root: Path) -> dict[str, Any]:

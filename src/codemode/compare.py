@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 # The canonical form's tags, from the worker's one module of constants (it imports nothing,
@@ -83,8 +84,10 @@ def differences(
     tol: Tolerance = DEFAULT_TOLERANCE,
     path: str = "",
     limit: int = 5,
+    show: Callable[[Any], str] | None = None,
 ) -> list[str]:
-    """Where two values differ, as ``path: expected → observed`` lines (at most ``limit``)."""
+    """Where two values differ, as ``path: expected → observed`` lines (at most ``limit``);
+    ``show`` writes a value (``render`` by default; the PR comment writes Python)."""
     out: list[str] = []
 
     def walk(e: Any, o: Any, p: str) -> None:
@@ -95,10 +98,10 @@ def differences(
             # (string hashing is salted), and a diff must read the same on every run.
             for k in e:
                 if k not in o:
-                    out.append(f"{_path(p, k)}: missing (expected {short(e[k])})")
+                    out.append(f"{_path(p, k)}: missing (expected {short(e[k], show=show)})")
             for k in o:
                 if k not in e:
-                    out.append(f"{_path(p, k)}: unexpected key (observed {short(o[k])})")
+                    out.append(f"{_path(p, k)}: unexpected key (observed {short(o[k], show=show)})")
             for k in e:
                 if k in o:
                     walk(e[k], o[k], _path(p, k))
@@ -109,21 +112,24 @@ def differences(
             for i, (a, b) in enumerate(zip(e, o)):
                 walk(a, b, _path(p, i))
             return
-        out.append(f"{p or 'output'}: {short(e)} → {short(o)}")
+        out.append(f"{p or 'output'}: {short(e, show=show)} → {short(o, show=show)}")
 
     walk(expected, observed, path)
     return out[:limit]
 
 
-def short(value: Any, width: int = 80) -> str:
-    text = render(value)
+def short(value: Any, width: int = 80, show: Callable[[Any], str] | None = None) -> str:
+    text = (show or render)(value)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def window(expected: Any, observed: Any, width: int = 80) -> tuple[str, str]:
+def window(
+    expected: Any, observed: Any, width: int = 80, show: Callable[[Any], str] | None = None
+) -> tuple[str, str]:
     """Both renderings, cut to the same window around their first difference (as pytest shows
-    long strings): two long values that differ at the end are never both cut before it."""
-    a, b = render(expected), render(observed)
+    long strings): two long values that differ at the end are never both cut before it.
+    ``show`` writes a value (``render`` by default)."""
+    a, b = (show or render)(expected), (show or render)(observed)
     if len(a) <= width and len(b) <= width:
         return a, b
     first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))

@@ -93,7 +93,7 @@ def test_added_and_changed_cases_are_verified_at_head(report: dict[str, Any]) ->
     drifted = customers["shop.customers.loyalty_tier[below_5000]"]
     assert drifted["status"] == "drifted"
     assert drifted["call"] == "loyalty_tier(4999)"
-    assert (drifted["expected"], drifted["observed"]) == ('"gold"', '"silver"')
+    assert (drifted["expected"], drifted["observed"]) == ("'gold'", "'silver'")
     pricing = _cases(_reviews(report)["specs/pricing.yml"])
     assert pricing["shop.pricing.to_cents[whole]"]["status"] == "drifted"
     assert pricing["shop.pricing.split_bill[extra_cents_first]"]["status"] == "passed"

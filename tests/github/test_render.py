@@ -80,7 +80,7 @@ def test_5000_drifted_cases_fit_in_a_comment_most_important_first() -> None:
     assert more and int(more.group(1)) > 4000
     assert re.search(r"… \d+ more function\(s\)", text)
     # the small sections are never crowded out
-    assert "### How to accept" in text and "codemode regen --base main" in text
+    assert "### How to accept" in text and "codemode accept --all --base main" in text
     shown = len(re.findall(r"^- ❌ \*\*", text, flags=re.M))
     assert shown + int(more.group(1)) == 5000
 
@@ -107,7 +107,7 @@ def test_summary_budget_is_larger() -> None:
 
 def test_backticks_and_pipes_cannot_break_out() -> None:
     text = render_markdown(sample_report())
-    assert '`` {"name": "a`b", "tags": []} ``' in text
+    assert "`` {'name': 'a`b', 'tags': []} ``" in text
 
 
 def test_escaping_follows_the_workflow_command_rules() -> None:

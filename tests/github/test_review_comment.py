@@ -46,7 +46,7 @@ def test_the_review_renders_in_the_comment_with_permalinks(report: dict[str, Any
         "<code>to_cents('12')</code>: <code>1201</code> → <code>1200</code>"
     ) in html.replace("&#x27;", "'")
     assert "check loosened: <code>raises: ValueError</code> became <code>raises: any</code>" in html
-    assert "<code>loyalty_tier(4999)</code>: <code>&quot;gold&quot;</code>" in html
+    assert "<code>loyalty_tier(4999)</code>: <code>'gold'</code>" in html.replace("&#x27;", "'")
     # the changed function links to its source line at head
     assert f'<a href="{HEAD_LINKS}{"ab" * 20}/src/shop/pricing.py#L' in html
     # only codemode's own links are live
@@ -150,7 +150,7 @@ def test_the_action_posts_the_review_and_the_drifted_calls(
     assert "### Spec files changed in this pull request" in body
     assert "expectation edited with no change to the function" in body
     # the drifted cases and the review's call-outs show their calls
-    assert '`loyalty_tier(4999)`: `"gold"` → `"silver"`' in body
+    assert "`loyalty_tier(4999)`: `'gold'` → `'silver'`" in body
     assert "`split_bill(1002, 4)`" in body
     # spec lines link into the head commit on the server the runner names
     assert f"({fake_github.url}/octo/shop/blob/{head}/specs/pricing.yml#L27)" in body

@@ -65,7 +65,8 @@ def test_junit_annotations_and_markdown_name_the_call() -> None:
     )
     assert "loyalty_tier(4999): 'silver' → 'gold'" in notes
     md = render_markdown(REPORT)
-    assert "**`loyalty_tier(4999)`** · `shop.loyalty.loyalty_tier`: `'silver'` → `'gold'`" in md
+    assert "🔀 **`shop.loyalty.loyalty_tier`** · 2 calls differ · the diff budget" in md
+    assert "- `loyalty_tier(4999)`: `'silver'` → `'gold'`\n" in md
     assert "(message changed)" in md
 
 

@@ -211,13 +211,13 @@ def _case_change(d: FileDelta, c: CaseDelta, head: _Head) -> CaseChange:
     else:
         result = head.cases.get((d.file, c.function, case.id))
     from codemode.report.call import format_call
+    from codemode.report.notation import case_pair
 
     failing = result is not None and result.status in FAILING_CASE_ORDER
     expected = observed = ""
-    if failing and result is not None and (result.has_expected or result.observed is not None):
-        from codemode.compare import window
-
-        expected, observed = window(result.expected, result.observed, 100)
+    shown = case_pair(result, 100) if failing and result is not None else None
+    if shown is not None:  # in Python's notation, as the whole comment; none for an error (#35)
+        expected, observed = shown
     return CaseChange(
         function=c.function,
         id=case.id,

@@ -1,0 +1,99 @@
+"""The PR comment's behaviour changes: the behaviour diff's witnesses, grouped per function.
+
+A change to one helper alters the outcome of hundreds of calls across its callers, most of
+them the same input re-dressed (padded, upper-cased, ``!`` appended: the pool's variants).
+A reviewer needs what kinds of change there are, not each call (#35): per function, one call
+for each distinct kind of outcome change (``'a' → 'A'``, ``'item' → raises ValueError``, a
+message that changed), at most ``MAX_CALLS``, and the rest counted. The JSON report holds
+them all. What the diff has to say of a function (its budget cut the search, it could not
+compare) is on the function's own line, never under its last call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from codemode.report.markdown_inline import escape_text, plural, span
+from codemode.report.markdown_sections import ICONS, Section, named
+from codemode.report.model import FunctionResult, Report, Witness
+from codemode.report.notation import outcome_value, raised, value_text
+
+MAX_CALLS = 5  # witness calls listed per function
+VALUE_WIDTH = 100  # characters of one outcome in a witness line
+
+
+def _side(outcome: Any) -> str:
+    """What kind of outcome a side is: ``raises ValueError``, or the type of the value."""
+    value = outcome_value(outcome)
+    exc = raised(value)
+    return f"raises {exc[0]}" if exc else type(value).__name__
+
+
+def shape(w: Witness) -> tuple[str, str, str]:
+    """The kind of an outcome change: what differs, and the kinds of the two sides."""
+    return (w.kind, _side(w.old), _side(w.new))
+
+
+def representatives(witnesses: Sequence[Witness], most: int = MAX_CALLS) -> list[Witness]:
+    """One witness of each kind of outcome change, first come first, at most ``most``; a
+    function whose witnesses are all of one kind shows two, from two sources when it can."""
+    first: dict[tuple[str, str, str], Witness] = {}
+    for w in witnesses:
+        first.setdefault(shape(w), w)
+    chosen = list(first.values())[:most]
+    if len(chosen) == 1 and len(witnesses) > 1 and most > 1:
+        rest = [w for w in witnesses if w is not chosen[0]]
+        other = [w for w in rest if w.source != chosen[0].source]
+        chosen.append((other or rest)[0])
+    keep = {id(w) for w in chosen}
+    return [w for w in witnesses if id(w) in keep]
+
+
+def witness_line(w: Witness) -> str:
+    old = value_text(outcome_value(w.old), VALUE_WIDTH)
+    new = value_text(outcome_value(w.new), VALUE_WIDTH)
+    what = " (message changed)" if w.kind == "message" else ""
+    return f"- {span(w.call)}: {span(old)} → {span(new)}{escape_text(what)}\n"
+
+
+def _function_item(f: FunctionResult) -> str:
+    shown = representatives(f.witnesses)
+    note = f" · {escape_text(f.diff_note)}" if f.diff_note else ""
+    head = (
+        f"{ICONS['changed']} **{span(f.id)}** · {plural(len(f.witnesses), 'call')} differ{note}\n"
+    )
+    lines = [witness_line(w) for w in shown]
+    left = len(f.witnesses) - len(shown)
+    if left:
+        lines.append(
+            f"- _… {plural(left, 'more call')} of {'these kinds' if len(shown) > 1 else 'this kind'}_\n"
+        )
+    return head + "".join(lines) + "\n"
+
+
+def _notes(report: Report) -> list[str]:
+    """What the diff says of functions it found no witness for (a change accepted, a side
+    that could not be compared): one line per note, with the functions it is about."""
+    by_note: dict[str, list[str]] = {}
+    for f in report.sorted_functions():
+        if f.diff_note and not f.witnesses:
+            by_note.setdefault(f.diff_note, []).append(f.id)
+    return [f"- ℹ️ {named(ids)}: {escape_text(note)}\n" for note, ids in by_note.items()]
+
+
+def witnesses(report: Report, overflow: str) -> Section:
+    """Each function's witnesses: a few representative calls, the rest counted."""
+    changed = [f for f in report.sorted_functions() if f.witnesses]
+    items = [_function_item(f) for f in changed]
+    notes = _notes(report)
+    if notes:
+        items.append("".join(notes))
+    total = sum(len(f.witnesses) for f in changed)
+    head = ""
+    if changed:
+        head = (
+            f"{plural(total, 'call')} in {plural(len(changed), 'function')} changed outcome, "
+            f"old → new; a call of each kind is shown, the report lists them all\n\n"
+        )
+    return Section("Behaviour changes", tuple(items), lambda n: f"… {n} more, {overflow}", head)
