@@ -8,7 +8,8 @@ with three more things a real one brings, all in one real git repository:
   come from the tests' calls, padded, upper-cased, ... by the diff's variants);
 - a refactor: ``initials`` rewritten, the same behaviour;
 - a missing dependency: ``shop.feeds`` now imports ``feedkit``, which the job did not install,
-  so each of its spec's 104 cases fails with one import error.
+  so each of its spec's 104 cases fails with one import error, among them one whose expectation
+  the pull request edits (``31`` to ``32``) and one it adds: cases with no outcome to show.
 
 ``busy_report(root)`` is ``codemode check --base main --format json`` on it, run by the real
 command in a subprocess, as data. tools/example_comment.py records its comment in
@@ -26,6 +27,7 @@ from typing import Any
 
 from reviewkit import commit, commit_base, edit_specs, make_base, replace_in
 
+CHECK = (sys.executable, "-m", "codemode", "check", "--base", "main", "--format", "json")
 MISSING = "feedkit"  # the dependency the pull request adds and the job does not install
 # No f-strings: the impact analysis does not see a call inside one (yet).
 CATALOG = '''\
@@ -119,9 +121,13 @@ INITIALS_OLD = '    return "".join(part[0].upper() for part in name.split() if p
 INITIALS_NEW = '    return "".join(word[:1] for word in name.split()).upper()\n'
 
 
+TABS_CASE = '    - case: {id: tabs, input: "a\\tb", expected: 2}\n'
+
+
 def _feeds_spec() -> str:
-    """52 cases a function: a spec that passed while ``shop.feeds`` imported."""
-    words = [" ".join(["word"] * n) for n in range(52)]
+    """103 cases (104 once the pull request adds one): a spec that passed while ``shop.feeds``
+    imported."""
+    words = [" ".join(["word"] * n) for n in range(51)]
     lines = ["shop.feeds.word_count:", "  dataset:"]
     lines += [
         f"    - case: {{id: words_{n}, input: {text!r}, expected: {n}}}"
@@ -138,6 +144,10 @@ def _feeds_spec() -> str:
 def make_busy_pull_request(root: Path) -> tuple[str, str]:
     """The repository at ``root`` (created): the (base, head) SHAs of the busy pull request."""
     make_base(root)
+    # The search stops at its count of calls, never at its seconds: the same witnesses on a
+    # busy machine as on a quiet one (the example comment is recorded from this repository).
+    with (root / "pyproject.toml").open("a", encoding="utf-8") as fh:
+        fh.write("diff_budget = {seconds = 120, calls = 300}\n")
     shop = root / "src" / "shop"
     (shop / "catalog.py").write_text(CATALOG)
     (shop / "feeds.py").write_text(FEEDS)
@@ -149,6 +159,9 @@ def make_busy_pull_request(root: Path) -> tuple[str, str]:
     replace_in(shop / "text.py", SLUGIFY_OLD, SLUGIFY_NEW)
     replace_in(shop / "text.py", INITIALS_OLD, INITIALS_NEW)
     (shop / "feeds.py").write_text(FEEDS_HEAD)
+    feeds = root / "specs" / "feeds.yml"
+    replace_in(feeds, "expected: 31}", "expected: 32}")
+    replace_in(feeds, "\nshop.feeds.entry_title:", TABS_CASE + "\nshop.feeds.entry_title:")
     return base, commit(root, "Slugs keep their case; feeds through feedkit; review spec edits")
 
 
@@ -157,8 +170,7 @@ def busy_report(root: Path) -> dict[str, Any]:
     command in a subprocess with this interpreter as the project's."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")}
     proc = subprocess.run(
-        [sys.executable, "-m", "codemode", "check", "--base", "main", "--format", "json"]
-        + ["--root", str(root), "--python", sys.executable],
+        [*CHECK, "--root", str(root), "--python", sys.executable],
         cwd=root,
         capture_output=True,
         text=True,

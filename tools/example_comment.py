@@ -3,12 +3,14 @@
     python tools/example_comment.py           # rewrite the example in docs/github-action.md
     python tools/example_comment.py --check   # exit 1 when the recorded comment is no longer true
 
-The pull request is tests/reviewkit.py's: examples/shop with every kind of spec edit a review
-tells apart, in a real git repository in a temporary directory. `codemode check --base main`
-runs on it for real, and the comment is rendered from its JSON report as the Action renders it,
-with permalinks into the head commit of `octo/shop` on github.com. Commit dates are pinned, so
-the commits' SHAs (in the links) are the same on every run; notes that hold a timing are left out.
-tests/github/test_review_comment.py runs the --check.
+The pull request is tests/commentkit.py's: examples/shop with every kind of spec edit a review
+tells apart (tests/reviewkit.py), a behaviour change with 100+ witnesses, a refactor and a
+missing dependency, in a real git repository in a temporary directory. `codemode check --base
+main` runs on it for real (a subprocess), and the comment is rendered from its JSON report as
+the Action renders it, with permalinks into the head commit of `octo/shop` on github.com.
+Commit dates are pinned, so the commits' SHAs (in the links) are the same on every run; the
+comment shows no timing, and the one path of this machine it quotes (the interpreter, in the
+import error) is written as a runner's. tests/github/test_review_comment.py runs the --check.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ DOC = ROOT / "docs" / "github-action.md"
 START = "<!-- example-comment:start (tools/example_comment.py writes this part) -->"
 END = "<!-- example-comment:end -->"
 REPO = "octo/shop"
+RUNNER_PYTHON = "/opt/hostedtoolcache/Python/3.12.7/x64/bin/python"  # this machine's, as a runner's
 
 
 def comment() -> str:
@@ -31,14 +34,13 @@ def comment() -> str:
     from codemode.report.links import make_links
     from codemode.report.markdown import render_markdown
     from codemode.report.model import Report
-    from reviewkit import make_pull_request, review_report
+    from commentkit import busy_report, make_busy_pull_request
 
     with tempfile.TemporaryDirectory() as tmp:
-        _, head = make_pull_request(Path(tmp) / "shop")
-        report = Report.from_dict(review_report(Path(tmp) / "shop"))
-    # Timings differ on every run: a note that holds one is left out.
-    report = report._replace(notes=tuple(n for n in report.notes if "elapsed" not in n))
-    return render_markdown(report, links=make_links("https://github.com", REPO, head))
+        _, head = make_busy_pull_request(Path(tmp) / "shop")
+        report = Report.from_dict(busy_report(Path(tmp) / "shop"))
+    markdown = render_markdown(report, links=make_links("https://github.com", REPO, head))
+    return markdown.replace(sys.executable, RUNNER_PYTHON)
 
 
 def section(markdown: str) -> str:
