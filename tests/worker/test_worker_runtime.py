@@ -161,7 +161,7 @@ def test_transport_keeps_dates_bytes_sets_tuple_keys_and_nan() -> None:
     "value",
     [
         1,
-        '\u00e9 "q"\n',
+        "\u00e9 \"q\"\n",
         [1, {"a": None, "b": [True, 2.5]}],
         {"x": float("nan"), "y": float("-inf"), "z": -0.0},
         {1: 2, "\u0000t": "bytes"},
