@@ -189,6 +189,8 @@ def _normalise(text: str, tmp: Path) -> str:
     text = re.sub(r"\(\d+\.\d+ s\)", "(0.01 s)", text)
     text = re.sub(r"elapsed \d+\.\d+ s", "elapsed 0.01 s", text)
     text = re.sub(r"^- duration: [\d.]+s$", "- duration: 0.01s", text, flags=re.MULTILINE)
+    text = re.sub(r" · ~\d+ (s|min) left$", " · ~1 s left", text, flags=re.M)
+    text = re.sub(r" · done in \d+ (s|min)$", " · done in 1 s", text, flags=re.M)
     text = re.sub(r"\b[0-9a-f]{7}\b(?= )", "1234567", text)  # `git log --oneline`
     text = re.sub(r"sha256:[0-9a-f]{64}", "sha256:…", text)
     return _PROGRESS.sub(_sorted_progress, text)
@@ -198,9 +200,17 @@ def _normalise(text: str, tmp: Path) -> str:
 _PROGRESS = re.compile(r"(?:^\[\d+/\d+\] [^\n]*\n)+", re.MULTILINE)
 
 
+_WHEN = re.compile(r" · (~\d+ (s|min) left|done in \d+ (s|min))$")  # the estimate: per position
+
+
 def _sorted_progress(m: re.Match[str]) -> str:
-    lines = sorted(line.split("] ", 1)[1] for line in m.group(0).splitlines())
-    return "".join(f"[{k}/{len(lines)}] {line}\n" for k, line in enumerate(lines, 1))
+    rows = [line.split("] ", 1)[1] for line in m.group(0).splitlines()]
+    tails = [w.group(0) if (w := _WHEN.search(r)) else "" for r in rows]
+    lines = sorted(r[: len(r) - len(t)] for r, t in zip(rows, tails, strict=True))
+    return "".join(
+        f"[{k}/{len(lines)}] {line}{tail}\n"
+        for k, (line, tail) in enumerate(zip(lines, tails, strict=True), 1)
+    )
 
 
 def _setup(tmp: Path) -> tuple[Path, Path]:

@@ -236,8 +236,8 @@ def test_the_job_summary_stays_under_one_mib_in_bytes(
                     status="drifted",
                     line=2,
                     has_expected=True,
-                    expected="a",
-                    observed="b",
+                    expected="a\nx",  # lines: the comment shows their diff
+                    observed="b\nx",
                     diff=wide,
                 ),
             ),

@@ -49,7 +49,8 @@ def test_the_pr_comment_shows_each_witness_call_and_how_to_accept(
     ours = [c for c in fake_github.pr_comments(7) if marker("default") in str(c["body"])]
     body = str(ours[0]["body"])
     assert "### Behaviour changes" in body
-    assert "**`loyalty_tier(5000)`** · `shop.tiers.loyalty_tier`: `'gold'` → `'silver'`" in body
+    assert "🔀 **`shop.tiers.loyalty_tier`** · 1 call differs" in body
+    assert "- `loyalty_tier(5000)`: `'gold'` → `'silver'`" in body
     assert "codemode accept shop.tiers.loyalty_tier --base" in body
     assert "::error file=src/shop/tiers.py,title=codemode%3A shop.tiers.loyalty_tier" in done.stdout
     assert read_outputs(tmp_path / "github_output.txt")["changed"] == "1"

@@ -60,9 +60,8 @@ def witness_line(w: Witness) -> str:
 def _function_item(f: FunctionResult) -> str:
     shown = representatives(f.witnesses)
     note = f" · {escape_text(f.diff_note)}" if f.diff_note else ""
-    head = (
-        f"{ICONS['changed']} **{span(f.id)}** · {plural(len(f.witnesses), 'call')} differ{note}\n"
-    )
+    n = len(f.witnesses)
+    head = f"{ICONS['changed']} **{span(f.id)}** · {plural(n, 'call')} {'differs' if n == 1 else 'differ'}{note}\n"
     lines = [witness_line(w) for w in shown]
     left = len(f.witnesses) - len(shown)
     if left:
