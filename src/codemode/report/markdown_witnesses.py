@@ -78,7 +78,8 @@ def _notes(report: Report) -> list[str]:
     for f in report.sorted_functions():
         if f.diff_note and not f.witnesses:
             by_note.setdefault(f.diff_note, []).append(f.id)
-    return [f"- ℹ️ {named(ids)}: {escape_text(note)}\n" for note, ids in by_note.items()]
+    # paragraphs, not list items: after a function's list of calls, an item would join it
+    return [f"ℹ️ {named(ids)}: {escape_text(note)}\n\n" for note, ids in by_note.items()]
 
 
 def witnesses(report: Report, overflow: str) -> Section:
@@ -87,7 +88,7 @@ def witnesses(report: Report, overflow: str) -> Section:
     items = [_function_item(f) for f in changed]
     notes = _notes(report)
     if notes:
-        items.append("".join(notes))
+        items.append("".join(notes)[:-1])  # the section ends the last paragraph
     total = sum(len(f.witnesses) for f in changed)
     head = ""
     if changed:
