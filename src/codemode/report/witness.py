@@ -46,16 +46,9 @@ def accept_function_command(report: Report) -> str:
     ids = [f.id for f in report.sorted_functions() if f.witnesses]
     if not ids:
         return ""
-    scope = report.scope
-    where = ""
-    if scope is not None and scope.kind in ("staged", "worktree"):
-        where = f" --{scope.kind}"
-    elif scope is not None and scope.kind == "range" and scope.base:
-        import shlex
+    from codemode.report.accept_hint import scope_flags
 
-        where = f" --base {shlex.quote(scope.base)}"
-        if scope.head not in (None, "", "HEAD"):
-            where += f" --head {shlex.quote(str(scope.head))}"
+    where = scope_flags(report.scope)
     if len(ids) > 3:
         return f"codemode accept --all{where}"
     return "codemode accept " + " ".join(ids) + where
