@@ -66,17 +66,17 @@ def test_a_bootstrap_shows_an_estimate_a_module_summary_and_a_repeat_by_its_caus
     )
 
 
-def test_the_estimate_is_the_time_per_function_so_far_times_the_functions_left() -> None:
+def test_the_estimate_is_the_time_per_function_explored_times_the_functions_left() -> None:
     now = [100.0]
     order = ["a.f", "a.g", "b.h", "b.Cls.m"]
     tracker = Tracker(order, {}, clock=lambda: now[0])
     now[0] += 30.0  # one function in 30 s: three left, ~90 s
-    assert tracker.lines(1, _Done("a.f", "ok", "2 case(s)")) == [
-        "[1/4] a.f: 2 case(s) · ~2 min left"
+    assert tracker.lines(1, _Done("a.f", "error", "no call could become a case")) == [
+        "[1/4] a.f: no call could become a case · ~2 min left"
     ]
-    now[0] += 150.0
+    now[0] += 1.0  # an up-to-date function costs nothing and does not count: 31 s a function
     first, summary = tracker.lines(2, _Done("a.g", "ok", "up to date"))
-    assert first == "[2/4] a.g: up to date · ~3 min left" and summary.startswith("  a done: 2")
+    assert first == "[2/4] a.g: up to date · ~1 min left" and summary.startswith("  a done: 2")
     assert module_of("b.Cls.m") == "b" and module_of("pkg.mod.func") == "pkg.mod"
     assert [time_left(s) for s in (0.2, 59, 61, 8_000)] == [
         "~1 s left",

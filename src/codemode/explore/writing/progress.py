@@ -6,9 +6,12 @@ two busy cores), so each line says how long is left, estimated from the function
 
     [6/247] pkg.mod.func: 4 case(s) by offline; ... · ~4 min left
 
-A message that repeats one shown before (the same import error for every function of a module)
-is not printed again in full: the line names its cause and the line that showed it whole,
-``same as [5/247]: cannot import pkg.mod (ModuleNotFoundError)``. When the last function of a
+The estimate is the time per function explored so far times the functions left: a function
+whose spec is up to date costs nothing, and a resumed run, which first passes over the ones it
+did before, would otherwise promise to end in seconds. A long message that repeats one shown
+before (the same import error for every function of a module) is not printed again in full:
+the line names its cause and the line that showed it whole, ``same as [5/247]: cannot import
+pkg.mod (ModuleNotFoundError)``. When the last function of a
 module is shown, a line sums the module up: functions, cases, and the ones left without cases
 by cause. Lines come in the targets' order, whichever function finishes first (regen.py).
 """
@@ -24,6 +27,7 @@ from codemode.explore.writing.summary import _cause
 from codemode.report.call import short_name
 
 Clock = Callable[[], float]
+SHORT = 80  # a message this long or shorter is printed again as it is: it says enough
 
 
 def time_left(seconds: float) -> str:
@@ -66,12 +70,17 @@ class Tracker:
         # A bootstrap's (the scan names the modules); one module's summary is the run's.
         self.per_module = modules is not None and len(self.last_of) > 1
         self.results: dict[str, list[_Done]] = {}
+        self.explored = 0  # functions that cost time: not up to date, not hand-written
 
     def lines(self, n: int, done: _Done) -> list[str]:
         """The lines for ``done``, the ``n``-th function shown (from 1)."""
         mark = f"[{n}/{self.total}]"
         first = self.shown.setdefault(done.message, mark)
-        said = done.message if first == mark else f"same as {first}: {_cause(done.message)}"
+        said = done.message
+        if first != mark and len(said) > SHORT:
+            said = f"same as {first}: {_cause(said)}"
+        if not (done.status == "ok" and done.update is None):
+            self.explored += 1
         out = [f"{mark} {done.id}: {said}{self._when(n)}"]
         module = self.module.get(done.id, module_of(done.id))
         self.results.setdefault(module, []).append(done)
@@ -83,7 +92,9 @@ class Tracker:
         spent = self.clock() - self.started
         if n >= self.total:
             return f" · done in {_duration(spent)}"
-        return f" · {time_left(spent / n * (self.total - n))}"
+        if not self.explored:  # only up-to-date functions so far: nothing to go by yet
+            return ""
+        return f" · {time_left(spent / self.explored * (self.total - n))}"
 
 
 def _duration(seconds: float) -> str:
