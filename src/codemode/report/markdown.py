@@ -164,10 +164,12 @@ def _summary(report: Report) -> str:
 _ELAPSED = re.compile(r"^elapsed [\d.]+ s$| \(elapsed [\d.]+ s\)")
 
 
-def shown_notes(notes: tuple[str, ...]) -> list[str]:
-    """The notes worth a reader's time: without timings, each once."""
-    kept = (_ELAPSED.sub("", str(n)).strip() for n in notes)
-    return list(dict.fromkeys(n for n in kept if n))
+def shown_notes(report: Report) -> list[str]:
+    """The notes worth a reader's time: without timings, each once, and not the behaviour
+    diff's note on a function, which the function's own line in the comment says (#33)."""
+    said = {f"behaviour diff of {f.id}: {f.diff_note}" for f in report.functions if f.diff_note}
+    kept = (_ELAPSED.sub("", str(n)).strip() for n in report.notes)
+    return list(dict.fromkeys(n for n in kept if n and n not in said))
 
 
 def _footer(report: Report) -> str:
@@ -182,7 +184,7 @@ def _footer(report: Report) -> str:
         )
     elif report.mode == "regen":
         lines.append("**LLM cost:** no model requests")
-    notes = shown_notes(report.notes)
+    notes = shown_notes(report)
     if notes:
         more = len(notes) - NOTES_SHOWN
         listed = "".join(f"- {escape_text(short_shas(n))}\n" for n in notes[:NOTES_SHOWN])
