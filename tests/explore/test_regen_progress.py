@@ -71,12 +71,15 @@ def test_the_estimate_is_the_time_per_function_explored_times_the_functions_left
     order = ["a.f", "a.g", "b.h", "b.Cls.m"]
     tracker = Tracker(order, {}, clock=lambda: now[0])
     now[0] += 30.0  # one function in 30 s: three left, ~90 s
-    assert tracker.lines(1, _Done("a.f", "error", "no call could become a case")) == [
-        "[1/4] a.f: no call could become a case · ~2 min left"
-    ]
-    now[0] += 1.0  # an up-to-date function costs nothing and does not count: 31 s a function
-    first, summary = tracker.lines(2, _Done("a.g", "ok", "up to date"))
-    assert first == "[2/4] a.g: up to date · ~1 min left" and summary.startswith("  a done: 2")
+    tracker.arrived(done := _Done("a.f", "error", "no call could become a case"))
+    assert tracker.lines(1, done) == ["[1/4] a.f: no call could become a case · ~2 min left"]
+    # 30 s later a.g (up to date: it costs nothing, it does not count) and b.h (another lane's)
+    # have finished: 60 s for two functions explored, one left when a.g is shown
+    now[0] += 30.0
+    tracker.arrived(done := _Done("a.g", "ok", "up to date"))
+    tracker.arrived(_Done("b.h", "error", "no call could become a case"))
+    first, summary = tracker.lines(2, done)
+    assert first == "[2/4] a.g: up to date · ~30 s left" and summary.startswith("  a done: 2")
     assert module_of("b.Cls.m") == "b" and module_of("pkg.mod.func") == "pkg.mod"
     assert [time_left(s) for s in (0.2, 59, 61, 8_000)] == [
         "~1 s left",

@@ -6,9 +6,11 @@ two busy cores), so each line says how long is left, estimated from the function
 
     [6/247] pkg.mod.func: 4 case(s) by offline; ... · ~4 min left
 
-The estimate is the time per function explored so far times the functions left: a function
-whose spec is up to date costs nothing, and a resumed run, which first passes over the ones it
-did before, would otherwise promise to end in seconds. A long message that repeats one shown
+The estimate is the time per function explored so far times the functions left, counted as
+they finish (``arrived``), not as they are shown: under ``--jobs`` a lane's functions are shown
+in a burst once the functions before them are, and the estimate would swing with the bursts.
+A function whose spec is up to date costs nothing and does not count: a resumed run, which
+first passes over the ones it did before, would otherwise promise to end in seconds. A long message that repeats one shown
 before (the same import error for every function of a module) is not printed again in full:
 the line names its cause and the line that showed it whole, ``same as [5/247]: cannot import
 pkg.mod (ModuleNotFoundError)``. When the last function of a
@@ -70,7 +72,8 @@ class Tracker:
         # A bootstrap's (the scan names the modules); one module's summary is the run's.
         self.per_module = modules is not None and len(self.last_of) > 1
         self.results: dict[str, list[_Done]] = {}
-        self.explored = 0  # functions that cost time: not up to date, not hand-written
+        self.finished = 0  # functions done, shown or not yet
+        self.explored = 0  # of those, the ones that cost time: not up to date, not hand-written
 
     def lines(self, n: int, done: _Done) -> list[str]:
         """The lines for ``done``, the ``n``-th function shown (from 1)."""
@@ -79,8 +82,6 @@ class Tracker:
         said = done.message
         if first != mark and len(said) > SHORT:
             said = f"same as {first}: {_cause(said)}"
-        if not (done.status == "ok" and done.update is None):
-            self.explored += 1
         out = [f"{mark} {done.id}: {said}{self._when(n)}"]
         module = self.module.get(done.id, module_of(done.id))
         self.results.setdefault(module, []).append(done)
@@ -88,13 +89,20 @@ class Tracker:
             out.append(module_summary(module, self.results[module]))
         return out
 
+    def arrived(self, done: _Done) -> None:
+        """``done`` finished (it is shown once the functions before it are)."""
+        self.finished += 1
+        if not (done.status == "ok" and done.update is None):
+            self.explored += 1
+
     def _when(self, n: int) -> str:
         spent = self.clock() - self.started
         if n >= self.total:
             return f" · done in {_duration(spent)}"
         if not self.explored:  # only up-to-date functions so far: nothing to go by yet
             return ""
-        return f" · {time_left(spent / self.explored * (self.total - n))}"
+        left = max(self.total - max(self.finished, n), 1)
+        return f" · {time_left(spent / self.explored * left)}"
 
 
 def _duration(seconds: float) -> str:

@@ -104,6 +104,8 @@ class _Run:
         so that two runs write the same files and print the same lines (functions explored at
         once finish in any order)."""
         self.finished[done.id] = done
+        if self.tracker is not None:
+            self.tracker.arrived(done)
         while self.done < len(self.order) and self.order[self.done] in self.finished:
             ready = self.finished[self.order[self.done]]
             self.done += 1
