@@ -15,38 +15,14 @@ of punctuation only), ``total_empty_list``; never ``_no_arguments`` for a call t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from codemode.report.model import Witness
+from codemode.report.witness import representative as representative  # the comment's too
 
 MAX_ACCEPTED = 5  # cases per function per accept; the JSON report keeps every witness
 MAX_ID = 48
 MAX_WORDS = 4  # words taken from one text argument
-
-
-def shape(w: Witness) -> tuple[str, str, str]:
-    """What kind of change a witness shows: its kind, and each side's outcome (a raised
-    type, or the returned value's type)."""
-
-    def side(outcome: Any) -> str:
-        if isinstance(outcome, dict) and "raised" in outcome:
-            return f"raises {outcome['raised']}"
-        value = outcome.get("returned") if isinstance(outcome, dict) else outcome
-        return type(value).__name__
-
-    return w.kind, side(w.old), side(w.new)
-
-
-def representative(witnesses: Sequence[Witness], limit: int = MAX_ACCEPTED) -> list[Witness]:
-    """Up to ``limit`` witnesses: the first of each shape, then the others, in order."""
-    seen: set[tuple[str, str, str]] = set()
-    firsts: list[Witness] = []
-    rest: list[Witness] = []
-    for w in witnesses:
-        (rest if shape(w) in seen else firsts).append(w)
-        seen.add(shape(w))
-    return (firsts + rest)[:limit]
 
 
 def case_id(function_id: str, w: Witness) -> str:

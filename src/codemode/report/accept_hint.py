@@ -23,6 +23,7 @@ MAX_REFS = 10  # drifted cases named in one command before "… N more"
 class Step(NamedTuple):
     why: str  # a comment line: what the command does
     command: str
+    careful: tuple[str, ...] = ()  # comment lines after it: what it would undo
 
 
 def scope_flags(scope: Scope | None, *, on_head: bool = False) -> str:
@@ -57,13 +58,13 @@ def accept_steps(report: Report, *, on_head: bool = True) -> list[Step]:
         if drifted:
             what += (" and " if what else "") + "take the drifted cases' observed outputs"
         target = "--all" if len(owners) > 1 else owners[0]
-        steps.append(Step(what, f"codemode accept {target}{scope_flags(scope, on_head=on_head)}"))
+        command = f"codemode accept {target}{scope_flags(scope, on_head=on_head)}"
+        steps.append(Step(what, command, _reverting(report, owners)))
     elif drifted:
         refs = " ".join(shlex.quote(r) for r in drifted[:MAX_REFS])
         more = f" (and {len(drifted) - MAX_REFS} more)" if len(drifted) > MAX_REFS else ""
-        steps.append(
-            Step(f"take the drifted cases' observed outputs{more}", f"codemode accept {refs}")
-        )
+        why = f"take the drifted cases' observed outputs{more}"
+        steps.append(Step(why, f"codemode accept {refs}", _reverting(report, drifted)))
     if any(f.status in ("missing", "stale") for f in report.functions):
         regen = regen_command(scope, on_head=on_head) or "codemode regen"
         steps.append(
@@ -73,3 +74,14 @@ def accept_steps(report: Report, *, on_head: bool = True) -> list[Step]:
             )
         )
     return steps
+
+
+def _reverting(report: Report, accepted: list[str]) -> tuple[str, ...]:
+    """A warning for each case the command would take back to the code's output although the
+    change edited its expectation on purpose (``Report.reverting``, #35)."""
+    taken = set(accepted)
+    return tuple(
+        f"careful: accepting {ref} reverts the expectation this change edited"
+        for ref in report.reverting()
+        if ref in taken or ref.split("[", 1)[0] in taken
+    )

@@ -225,6 +225,7 @@ def _accept(report: Report) -> Section:
     for i, step in enumerate(steps):
         lines.append(f"# {'or ' if i else ''}{step.why}")
         lines.append(short_shas(step.command, COMMAND_SHA))
+        lines += [f"# {line}" for line in step.careful]
     text = (
         "If the new behaviour is intended, update the specs and push:\n\n"
         + fenced("\n".join(lines), "sh")

@@ -77,7 +77,8 @@ def _values(c: CaseChange | None, *, cell: bool = False) -> str:
 def _callout_line(r: SpecReview, k: Callout, change: CaseChange | None, links: Links | None) -> str:
     ref = f"{k.function}[{k.case}]" if k.case else (k.function or "")
     at = f" · {where(r.file, k.line, links)}" if k.line else ""
-    line = f"- {_REVIEW_ICONS.get(k.level, '')} {span(ref)}{at}: {message(k.message)}"
+    word = f" **{escape_text(k.verdict)}**" if k.verdict else ""  # a --fail-on word (#35)
+    line = f"- {_REVIEW_ICONS.get(k.level, '')} {span(ref)}{word}{at}: {message(k.message)}"
     values = _values(change) if k.kind in ("contradicted", "hides_change") else ""
     if change is not None and values:
         line += f": {span(change.call)}: {values}"

@@ -12,42 +12,22 @@ compare) is on the function's own line, never under its last call.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from codemode.report.markdown_inline import escape_text, plural, span
 from codemode.report.markdown_sections import ICONS, Section, named
 from codemode.report.model import FunctionResult, Report, Witness
-from codemode.report.notation import outcome_value, raised, value_text
+from codemode.report.notation import outcome_value, value_text
+from codemode.report.witness import representative, shape
 
 MAX_CALLS = 5  # witness calls listed per function
 VALUE_WIDTH = 100  # characters of one outcome in a witness line
 
 
-def _side(outcome: Any) -> str:
-    """What kind of outcome a side is: ``raises ValueError``, or the type of the value."""
-    value = outcome_value(outcome)
-    exc = raised(value)
-    return f"raises {exc[0]}" if exc else type(value).__name__
-
-
-def shape(w: Witness) -> tuple[str, str, str]:
-    """The kind of an outcome change: what differs, and the kinds of the two sides."""
-    return (w.kind, _side(w.old), _side(w.new))
-
-
 def representatives(witnesses: Sequence[Witness], most: int = MAX_CALLS) -> list[Witness]:
-    """One witness of each kind of outcome change, first come first, at most ``most``; a
-    function whose witnesses are all of one kind shows two, from two sources when it can."""
-    first: dict[tuple[str, str, str], Witness] = {}
-    for w in witnesses:
-        first.setdefault(shape(w), w)
-    chosen = list(first.values())[:most]
-    if len(chosen) == 1 and len(witnesses) > 1 and most > 1:
-        rest = [w for w in witnesses if w is not chosen[0]]
-        other = [w for w in rest if w.source != chosen[0].source]
-        chosen.append((other or rest)[0])
-    keep = {id(w) for w in chosen}
-    return [w for w in witnesses if id(w) in keep]
+    """One witness of each kind of outcome change (``report.witness.shape``), first come
+    first, at most ``most``; two when they are all of one kind: a pattern, not a list."""
+    kinds = len({shape(w) for w in witnesses})
+    return representative(witnesses, min(most, max(2, kinds)))
 
 
 def witness_line(w: Witness) -> str:

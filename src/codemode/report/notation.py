@@ -38,7 +38,7 @@ def value_text(value: Any, width: int = VALUE_WIDTH) -> str:
     exc = raised(value)
     if exc is not None:
         kind, text = exc
-        return f"raises {kind}" + (f": {_cut(text, width)}" if text else "")
+        return f"raises {kind}" + (f": {_middle(text, width)}" if text else "")
     spec = raises_spec(value)
     if spec is not None:
         kind, match = spec
@@ -86,6 +86,15 @@ def differences_text(c: CaseResult) -> str:
 
     lines = differences(e, o, show=literal)
     return "" if len(lines) == 1 and lines[0].startswith("output:") else "\n".join(lines)
+
+
+def _middle(text: str, width: int) -> str:
+    """A message cut in the middle: Python's own messages end with what they are about
+    (``... missing 1 required positional argument: 'day'``, #35)."""
+    if len(text) <= width:
+        return text
+    tail = width // 3
+    return text[: width - tail - 1] + "…" + text[-tail:]
 
 
 def _cut(text: str, width: int) -> str:

@@ -14,6 +14,31 @@ from codemode.report.model import Report, Witness
 MAX_SHOWN = 5  # witnesses per function in a rendering; the JSON holds them all
 
 
+def shape(w: Witness) -> tuple[str, str, str]:
+    """What kind of change a witness shows: its kind, and each side's outcome (a raised
+    type, or the returned value's type)."""
+
+    def side(outcome: Any) -> str:
+        if isinstance(outcome, dict) and "raised" in outcome:
+            return f"raises {outcome['raised']}"
+        value = outcome.get("returned") if isinstance(outcome, dict) else outcome
+        return type(value).__name__
+
+    return w.kind, side(w.old), side(w.new)
+
+
+def representative(witnesses: Sequence[Witness], limit: int = MAX_SHOWN) -> list[Witness]:
+    """Up to ``limit`` witnesses: the first of each shape, then the others, in order. What an
+    accept writes (#35) and what the PR comment shows of a function's witnesses."""
+    seen: set[tuple[str, str, str]] = set()
+    firsts: list[Witness] = []
+    rest: list[Witness] = []
+    for w in witnesses:
+        (rest if shape(w) in seen else firsts).append(w)
+        seen.add(shape(w))
+    return (firsts + rest)[:limit]
+
+
 def format_value(value: Any, limit: int = 80) -> str:
     text = literal(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
