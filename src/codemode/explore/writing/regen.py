@@ -90,7 +90,7 @@ class _Run:
         self.total = 0
         self.order: list[str] = []  # target ids, in the order progress is shown
         self.finished: dict[str, _Done] = {}
-        self.tracker: Tracker | None = None  # the progress lines and their estimate (#35)
+        self.tracker = Tracker([])  # the progress lines and their estimate (#35): run_regen's
         from codemode.explore.writing.gate import GateWorkers, seeded
 
         # The gate's workers serve every function of the run: each block runs in a forked
@@ -104,8 +104,7 @@ class _Run:
         so that two runs write the same files and print the same lines (functions explored at
         once finish in any order)."""
         self.finished[done.id] = done
-        if self.tracker is not None:
-            self.tracker.arrived(done)
+        self.tracker.arrived(done)
         while self.done < len(self.order) and self.order[self.done] in self.finished:
             ready = self.finished[self.order[self.done]]
             self.done += 1
@@ -113,7 +112,7 @@ class _Run:
                 self._write_now(ready)
             if self.on_done is not None:
                 self.on_done(ready)
-            if self.progress is not None and self.tracker is not None:
+            if self.progress is not None:
                 for line in self.tracker.lines(self.done, ready):
                     self.progress(line)
 
