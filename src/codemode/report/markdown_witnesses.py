@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from codemode.report.markdown_inline import escape_text, plural, span
-from codemode.report.markdown_sections import ICONS, Section, named
+from codemode.report.markdown_sections import ICONS, Section, failing_cases, named
 from codemode.report.model import FunctionResult, Report, Witness
 from codemode.report.notation import outcome_value, value_text
 from codemode.report.witness import representative, shape
@@ -51,13 +51,24 @@ def _function_item(f: FunctionResult) -> str:
     return head + "".join(lines) + "\n"
 
 
+def _unrepeated(note: str, errors: Sequence[str]) -> str:
+    """``note`` without a tail that an error shown above already says in full (the module
+    that failed to import fails the cases too): the error is shown once (#35)."""
+    parts = note.split(": ")
+    for i in range(1, len(parts)):
+        if any(": ".join(parts[i:]) in e for e in errors):
+            return ": ".join(parts[:i]) + " (the error above)"
+    return note
+
+
 def _notes(report: Report) -> list[str]:
     """What the diff says of functions it found no witness for (a change accepted, a side
     that could not be compared): one line per note, with the functions it is about."""
+    errors = list({c.message for _, c in failing_cases(report) if c.status == "error"} - {""})
     by_note: dict[str, list[str]] = {}
     for f in report.sorted_functions():
         if f.diff_note and not f.witnesses:
-            by_note.setdefault(f.diff_note, []).append(f.id)
+            by_note.setdefault(_unrepeated(f.diff_note, errors), []).append(f.id)
     # paragraphs, not list items: after a function's list of calls, an item would join it
     return [f"ℹ️ {named(ids)}: {escape_text(note)}\n\n" for note, ids in by_note.items()]
 
