@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from codemode.effects import Effects
+from codemode.effects import parse as parse_effects
 from codemode.errors import FatalError
 
 # `changed`: the behaviour diff found a call whose outcome the change altered (#18); like a
@@ -97,6 +99,9 @@ class Config(NamedTuple):
     # Not a key of the table either: pytest's `testpaths` (under [tool.pytest.ini_options]),
     # whose files are tests and never a target, like test_*.py (codemode.testcode, #35).
     test_paths: tuple[str, ...] = ()
+    # What the code codemode calls may do beyond reading (#31): nothing, unless allowed
+    # under [tool.codemode.effects] (effects.py).
+    effects: Effects = Effects()
 
     def replace(self, **changes: Any) -> Config:
         return self._replace(**changes)
@@ -129,6 +134,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "jobs": (int,),
     "warm": (bool,),
     "warm_idle": (int, float),
+    "effects": (dict,),
 }
 # TOML spells keys with dashes as often as with underscores; accept both.
 _ALIASES = {k.replace("_", "-"): k for k in _FIELD_TYPES}
@@ -174,6 +180,9 @@ def _validate(table: Mapping[str, Any], where: Path, text: str) -> dict[str, Any
             )
         if key == "diff_budget":
             out.update(_diff_budget(value, where, line))  # type: ignore[arg-type]
+            continue
+        if key == "effects":
+            out[key] = parse_effects(value, where.parent, f"{where}:{line}")  # type: ignore[arg-type]
             continue
         if isinstance(value, list):
             if not all(isinstance(v, str) for v in value):

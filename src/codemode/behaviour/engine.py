@@ -134,7 +134,10 @@ def diff_function(
     if second is not None:
         old, new = old._replace(worker=second[0]), new._replace(worker=second[1])
     witnesses, unconfirmed = look.confirm(old, new, function_id, end)
-    notes = [_cut_note(budget, look.ran, len(pool), first_cut, unconfirmed)]
+    notes = [
+        look.blocked_note(look.ran),
+        _cut_note(budget, look.ran, len(pool), first_cut, unconfirmed),
+    ]
     if look.oversized:
         notes.append(
             f"outputs over {MAX_REPLY_CHARS:,} bytes: not compared ({look.oversized} of "
@@ -221,6 +224,23 @@ def _pace(took: list[float]) -> float:
     return sum(rest) / len(rest)
 
 
+# The wall's refusals that are no file writes (worker/wall.py's events).
+_NOT_WRITES = (
+    "subprocess.",
+    "os.system",
+    "os.exec",
+    "os.posix_spawn",
+    "os.spawn",
+    "os.fork",
+    "os.kill",
+    "os.killpg",
+    "socket.",
+    "pty.",
+    "webbrowser.",
+    "os.startfile",
+)
+
+
 class _Looker:
     """The calls whose first outcomes differ, then those that stay so on a second run."""
 
@@ -232,6 +252,18 @@ class _Looker:
         self.costs: dict[str, float] = {}  # a suspect's wall time on the slower side
         self.ran = 0  # calls run on both sides before the deadline
         self.oversized = 0  # of those, calls whose output was too large to send on a side
+        self.blocked: list[str] = []  # what the wall stopped, per call stopped on a side (#31)
+
+    def blocked_note(self, ran: int) -> str:
+        """The calls the wall stopped: not compared, and said so (never "no difference")."""
+        if not self.blocked:
+            return ""
+        what = "writes files" if any(not b.startswith(_NOT_WRITES) for b in self.blocked) else ""
+        what = what or "starts processes or uses the network"
+        return (
+            f"not compared on {len(self.blocked)} of {ran} inputs: {what} "
+            f"(blocked: {self.blocked[0]}; see [tool.codemode.effects])"
+        )
 
     def full(self) -> bool:
         return len(self.suspects) >= 2 * MAX_WITNESSES
@@ -258,6 +290,10 @@ class _Looker:
             if oversized(o_old.kind, o_old.message) or oversized(o_new.kind, o_new.message):
                 self.oversized += 1  # an error on a side compares as nothing: say so
             if self.full():
+                continue
+            stopped = o_old.blocked or o_new.blocked
+            if stopped:  # the wall stopped it on a side: not compared, and said so (#31)
+                self.blocked.append(stopped)
                 continue
             a, b = self._seen(o_old), self._seen(o_new)
             if difference(a, b, self.rel_tol) is not None:

@@ -13,6 +13,32 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+# The built-in fixture, as pytest's ``tmp_path`` (#31): a fresh, empty folder inside the
+# run's scratch folder, the one place the wall lets the code under test write. With an
+# argument (``args: [out.txt]``), the path of a file of that name inside it, not created:
+# for a function whose parameter is the file it writes.
+TMP_PATH = "codemode.tmp_path"
+
+
+def tmp_path(name: str | None = None) -> tuple[Any, Callable[[], None]]:
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from . import wall
+
+    base = os.path.join(wall.STATE.scratch, "fixtures") if wall.STATE.scratch else None
+    if base is not None and not os.path.isdir(base):
+        os.makedirs(base, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="tmp_path", dir=base)
+
+    def teardown() -> None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+    return (Path(folder) if name is None else os.path.join(folder, str(name))), teardown
+
+
 class Fixtures:
     """Fixture values by scope: case (per case), eval (per function block), file (per spec file)."""
 
@@ -21,6 +47,8 @@ class Fixtures:
         self.file_teardowns: dict[str, list[Callable[[], None]]] = {}
 
     def setup(self, spec: dict[str, Any]) -> tuple[Any, Callable[[], None] | None]:
+        if spec.get("setup") == TMP_PATH:
+            return tmp_path(*spec.get("args", []))
         if spec.get("cls"):
             value = import_object(spec["cls"])(*spec.get("args", []), **spec.get("kwargs", {}))
         else:

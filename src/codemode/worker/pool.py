@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import selectors
 import signal
 import subprocess
 from collections.abc import Callable, Iterator, Mapping
@@ -19,10 +18,12 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any, NamedTuple, Protocol
 
+from codemode.effects import Effects
 from codemode.errors import FatalError
-from codemode.worker import canonical, replies
+from codemode.worker import canonical, replies, scratch
 from codemode.worker.environment import scrub_env
 from codemode.worker.errtail import ErrTail
+from codemode.worker.exits import wait_exit
 from codemode.worker.orphans import adopt_orphans as adopt_orphans  # check.lanes uses it
 from codemode.worker.reply_lines import ReplyTooBig as ReplyTooBig
 from codemode.worker.reply_lines import WorkerDied, _Lines
@@ -55,6 +56,7 @@ class Outcome:
     args: list[Any] | None = None
     kwargs: dict[str, Any] | None = None
     clock: str | None = None  # the clock read the project's code made while exploring, if any
+    blocked: str | None = None  # the side effect the wall stopped (worker/wall.py), if any
 
 
 class Process(Protocol):
@@ -78,28 +80,6 @@ _LARGE_REPLY = 64 * 1024
 MAX_LARGE_TOTAL = 32_000_000
 
 
-def _wait_exit(proc: Process, timeout: float) -> None:
-    """``proc.wait(timeout)``, woken by the exit itself: Popen.wait with a timeout sleeps in
-    doubling steps between polls, which adds up to ~15 ms at the end of every hook run."""
-    if not isinstance(proc, subprocess.Popen):  # forked by the warm worker: it tells the end
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=timeout)
-        return
-    try:
-        fd = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):  # not Linux 5.3+, or the process is gone already
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=timeout)
-        return
-    try:
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_READ)
-            sel.select(timeout)
-    finally:
-        os.close(fd)
-    proc.poll()
-
-
 class Block(NamedTuple):
     """One function block's request: ``Worker.run``'s arguments."""
 
@@ -110,6 +90,7 @@ class Block(NamedTuple):
     serializer: dict[str, Any] | None = None
     file_key: str = ""
     isolate: bool = True
+    effects: dict[str, Any] | None = None  # the function's allowances beyond the project's (#31)
 
     def _message(self, cases: list[dict[str, Any]], batched: bool) -> dict[str, Any]:
         return {
@@ -122,6 +103,7 @@ class Block(NamedTuple):
             "file_key": self.file_key,
             "isolate": self.isolate,
             "batch": batched,
+            **({"effects": self.effects} if self.effects else {}),
         }
 
 
@@ -146,8 +128,12 @@ class Worker:
         pass_env: tuple[str, ...] = (),
         allow_callables: tuple[str, ...] = (),
         bytecode: Path | None = None,
+        effects: Effects | None = None,
     ) -> None:
         self.python = python
+        self.effects = effects or Effects()  # what its calls may do beyond reading (#31)
+        self.scratch: Path | None = None  # this process's scratch folder (scratch.py)
+        self.wall = ""  # which layers of the wall hold in the process (its hello)
         self.bytecode = bytecode  # the private folder of the project's bytecode (bytecode.py)
         self.root = root
         self.source_roots = tuple(r for r in source_roots if r not in (".", ""))
@@ -183,7 +169,9 @@ class Worker:
             cmd += ["--memory-mb", str(self.memory_mb)]
         if self.bytecode is not None:
             cmd += ["--bytecode", str(self.bytecode)]
-        return cmd
+        if self.scratch is None:
+            self.scratch = scratch.worker_folder()
+        return cmd + scratch.wall_arguments(self.scratch, self.effects)
 
     def spawn(self) -> None:
         """Start the process without waiting for it: its startup overlaps the caller's work."""
@@ -233,6 +221,7 @@ class Worker:
             )
         self.ready = True
         self.forks = bool(hello.get("fork"))
+        self.wall = str(hello.get("wall", ""))
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -265,6 +254,9 @@ class Worker:
             self.reader.close()
         self.proc = None
         self.reader = None
+        if self.scratch is not None:  # the next process starts from a fresh folder
+            scratch.remove(self.scratch)
+            self.scratch = None
 
     def close(self) -> None:
         if self.alive():
@@ -272,7 +264,7 @@ class Worker:
             with contextlib.suppress(OSError):
                 self.proc.stdin.write(b'{"op":"exit"}\n')
                 self.proc.stdin.flush()
-            _wait_exit(self.proc, 2.0)
+            wait_exit(self.proc, 2.0)
         self.kill()
         self.stderr = None
 
@@ -410,6 +402,11 @@ class Worker:
         block = Block(target, cases, fixtures or [], fixture_names or [], serializer, file_key)
         yield from self._block(block._replace(isolate=isolate), None, _no_more)
 
+    def allowed(self, block: Block) -> Block:
+        """``block`` with its function's allowances, where the project gives it some."""
+        extra = self.effects.for_function(block.target) if self.effects.functions else None
+        return block._replace(effects=extra.as_request()) if extra else block
+
     def run_blocks(self, blocks: list[Block]) -> Iterator[list[Outcome]]:
         """Each block's outcomes in order, as ``run`` gives them; a block's request goes to the
         worker before the replies of the one before it are read, so the worker (and its child)
@@ -421,6 +418,7 @@ class Worker:
         ahead: list[Any] = [None, 0]  # the process that holds the next block's request, its size
 
         def send_ahead(block: Block, size: int) -> None:
+            block = self.allowed(block)
             msg = block._message(block.cases, block.isolate and len(block.cases) > 1)
             data = (canonical.dumps(msg) + "\n").encode("utf-8")
             if self.forks and self.proc and block.cases and size + len(data) <= AHEAD_BYTES:
@@ -446,6 +444,7 @@ class Worker:
         already (run_blocks); ``ahead(size)`` is called once, when this block's request (of
         ``size`` bytes, unread yet) is in the worker."""
         pending = list(block.cases)
+        block = self.allowed(block)
         if block.isolate and self.blocks and not self.forks and self.alive():
             self.kill()
         if sent is None:
@@ -597,4 +596,5 @@ def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
         args=reply.get("args"),
         kwargs=reply.get("kwargs"),
         clock=reply.get("clock"),
+        blocked=reply.get("blocked"),
     )

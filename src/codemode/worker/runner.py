@@ -10,6 +10,7 @@ import time
 import types
 from collections.abc import Awaitable, Callable, Iterable
 
+from . import wall
 from .canonical import COLLISIONS, _qualname, canonical, dumps, realize, typed
 from .clock import _clock_watch, _ShiftedClock
 from .fixtures import Fixtures, apply_serializer
@@ -126,6 +127,7 @@ class Runner:
         self.batch = False  # this block's case replies go out together (see FLUSH_AFTER)
         self.flushed = 0.0  # perf_counter at the last flush of the replies
         self.blocks = 0  # function blocks this worker has run or relayed (TAGS_AFTER)
+        self.wall = "none"  # which layers of the wall hold here (runtime._raise_wall)
 
     def send(self, msg: dict[str, Any]) -> None:
         line = dumps(msg)
@@ -140,7 +142,7 @@ class Runner:
     def handle(self, req: dict[str, Any]) -> None:
         op = req.get("op")
         if op == "hello":
-            self.send({"ok": True, "fork": self.fork})
+            self.send({"ok": True, "fork": self.fork, "wall": self.wall})
         elif op == "run":
             self.run(req)
         elif op == "end_file":
@@ -218,6 +220,7 @@ class Runner:
         from .canonical import loads
 
         self.proto, self.child = replies, None
+        wall.child_restrict()
         snap = self.snap  # the worker's, taken at the fork (_snapshot)
         if snap is not None:
             snap.forked()
@@ -251,6 +254,7 @@ class Runner:
         eval_values: dict[str, Any] = {}
         eval_teardowns: list[Callable[[], None]] = []
         self.batch, self.flushed = bool(req.get("batch")), time.perf_counter()
+        wall.for_block(req.get("effects"))
         try:
             for case in req["cases"]:
                 self.send(
@@ -322,6 +326,7 @@ class Runner:
     ) -> dict[str, Any]:
         out: dict[str, Any] = {"case": case.get("id")}
         case_teardowns: list[Callable[[], None]] = []
+        wall.take()  # what an import or another case was refused is theirs
         try:
             try:
                 fx = self._fixture_values(
@@ -366,6 +371,7 @@ class Runner:
                     td()
                 except Exception:
                     pass
+            wall.settle(out)
 
 
 def _positional_only(func: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:

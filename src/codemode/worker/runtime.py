@@ -80,11 +80,28 @@ def _limit_memory(mb: int) -> None:
 
 class _Args:
     """``--root DIR [--path P ...] [--allow MODULE ...] [--memory-mb N] [--learn FILE]
-    [--bytecode DIR] [--old-side MANIFEST]``:
+    [--bytecode DIR] [--old-side MANIFEST] [--scratch DIR [--allow-write GLOB ...] [--also-write GLOB ...]
+    [--allow-effect subprocess|network ...]]``:
     written by the parent, never by hand, so a few lines instead of argparse (~5 ms of the
     hook's every run)."""
 
-    FLAGS = ("--root", "--path", "--allow", "--memory-mb", "--learn", "--bytecode", "--old-side")
+    FLAGS = (
+        "--root",
+        "--path",
+        "--allow",
+        "--memory-mb",
+        "--learn",
+        "--bytecode",
+        "--scratch",
+        "--old-side",
+    )
+    LISTS = (  # flags that may come again, and the list each one adds to
+        ("--path", "path"),
+        ("--allow", "allow"),
+        ("--allow-write", "writes"),
+        ("--also-write", "also_writes"),
+        ("--allow-effect", "effects"),
+    )
 
     def __init__(self, argv: list[str]) -> None:
         self.root = ""
@@ -94,12 +111,21 @@ class _Args:
         self.learn = ""  # where to add the modules this run imported (the warm worker's list)
         self.bytecode = ""  # the private folder of the project's compiled modules (bytecode.py)
         self.old_side = ""  # a change's old side: its manifest (old_imports.py)
+        self.scratch = ""  # the one folder its calls may write to (wall.py, #31)
+        self.writes: list[str] = []  # globs the project allows writes under
+        self.also_writes: list[str] = []  # ... some of its functions (Landlock's rules only)
+        self.effects: list[str] = []  # subprocess, network: allowed for the whole project
         it = iter(argv)
         for flag in it:
             value = next(it, None)
-            if value is None or flag not in self.FLAGS:
+            listed = dict(self.LISTS).get(flag)
+            if value is None or (flag not in self.FLAGS and listed is None):
                 raise SystemExit(f"codemode worker: bad arguments {argv!r}")
-            if flag == "--root":
+            if listed is not None:
+                getattr(self, listed).append(value)
+            elif flag == "--scratch":
+                self.scratch = value
+            elif flag == "--root":
                 self.root = value
             elif flag == "--learn":
                 self.learn = value
@@ -107,10 +133,6 @@ class _Args:
                 self.bytecode = value
             elif flag == "--old-side":
                 self.old_side = value
-            elif flag == "--path":
-                self.path.append(value)
-            elif flag == "--allow":
-                self.allow.append(value)
             else:
                 self.memory_mb = int(value)
         if not self.root:
@@ -134,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         importlib.import_module(f"{__package__ or PACKAGE}.old_imports").install(a.old_side)
+    wall = _raise_wall(a) if a.scratch else "none"
     if a.memory_mb:
         _limit_memory(a.memory_mb)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
@@ -141,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     run = runner.Runner(
         proto, hasattr(os, "fork") and os.environ.get("CODEMODE_WORKER_FORK") != "0"
     )
+    run.wall = wall
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -166,6 +190,33 @@ def main(argv: list[str] | None = None) -> int:
         warm = importlib.import_module(f"{__package__ or PACKAGE}.warm")
         warm.write_learned(a.learn, before)
     return 0
+
+
+def _raise_wall(a: _Args) -> str:
+    """The wall (#31) before any of the project's code runs: temp files in scratch, the audit
+    hook, and Landlock where the kernel has it (the worker may also write its bytecode cache
+    and the warm worker's list; its forked children only scratch). Returns which layers hold."""
+    import importlib
+
+    wall = importlib.import_module(f"{__package__ or PACKAGE}.wall")
+    tmp = os.path.join(a.scratch, "tmp")
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        os.environ[name] = tmp
+    if "tempfile" in sys.modules:  # forked from the warm worker, which may have asked before
+        sys.modules["tempfile"].tempdir = None
+    effects = wall.Effects(tuple(a.writes), "subprocess" in a.effects, "network" in a.effects)
+    wall.up(a.scratch, effects)
+    if os.environ.get("CODEMODE_LANDLOCK") == "0":
+        return "audit hook (Landlock turned off by CODEMODE_LANDLOCK=0)"
+    landlock = importlib.import_module(f"{__package__ or PACKAGE}.landlock")
+    folders = wall.folders(a.scratch, a.writes + a.also_writes)
+    wall.STATE.child_folders = folders
+    own = [os.path.dirname(a.learn)] if a.learn else []
+    why = landlock.restrict(folders + ([a.bytecode] if a.bytecode else []) + own)
+    if why:
+        return f"audit hook only ({why})"
+    wall.STATE.landlock = True
+    return f"audit hook + Landlock ABI {landlock.abi()}"
 
 
 def _bytecode() -> Any:

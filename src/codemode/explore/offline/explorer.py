@@ -303,8 +303,35 @@ def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = Non
         # the examples that pass what nothing can build still run: every parameter they
         # leave out has a default (a test's `load(b"conf.toml")` of `load(f, _dict=dict)`)
         given = [c for c in found if c.exprs or set(missing) <= _passed(c, params)]
-        return Planned(given, missing)
-    return Planned([*found, *_Plan(info, params, values).build()])
+        return Planned(_around_fixtures(given, info.params, fixtures), missing)
+    built = _Plan(info, params, values).build()  # its calls leave the fixtures' parameters out
+    found = _around_fixtures(found, info.params, fixtures)
+    return Planned([*found, *_around_fixtures(built, params, fixtures)])
+
+
+def _around_fixtures(
+    candidates: list[Candidate], params: Sequence[Param], fixtures: Sequence[str]
+) -> list[Candidate]:
+    """Where fixtures fill some parameters (the worker passes them by name, as vowel does),
+    each call passes the others by name too, and leaves out what a fixture gives: a test's
+    ``save(path, text)`` becomes ``save(text=...)`` beside a ``path`` fixture (#31). A call
+    written as source text cannot be taken apart here, and is left out."""
+    if not fixtures:
+        return candidates
+    names = [p.name for p in params if p.kind in ("positional", "positional_only")]
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for c in candidates:
+        if c.exprs or len(c.args) > len(names):
+            continue
+        kwargs = {**dict(zip(names, c.args)), **c.kwargs}
+        for name in fixtures:
+            kwargs.pop(name, None)
+        key = _key((), kwargs)
+        if key not in seen:
+            seen.add(key)
+            out.append(c._replace(args=(), kwargs=kwargs))
+    return out
 
 
 def _text_lengths(values: dict[str, list[Value]], fn: ast.AST) -> None:

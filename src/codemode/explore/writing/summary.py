@@ -35,6 +35,12 @@ def _no_case(recorder: Recorder) -> str:
     """Why a function got no case; when every call failed the same way (an import error, a
     class that needs an instance), that cause, so a bootstrap's summary names it."""
     why = "no call could become a case"
+    blocked = [r.message for r in recorder.records if r.message.startswith("blocked: ")]
+    if blocked and all(r.kind == "error" for r in recorder.records):
+        # codemode's wall stopped its calls (#31): the operation and the way out, not a cause
+        # lost among many messages (each call was stopped at its own path)
+        more = f" ({len(blocked)} calls stopped)" if len(blocked) > 1 else ""
+        return f"not explored: {blocked[0]}{more}; the spec was kept as it was"
     errors = {r.message[:600] for r in recorder.records if r.kind == "error"}
     clock = {r.clock for r in recorder.records if r.clock and r.kind != "error"}
     if len(errors) == 1 and all(r.kind == "error" for r in recorder.records):
