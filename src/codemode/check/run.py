@@ -65,6 +65,7 @@ def make_worker(config: Config, root: Path | None = None) -> Worker:
         "pass_env": config.pass_env,
         "allow_callables": config.allow_callables,
         "bytecode": _bytecode_folder(config.root),
+        "effects": config.effects,
     }
     if config.warm_worker:
         from codemode.cachedir import cache_folder

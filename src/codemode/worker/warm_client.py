@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from codemode.cachedir import private
+from codemode.effects import Effects
 from codemode.worker import orphans
 from codemode.worker.pool import RUNTIME_SCRIPT, Worker
 from codemode.worker.warm import address
@@ -231,6 +232,7 @@ class WarmWorker(Worker):
         pass_env: tuple[str, ...] = (),
         allow_callables: tuple[str, ...] = (),
         bytecode: Path | None = None,
+        effects: Effects | None = None,
     ) -> None:
         super().__init__(
             python,
@@ -241,6 +243,7 @@ class WarmWorker(Worker):
             pass_env=pass_env,
             allow_callables=allow_callables,
             bytecode=bytecode,
+            effects=effects,
         )
         self.cache, self.home, self.settings, self.idle = cache, home, settings, idle
         if usable() and not self.env.get("PYTHONHASHSEED", "").isdigit():

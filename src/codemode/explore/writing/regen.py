@@ -39,6 +39,7 @@ from codemode.explore.writing.summary import (
     _gate_refusals,
     _needs_fixture,
     _no_case,
+    blocked_note,
 )
 from codemode.lock import OutsideRepository, locked
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
@@ -223,6 +224,8 @@ class _Run:
         if not cases:
             done.status, done.message = "error", _no_case(recorder)
             return done
+        stopped = blocked_note(target.id, recorder)
+        done.notes += [stopped] if stopped else []
         if func is not None:
             # Global evaluators apply to hand-written cases too: only a new block gets them.
             evaluators = {}

@@ -31,6 +31,17 @@ def _needs_fixture(done: _Done, params: Sequence[str], rel: str) -> _Done:
     return done
 
 
+def blocked_note(function_id: str, recorder: Recorder) -> str | None:
+    """Calls of a function the wall stopped while others ran: none became a case (#31)."""
+    blocked = [r.message for r in recorder.records if r.message.startswith("blocked: ")]
+    if not blocked:
+        return None
+    return (
+        f"{function_id}: {len(blocked)} of {len(recorder.records)} calls were stopped by "
+        f"codemode's wall and are no cases ({blocked[0].split(': codemode')[0]})"
+    )
+
+
 def _no_case(recorder: Recorder) -> str:
     """Why a function got no case; when every call failed the same way (an import error, a
     class that needs an instance), that cause, so a bootstrap's summary names it."""

@@ -1,0 +1,65 @@
+"""The Action on a pull request that changes side-effecting functions (#31): the real
+``codemode action`` against the loopback GitHub calls them on both sides of the behaviour
+diff and changes nothing of the checkout, ``.git`` or ``$HOME``; the comment names each
+stopped operation."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from ghfake import FakeGitHub, actions_env, payload, run_codemode
+
+from codemode.report.markdown import marker
+from wallkit import BLOCKED, EFFECTS, PYPROJECT, change_every_function, git, leftovers, state
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_action_calls_side_effects_and_changes_nothing(
+    tmp_path: Path, fake_github: FakeGitHub
+) -> None:
+    root = tmp_path / "repo"
+    (root / "src" / "hz").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(PYPROJECT)
+    (root / "src" / "hz" / "__init__.py").write_text("")
+    (root / "src" / "hz" / "effects.py").write_text(EFFECTS)
+    (root / ".gitignore").write_text("codemode-report.json\n__pycache__/\ncache/\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "base")
+    base = git(root, "rev-parse", "HEAD").strip()
+    git(root, "checkout", "-qb", "feature")
+    change_every_function(root)
+    git(root, "commit", "-qam", "change")
+    head = git(root, "rev-parse", "HEAD").strip()
+    (root / "cache").mkdir()
+    (root / "cache" / "entry.bin").write_bytes(b"precious")
+    home, tmpdir = tmp_path / "home", tmp_path / "tmpdir"
+    home.mkdir()
+    tmpdir.mkdir()
+    event = payload("pull_request", tmp_path, BASE_SHA=base, HEAD_SHA=head)
+    env = actions_env(
+        tmp_path,
+        fake_github,
+        "pull_request",
+        event,
+        github_token="test-token",
+        python=sys.executable,
+    )
+    env.update(HOME=str(home), TMPDIR=str(tmpdir), CODEMODE_WARM="0")
+    before = state(root, home)
+    done = run_codemode(["action"], root, env)
+    after = state(root, home)
+    report = after["tree"].pop("codemode-report.json", None)  # type: ignore[union-attr]
+    assert report is not None, done.stdout + done.stderr  # the Action's documented file
+    assert after == before, done.stdout + done.stderr
+    assert leftovers({"TMPDIR": str(tmpdir)}) == []
+    ours = [c for c in fake_github.pr_comments(7) if marker("default") in str(c["body"])]
+    assert ours, done.stdout + done.stderr
+    body = str(ours[0]["body"])
+    not_compared = body[body.index("### Not compared") :]
+    for function in BLOCKED:
+        rows = [ln for ln in not_compared.splitlines() if f"hz.effects.{function}`" in ln]
+        assert rows and "blocked: " in rows[0], (function, not_compared)

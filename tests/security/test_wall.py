@@ -1,0 +1,167 @@
+"""The wall (#31): nothing codemode calls changes the work tree, the index, ``.git`` or
+``$HOME``, in every mode that calls project code; each stopped call is named in the report.
+
+Real git repositories, the real ``codemode`` command in a subprocess, the trees hashed
+before and after (tests/wallkit.py). The pre-commit path is in tests/hooks/test_wall_hook.py,
+the Action's in tests/github/test_action_wall.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codemode.worker import landlock
+from wallkit import BLOCKED, change_every_function, git, leftovers, make, run_env, state
+
+pytestmark = pytest.mark.slow
+
+
+def _codemode(root: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "codemode", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def _names_every_blocked_operation(output: str, names: dict[str, str] = BLOCKED) -> None:
+    for function, op in names.items():
+        lines = [ln for ln in output.splitlines() if f"hz.effects.{function}" in ln]
+        said = [ln for ln in lines if ("blocked" in ln or "stopped by" in ln) and op in ln]
+        assert said, (function, op, output[-3000:])
+
+
+def test_regen_all_changes_nothing_and_says_what_it_stopped(tmp_path: Path) -> None:
+    root = make(tmp_path / "repo")
+    home = tmp_path / "home"
+    env = run_env(tmp_path, home)
+    before = state(root, home)
+    done = _codemode(root, env, "regen", "--all", "--dry-run")
+    assert done.returncode in (0, 1), done.stderr
+    assert state(root, home) == before
+    assert leftovers(env) == []
+    out = done.stdout + done.stderr
+    # spoil_git's first step (its folders) is stopped; the rest each at its own operation
+    _names_every_blocked_operation(out)
+    assert "not explored" in out
+
+
+def test_check_staged_and_base_change_nothing(tmp_path: Path) -> None:
+    root = make(tmp_path / "repo")
+    home = tmp_path / "home"
+    env = run_env(tmp_path, home)
+    base = git(root, "rev-parse", "HEAD").strip()
+    change_every_function(root)
+    git(root, "add", "src")
+    before = state(root, home)
+    staged = _codemode(root, env, "check", "--staged", "--fail-on", "none")
+    assert staged.returncode == 0, staged.stdout + staged.stderr
+    assert state(root, home) == before
+    assert leftovers(env) == []
+    # the behaviour diff compared none of them: each says why, never "no difference"
+    out = staged.stdout + staged.stderr
+    for function in BLOCKED:
+        assert any(
+            "not compared" in ln and "blocked" in ln
+            for ln in out.splitlines()
+            if f"hz.effects.{function}" in ln or "not compared" in ln
+        ), (function, out[-3000:])
+    git(root, "commit", "-qm", "change")
+    before = state(root, home)
+    ranged = _codemode(root, env, "check", "--base", base, "--fail-on", "none")
+    assert ranged.returncode == 0, ranged.stdout + ranged.stderr
+    assert state(root, home) == before
+    assert leftovers(env) == []
+
+
+@pytest.mark.skipif(not landlock.abi(), reason=landlock.why_not() or "no Landlock")
+def test_a_ctypes_write_and_a_child_process_write_are_stopped_by_the_kernel(
+    tmp_path: Path,
+) -> None:
+    root = make(tmp_path / "repo")
+    # the project lets `shell` start processes: its child's write is the kernel's to stop
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text()
+        + '\n[tool.codemode.effects.functions."hz.effects.shell"]\nsubprocess = true\n'
+    )
+    (root / "specs").mkdir()
+    (root / "specs" / "hz.yml").write_text(
+        "hz.effects.poke:\n  dataset:\n    - case: {id: a, input: x, expected: 3}\n"
+        "hz.effects.shell:\n  dataset:\n    - case: {id: a, input: x, expected: 0}\n"
+    )
+    home = tmp_path / "home"
+    env = run_env(tmp_path, home)
+    before = state(root, home)
+    done = _codemode(root, env, "check", "--all")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert state(root, home) == before
+    assert not (root / "ctypes.txt").exists() and not (root / "shell.txt").exists()
+    out = done.stdout
+    assert "hz.effects.poke[a]: drifted: expected 3, observed -1" in out  # open() failed
+    # the shell ran (allowed) and its redirection failed: a non-zero status, nothing written
+    assert "hz.effects.shell[a]: drifted: expected 0, observed" in out
+    assert "Landlock" not in done.stderr  # held, so nothing to warn about
+
+
+def test_a_tmp_path_fixture_is_specced_by_regen_and_verified_by_check(tmp_path: Path) -> None:
+    root = make(tmp_path / "repo")
+    (root / "specs").mkdir()
+    spec = root / "specs" / "hz.yml"
+    spec.write_text(
+        "fixtures:\n  path: {setup: codemode.tmp_path, args: [out.txt]}\n"
+        "hz.effects.save:\n  fixture: [path]\n  dataset:\n"
+        "    - case: {id: hi, inputs: {text: hi}, expected: 2}\n"
+    )
+    home = tmp_path / "home"
+    env = run_env(tmp_path, home)
+    before = state(root, home)
+    regen = _codemode(root, env, "regen", "--function", "hz.effects.save")
+    assert regen.returncode == 0, regen.stdout + regen.stderr
+    written = spec.read_text()
+    assert "generated: [" in written and written.count("- case:") > 2, written
+    check = _codemode(root, env, "check", "specs/hz.yml")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "error" not in check.stdout and "passed" in check.stdout
+    after = state(root, home)
+    assert after["tree"].pop("specs/hz.yml") != before["tree"].pop("specs/hz.yml")  # type: ignore[union-attr]
+    assert after == before
+    assert leftovers(env) == []
+
+
+def test_effects_allowed_on_purpose_pass_and_nothing_else_does(tmp_path: Path) -> None:
+    root = make(tmp_path / "repo")
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text() + '\n[tool.codemode.effects]\nwrites = ["logs/**"]\n'
+    )
+    (root / "logs").mkdir()
+    (root / "specs").mkdir()
+    (root / "specs" / "hz.yml").write_text(
+        "hz.effects.log_event:\n  dataset:\n"
+        "    - case: {id: allowed, inputs: [hi, logs/events.log], expected: HI}\n"
+        "    - case: {id: not_allowed, inputs: [hi, other.log], expected: HI}\n"
+    )
+    done = _codemode(root, run_env(tmp_path, tmp_path / "home"), "check", "--all")
+    assert done.returncode == 1
+    assert (root / "logs" / "events.log").read_text() == "hi\n"
+    assert not (root / "other.log").exists()
+    assert "[not_allowed]: error: blocked: open('other.log', 'a')" in done.stdout
+    assert "[allowed]" not in done.stdout  # passed
+
+
+def test_a_bad_effects_table_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    root = make(tmp_path / "repo")
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "\n[tool.codemode.effects]\nwrite = ['x']\n")
+    done = _codemode(root, run_env(tmp_path, tmp_path / "home"), "check", "--all")
+    assert done.returncode == 2
+    line = done.stderr.strip()
+    assert "\n" not in line and "pyproject.toml" in line and "unknown keys ['write']" in line
