@@ -52,7 +52,10 @@ def statuses(
         (root / "app" / f"{name}.py").write_text(text)
     (root / "specs").mkdir()
     (root / "specs" / "s.yml").write_text(spec)
-    (root / "pyproject.toml").write_text('[project]\nname = "app"\n')
+    # the pid file is the tests' probe: a write on purpose, allowed by name (#31)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "app"\n\n[tool.codemode.effects]\nwrites = ["app/pid.txt"]\n'
+    )
     code = main(["check", "--root", str(root), "--jobs", "1", "--all", "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     got = {c["id"]: c["status"] for f in report["functions"] for c in f["cases"]}

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 
-def codemode(root: Path, *args: str) -> tuple[int, str, str]:
-    """``codemode ARGS --root ROOT`` with this interpreter as the project's, in ``root``."""
+def codemode(root: Path, *args: str, **env: str) -> tuple[int, str, str]:
+    """``codemode ARGS --root ROOT`` with this interpreter as the project's, in ``root``;
+    ``env``: more of its environment."""
     proc = subprocess.run(
         [sys.executable, "-m", "codemode", *args, "--root", str(root), "--python", sys.executable],
         cwd=root,
@@ -20,6 +21,7 @@ def codemode(root: Path, *args: str) -> tuple[int, str, str]:
         env={
             **{k: v for k, v in os.environ.items() if not k.startswith("CODEMODE_")},
             "CODEMODE_WARM": "0",  # no warm worker outliving a test
+            **env,
         },
     )
     return proc.returncode, proc.stdout, proc.stderr

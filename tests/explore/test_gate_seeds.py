@@ -35,6 +35,8 @@ def one() -> str:
 
 def test_an_ordered_output_runs_under_more_seeds(tmp_path: Path) -> None:
     root = project(tmp_path, {"src/pkg/seen.py": SEEN})
+    with (root / "pyproject.toml").open("a") as f:  # the probe's evidence, allowed (#31)
+        f.write('\n[tool.codemode.effects]\nwrites = ["seen/**"]\n')
     seen = root / "seen"
     seen.mkdir()
     report = regen(root, "pkg.seen.pair", "pkg.seen.one")

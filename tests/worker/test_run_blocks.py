@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from codemode.effects import Allowance, Effects, absolute_globs
 from codemode.worker.pool import AHEAD_BYTES, Block, Outcome, Worker
 from codemode.worker.python import find_python
 
@@ -37,7 +38,9 @@ def big(text):
 @pytest.fixture
 def worker(tmp_path: Path) -> Iterator[Worker]:
     (tmp_path / "blocks.py").write_text(MODULE)
-    w = Worker(find_python(tmp_path, None), tmp_path, ())
+    # `mark` writes its evidence under the test's folder: allowed on purpose (#31)
+    allowed = Effects(Allowance(absolute_globs(["**"], tmp_path)))
+    w = Worker(find_python(tmp_path, None), tmp_path, (), effects=allowed)
     w.start()
     try:
         yield w

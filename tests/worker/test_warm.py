@@ -64,7 +64,11 @@ class Project:
         self.write("src/shop/__init__.py", "")
         self.write("src/shop/calc.py", CALC.format(extra=""))
         self.write("specs/calc.yml", SPEC)
-        self.write("pyproject.toml", "[tool.codemode]\nwarm_idle = 60\n")
+        # notedep's log of its imports is the tests' evidence: allowed on purpose (#31)
+        self.write(
+            "pyproject.toml",
+            f'[tool.codemode]\nwarm_idle = 60\n\n[tool.codemode.effects]\nwrites = ["{self.log}"]\n',
+        )
         self.write(".gitignore", ".venv/\n")
         self.git("init", "-q")
         self.git("add", "-A")

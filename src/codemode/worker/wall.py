@@ -219,7 +219,8 @@ def _resolved(path: Any, dir_fd: Any = None) -> str | None:
         p = os.fsdecode(path)
     except TypeError:
         return None
-    if dir_fd is not None and not os.path.isabs(p):
+    # the events give no dir_fd as None or as a negative number (AT_FDCWD: the working folder)
+    if isinstance(dir_fd, int) and dir_fd >= 0 and not os.path.isabs(p):
         base = _fd_path(dir_fd)
         if base is None:
             return None

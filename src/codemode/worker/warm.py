@@ -567,5 +567,8 @@ def serve(argv: list[str]) -> int:
     server.bind()  # first: a caller that comes now waits in the backlog, not starts another
     os.close(lock)
     signal.signal(signal.SIGTERM, lambda *_: _terminated(server))
+    from . import landlock  # ctypes and the probe once, not in every run's wall (#31)
+
+    landlock.abi()
     server.preload()
     return server.loop()
