@@ -8,8 +8,10 @@ the Action's in tests/github/test_action_wall.py.
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -165,3 +167,101 @@ def test_a_bad_effects_table_is_one_line_naming_the_file(tmp_path: Path) -> None
     assert done.returncode == 2
     line = done.stderr.strip()
     assert "\n" not in line and "pyproject.toml" in line and "unknown keys ['write']" in line
+
+
+SLOW = """\
+import time
+
+
+def slow(x: int) -> int:
+    time.sleep(30)
+    return x
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_no_scratch_folder_is_left_after_an_interrupt(tmp_path: Path, signum: int) -> None:
+    root = make(tmp_path / "repo")
+    (root / "src" / "hz" / "slow.py").write_text(SLOW)
+    (root / "specs").mkdir()
+    (root / "specs" / "slow.yml").write_text(
+        "hz.slow.slow:\n  dataset:\n    - case: {id: a, input: 1, expected: 1}\n"
+    )
+    env = run_env(tmp_path, tmp_path / "home")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codemode", "check", "--all", "--timeout", "60"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not list(Path(env["TMPDIR"]).glob("codemode-scratch-*/w*/tmp")):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    time.sleep(0.5)  # the worker is in the call
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=60)
+    if signum == signal.SIGINT:
+        assert proc.returncode == 130 and "interrupted" in err, (out, err)
+    else:  # named in one line on the way out (signals.py, #33)
+        assert proc.returncode == 143 and "stopped by SIGTERM" in err, (out, err)
+    assert leftovers(env) == []
+
+
+def test_a_run_removes_the_scratch_folder_a_killed_run_left(tmp_path: Path) -> None:
+    root = make(tmp_path / "repo")
+    env = run_env(tmp_path, tmp_path / "home")
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid that no process holds now
+    left = Path(env["TMPDIR"]) / f"codemode-scratch-{gone.pid}-abc"
+    (left / "w1" / "tmp").mkdir(parents=True)
+    (left / "w1" / "tmp" / "junk").write_text("x")
+    (root / "specs").mkdir()
+    (root / "specs" / "hz.yml").write_text(
+        "hz.effects.log_event:\n  dataset:\n    - case: {id: a, inputs: [hi], expected: HI}\n"
+    )
+    done = _codemode(root, env, "check", "--all")
+    assert "blocked: open('events.log', 'a')" in done.stdout
+    assert leftovers(env) == []
+
+
+SWALLOW = """\
+import ctypes
+import os
+import signal
+
+
+def swallow(path: str) -> int:
+    try:
+        os.remove(path)
+    except OSError:
+        pass  # the refusal caught: the call still counts as blocked
+    return 7
+
+
+def stop_codemode(x: int) -> int:
+    try:
+        os.kill(os.getppid(), signal.SIGTERM)  # the worker's parent: codemode
+    except OSError:
+        pass
+    return ctypes.CDLL(None, use_errno=True).kill(os.getppid(), signal.SIGTERM)
+"""
+
+
+@pytest.mark.skipif(landlock.abi() < 6, reason="Landlock scopes signals from ABI 6")
+def test_a_caught_refusal_still_blocks_and_codemode_cannot_be_signalled(tmp_path: Path) -> None:
+    root = make(tmp_path / "repo")
+    (root / "src" / "hz" / "swallow.py").write_text(SWALLOW)
+    (root / "specs").mkdir()
+    (root / "specs" / "s.yml").write_text(
+        "hz.swallow.swallow:\n  dataset:\n    - case: {id: a, input: pyproject.toml, expected: 7}\n"
+        "hz.swallow.stop_codemode:\n  dataset:\n    - case: {id: a, input: 1, expected: -1}\n"
+    )
+    done = _codemode(root, run_env(tmp_path, tmp_path / "home"), "check", "--all")
+    assert (root / "pyproject.toml").exists()
+    assert "hz.swallow.swallow[a]: error: blocked: os.remove('pyproject.toml')" in done.stdout
+    # os.kill is refused by the audit hook; the same signal through ctypes, by Landlock's scope
+    assert "hz.swallow.stop_codemode[a]: error: blocked: os.kill(" in done.stdout
+    assert done.returncode == 1, done.stderr  # a verdict, not a codemode killed by SIGTERM
