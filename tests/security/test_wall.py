@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from codemode.worker import landlock
 from wallkit import BLOCKED, change_every_function, git, leftovers, make, run_env, state
@@ -50,8 +51,10 @@ def test_regen_all_changes_nothing_and_says_what_it_stopped(tmp_path: Path) -> N
     assert state(root, home) == before
     assert leftovers(env) == []
     out = done.stdout + done.stderr
-    # spoil_git's first step (its folders) is stopped; the rest each at its own operation
-    _names_every_blocked_operation(out)
+    # spoil_git's first step (its folders) is stopped; the rest each at its own operation; a
+    # path the function writes to is given the tmp_path fixture, and the report says why
+    by_fixture = {"save": "`path`", "clear_cache": "`folder`", "log_event": "`logfile`"}
+    _names_every_blocked_operation(out, {**BLOCKED, **by_fixture})
     assert "not explored" in out
 
 
@@ -265,3 +268,31 @@ def test_a_caught_refusal_still_blocks_and_codemode_cannot_be_signalled(tmp_path
     # os.kill is refused by the audit hook; the same signal through ctypes, by Landlock's scope
     assert "hz.swallow.stop_codemode[a]: error: blocked: os.kill(" in done.stdout
     assert done.returncode == 1, done.stderr  # a verdict, not a codemode killed by SIGTERM
+
+
+def test_regen_gives_a_path_the_function_writes_to_the_tmp_path_fixture(tmp_path: Path) -> None:
+    root = make(tmp_path / "repo")
+    home = tmp_path / "home"
+    env = run_env(tmp_path, home)
+    before = state(root, home)
+    ids = ("save", "clear_cache", "log_event")
+    regen = _codemode(root, env, "regen", *(f"--function=hz.effects.{f}" for f in ids))
+    assert regen.returncode == 0, regen.stdout + regen.stderr
+    spec = root / "specs" / "hz.effects.yml"
+    written = yaml.safe_load(spec.read_text())
+    assert written["fixtures"] == {
+        "path": {"setup": "codemode.tmp_path", "args": ["path.out"]},  # open(path, 'w')
+        "folder": {"setup": "codemode.tmp_path"},  # shutil.rmtree(folder)
+        "logfile": {"setup": "codemode.tmp_path", "args": ["logfile.out"]},
+    }
+    for function, param in zip(ids, ("path", "folder", "logfile")):
+        block = written[f"hz.effects.{function}"]
+        assert block["fixture"] == [param] and len(block["dataset"]) >= 1, function
+    check = _codemode(root, env, "check", "--all")
+    assert check.returncode == 0, check.stdout + check.stderr
+    after = state(root, home)
+    assert "specs/hz.effects.yml" in after["tree"]  # type: ignore[operator]
+    for written_now in ("specs/hz.effects.yml", "specs/"):
+        after["tree"].pop(written_now)  # type: ignore[union-attr]
+    assert after == before  # cache/ and events.log as they were
+    assert leftovers(env) == []

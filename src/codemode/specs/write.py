@@ -93,6 +93,9 @@ class FunctionUpdate:
     sources: tuple[str, ...] = ()  # where the inputs came from (tests, docstring, ...)
     mutants: int = 0  # in-memory mutants the cases were chosen against
     mutation_score: float | None = None  # the share of them the cases kill
+    # (name, fixture) pairs a new block takes (`fixture: [...]`, and the top-level `fixtures:`
+    # it adds where that name is free): codemode.tmp_path for a path it writes to (#31)
+    fixtures: tuple[tuple[str, Mapping[str, Any]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -236,6 +239,8 @@ def _case_lines(cases: Sequence[Mapping[str, Any]], indent: str) -> list[str]:
 
 def _new_block(update: FunctionUpdate) -> list[str]:
     out = [f"{flow(update.function_id)}:\n"]
+    if update.fixtures:
+        out.append(f"  fixture: {flow([name for name, _ in update.fixtures])}\n")
     if update.serializer:
         out.append(f"  serializer: {flow(update.serializer[0])}\n")
     if update.evals:
@@ -377,6 +382,7 @@ def apply_updates(text: str, updates: Sequence[FunctionUpdate]) -> str:
         functions[up.function_id] = entry
     meta["functions"] = functions
     appended = _serializers(lines, spans, data, updates, replacements) + appended
+    appended = _fixtures(lines, spans, data, updates, replacements) + appended
     meta_lines = _meta_block(meta)
     if "codemode" in spans:
         span, _ = spans["codemode"]
@@ -440,6 +446,28 @@ def _serializers(
         replacements[span.start] = (span, [lines[span.start], *entries, *body_lines])
         return []
     return ["\n", "serializers:\n", *entries]
+
+
+def _fixtures(
+    lines: list[str],
+    spans: dict[str, tuple[_Span, yaml.Node]],
+    data: Any,
+    updates: Sequence[FunctionUpdate],
+    replacements: dict[int, tuple[_Span, list[str]]],
+) -> list[str]:
+    """New blocks' fixtures under top-level ``fixtures:`` (added to it, or a new block); a
+    name the file defines already is left as it is (regen only asks for a free one)."""
+    have = dict((data or {}).get("fixtures") or {}) if isinstance(data, dict) else {}
+    new = {name: dict(fx) for u in updates for name, fx in u.fixtures if name not in have}
+    if not new:
+        return []
+    entries = [f"  {flow(name)}: {flow(body)}\n" for name, body in new.items()]
+    if "fixtures" in spans:
+        span, _ = spans["fixtures"]
+        rest = replacements.get(span.start, (span, lines[span.start : span.end]))[1]
+        replacements[span.start] = (span, [rest[0], *entries, *rest[1:]])
+        return []
+    return ["\n", "fixtures:\n", *entries]
 
 
 def _splice(lines: list[str], replacements: dict[int, tuple[_Span, list[str]]]) -> list[str]:
