@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from codemode.explore.record import CallRecord
+from codemode.explore.record import CallRecord, Recorder
 from codemode.explore.target import TargetInfo
 
 TMP_PATH = "codemode.tmp_path"  # worker/fixtures.py's built-in fixture
@@ -53,18 +53,29 @@ def path_fixture(records: Sequence[CallRecord], info: TargetInfo) -> dict[str, A
     return {"name": name, "setup": TMP_PATH, "scope": "case", "args": [f"{name}.out"] * as_file}
 
 
-def as_spec(fixture: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The (name, mapping) a spec file's ``fixtures:`` holds for ``fixture``."""
+def as_spec(fixture: dict[str, Any] | None) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """The (name, mapping) pairs a spec file's ``fixtures:`` holds for ``fixture`` (if any)."""
+    if fixture is None:
+        return ()
     body = {"setup": fixture["setup"]}
     if fixture.get("args"):
         body["args"] = list(fixture["args"])
-    return fixture["name"], body
+    return ((fixture["name"], body),)
 
 
-def path_note(function_id: str, fixture: dict[str, Any], records: Sequence[CallRecord]) -> str:
-    """What the report says of it: the operation stopped, and the fixture given instead."""
-    first = next((op for op in map(_stopped_op, records) if op), "")
-    return (
-        f"{function_id}: its calls were stopped writing to `{fixture['name']}` (blocked: {first}); "
-        f"explored again with the {TMP_PATH} fixture in its place"
+def with_fixture(recorder: Recorder, fixture: dict[str, Any], done: Any) -> Recorder:
+    """A fresh recorder of the same function with ``fixture`` in place of its parameter; the
+    report's note (``done.notes``) names the operation stopped and the fixture given."""
+    first = next((op for op in map(_stopped_op, recorder.records) if op), "")
+    done.notes.append(
+        f"{recorder.target}: its calls were stopped writing to `{fixture['name']}` (blocked: "
+        f"{first}); explored again with the {TMP_PATH} fixture in its place"
+    )
+    return Recorder(
+        recorder.worker,
+        recorder.target,
+        [fixture],
+        [fixture["name"]],
+        recorder.file_key,
+        recorder.serializer,
     )

@@ -22,7 +22,7 @@ from codemode.atomic import write_atomic
 from codemode.check.run import make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
-from codemode.explore.writing.path_fixture import as_spec, path_fixture, path_note
+from codemode.explore.writing.path_fixture import as_spec, path_fixture, with_fixture
 from codemode.explore.writing.plan import (
     _Done,
     _new_spec_rel,
@@ -204,8 +204,7 @@ class _Run:
             cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
             fx = path_fixture(recorder.records, info) if not cases and func is None else None
             if fx is not None and done.status == "ok":  # a path it writes to: tmp_path (#31)
-                done.notes.append(path_note(target.id, fx, recorder.records))
-                recorder = Recorder(worker, target.id, [fx], [fx["name"]], rel, serializer)
+                recorder = with_fixture(recorder, fx, done)
                 cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
             if done.status != "ok":  # needs a fixture, or a budget left it unexplored
                 return done
@@ -230,14 +229,12 @@ class _Run:
         if not cases:
             done.status, done.message = "error", _no_case(recorder)
             return done
-        stopped = blocked_note(target.id, recorder)
-        done.notes += [stopped] if stopped else []
+        done.notes += [n for n in (blocked_note(target.id, recorder),) if n]
         if func is not None:
             # Global evaluators apply to hand-written cases too: only a new block gets them.
             evaluators = {}
         fields = (tuple(cases), info.fingerprint, self.label, (), evaluators, written_with)
-        with_fx = (as_spec(fx),) if fx is not None else ()
-        update = FunctionUpdate(target.id, *fields, *done.quality, fixtures=with_fx)
+        update = FunctionUpdate(target.id, *fields, *done.quality, fixtures=as_spec(fx))
         return await self._gate(update, spec, func, done)
 
     async def _gather(
