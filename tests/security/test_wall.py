@@ -296,3 +296,21 @@ def test_regen_gives_a_path_the_function_writes_to_the_tmp_path_fixture(tmp_path
         after["tree"].pop(written_now)  # type: ignore[union-attr]
     assert after == before  # cache/ and events.log as they were
     assert leftovers(env) == []
+
+
+def test_a_run_says_which_layer_holds_where_landlock_does_not(tmp_path: Path) -> None:
+    root = make(tmp_path / "repo")
+    (root / "specs").mkdir()
+    (root / "specs" / "hz.yml").write_text(
+        "hz.effects.poke:\n  dataset:\n    - case: {id: a, input: x, expected: -1}\n"
+    )
+    env = run_env(tmp_path, tmp_path / "home", {"CODEMODE_WORKER_LANDLOCK": "0"})
+    off = _codemode(root, env, "check", "--all")
+    assert "the wall around the code under test: audit hook only (Landlock turned off" in off.stdout
+    # the audit hook alone lets a write through ctypes pass: the note is no formality
+    assert (root / "ctypes.txt").exists()
+    (root / "ctypes.txt").unlink()
+    if landlock.abi():
+        on = _codemode(root, run_env(tmp_path, tmp_path / "home"), "check", "--all")
+        assert on.returncode == 0 and "the wall around" not in on.stdout, on.stdout
+        assert not (root / "ctypes.txt").exists()

@@ -113,6 +113,9 @@ def run_check(
     hint = missing_module_hint(config, _messages(report))
     if hint:
         notes.append(hint)
+    from codemode.worker.scratch import wall_notes
+
+    notes += wall_notes()  # where Landlock does not hold, which layer does (#31)
     elapsed = time.perf_counter() - started
     return report._replace(notes=(*notes, f"elapsed {elapsed:.2f} s"))
 

@@ -221,7 +221,7 @@ class Worker:
             )
         self.ready = True
         self.forks = bool(hello.get("fork"))
-        self.wall = str(hello.get("wall", ""))
+        self.wall = scratch.seen(str(hello.get("wall", "")))
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None

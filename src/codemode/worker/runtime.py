@@ -207,7 +207,7 @@ def _raise_wall(a: _Args) -> str:
     effects = wall.Effects(tuple(a.writes), "subprocess" in a.effects, "network" in a.effects)
     wall.up(a.scratch, effects)
     if os.environ.get("CODEMODE_WORKER_LANDLOCK") == "0":
-        return "audit hook (Landlock turned off by CODEMODE_WORKER_LANDLOCK=0)"
+        return "audit hook only (Landlock turned off by CODEMODE_WORKER_LANDLOCK=0)"
     landlock = importlib.import_module(f"{__package__ or PACKAGE}.landlock")
     folders = wall.folders(a.scratch, a.writes + a.also_writes)
     wall.STATE.child_folders = folders

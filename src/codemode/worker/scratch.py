@@ -119,3 +119,23 @@ def wall_arguments(folder: Path, effects: Effects) -> list[str]:
     if effects.project.network:
         args += ["--allow-effect", "network"]
     return args
+
+
+_WALLS: set[str] = set()  # the wall's layers as workers of this run reported them (hello)
+
+
+def seen(wall: str) -> str:
+    """Keep what a worker said of its wall (``runtime._raise_wall``), for ``wall_notes``."""
+    _WALLS.add(wall)
+    return wall
+
+
+def wall_notes() -> list[str]:
+    """A note for each wall that held less than the audit hook and Landlock: where Landlock is
+    missing (macOS, an old kernel, a container that hides it), the run says which layer holds."""
+    return [
+        f"the wall around the code under test: {w}; a write through ctypes, a C extension or a "
+        "child process is not stopped"
+        for w in sorted(_WALLS)
+        if w.startswith("audit hook only")
+    ]
