@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+from pathlib import Path
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",
@@ -14,16 +16,24 @@ GIT_ENV = {
 }
 
 
+def git(root: Path, *args: str) -> str:
+    """``git ARGS`` in ``root`` with the hermetic identity; its output (raises on failure)."""
+    return subprocess.run(
+        ["git", *args],
+        cwd=root,
+        env={**os.environ, **GIT_ENV},
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+
+
 def committed(root: object, files: dict[str, str]) -> None:
     """Write ``files`` (repo-relative path -> text) under ``root`` and commit them as the first
     commit of a new repository."""
-    import subprocess
-    from pathlib import Path
-
     base = Path(str(root))
     for rel, text in files.items():
         (base / rel).parent.mkdir(parents=True, exist_ok=True)
         (base / rel).write_text(text)
-    env = {**os.environ, **GIT_ENV}
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
-        subprocess.run(["git", *args], cwd=base, env=env, check=True, capture_output=True)
+        git(base, *args)

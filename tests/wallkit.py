@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from gitkit import GIT_ENV
+from gitkit import GIT_ENV, git
 
 EFFECTS = """\
 import ctypes
@@ -103,8 +102,6 @@ BLOCKED = {
     "ping": "socket.connect(('10.255.255.1'",
     "spoil_git": "os.mkdir(",
 }
-# A write through ctypes passes the audit hook; Landlock refuses it in the kernel.
-BELOW_THE_HOOK = ("poke",)
 
 PYPROJECT = """\
 [project]
@@ -117,24 +114,13 @@ timeout = 5
 """
 
 
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", *args],
-        cwd=root,
-        env={**os.environ, **GIT_ENV},
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-
-
-def make(root: Path) -> Path:
+def make(root: Path, ignore: str = "") -> Path:
     """The project, committed, with an untracked ``cache/`` (gitignored) and a log."""
     (root / "src" / "hz").mkdir(parents=True)
     (root / "pyproject.toml").write_text(PYPROJECT)
     (root / "src" / "hz" / "__init__.py").write_text("")
     (root / "src" / "hz" / "effects.py").write_text(EFFECTS)
-    (root / ".gitignore").write_text("cache/\n__pycache__/\n")
+    (root / ".gitignore").write_text("cache/\n__pycache__/\n" + ignore)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", ".")
     git(root, "commit", "-qm", "base")

@@ -12,7 +12,7 @@ import pytest
 from ghfake import FakeGitHub, actions_env, payload, run_codemode
 
 from codemode.report.markdown import marker
-from wallkit import BLOCKED, EFFECTS, PYPROJECT, change_every_function, git, leftovers, state
+from wallkit import BLOCKED, change_every_function, git, leftovers, make, state
 
 pytestmark = pytest.mark.slow
 
@@ -20,22 +20,12 @@ pytestmark = pytest.mark.slow
 def test_the_action_calls_side_effects_and_changes_nothing(
     tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
-    root = tmp_path / "repo"
-    (root / "src" / "hz").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(PYPROJECT)
-    (root / "src" / "hz" / "__init__.py").write_text("")
-    (root / "src" / "hz" / "effects.py").write_text(EFFECTS)
-    (root / ".gitignore").write_text("codemode-report.json\n__pycache__/\ncache/\n")
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "commit", "-qm", "base")
+    root = make(tmp_path / "repo", ignore="codemode-report.json\n")
     base = git(root, "rev-parse", "HEAD").strip()
     git(root, "checkout", "-qb", "feature")
     change_every_function(root)
     git(root, "commit", "-qam", "change")
     head = git(root, "rev-parse", "HEAD").strip()
-    (root / "cache").mkdir()
-    (root / "cache" / "entry.bin").write_bytes(b"precious")
     home, tmpdir = tmp_path / "home", tmp_path / "tmpdir"
     home.mkdir()
     tmpdir.mkdir()
