@@ -18,7 +18,6 @@ Core: imports no stage; config.py parses the table through ``parse``.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -48,6 +47,8 @@ class Effects(NamedTuple):
 
     def for_function(self, function_id: str) -> Allowance | None:
         """The allowances beyond the project's that ``function_id`` has, if any."""
+        import fnmatch  # not on the hook's no-op path, which reads the table but matches nothing
+
         found = [a for pattern, a in self.functions if fnmatch.fnmatchcase(function_id, pattern)]
         if not found:
             return None

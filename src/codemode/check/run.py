@@ -7,6 +7,7 @@ the CLI and the Action.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -113,9 +114,8 @@ def run_check(
     hint = missing_module_hint(config, _messages(report))
     if hint:
         notes.append(hint)
-    from codemode.worker.scratch import wall_notes
-
-    notes += wall_notes()  # where Landlock does not hold, which layer does (#31)
+    scratch = sys.modules.get("codemode.worker.scratch")  # imported by a worker, if any ran
+    notes += scratch.wall_notes() if scratch else []  # where Landlock does not hold (#31)
     elapsed = time.perf_counter() - started
     return report._replace(notes=(*notes, f"elapsed {elapsed:.2f} s"))
 

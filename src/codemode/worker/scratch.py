@@ -11,8 +11,6 @@ the worker is replaced, and a run finds and removes what a killed run left (its 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 import threading
 from pathlib import Path
 
@@ -26,6 +24,8 @@ _MAKING = threading.Lock()  # regen's explorations start workers from several th
 def run_folder() -> Path:
     """The run's scratch folder, made on first use. A forked lane (check --jobs) uses its
     parent's: only the process that made it removes it."""
+    import tempfile  # with random and shutil: ~4 ms the hook's no-op path never pays
+
     with _MAKING:
         if _RUN and _RUN[0][1].is_dir():
             return _RUN[0][1]
@@ -57,6 +57,8 @@ def _at_exit() -> None:
 
 def worker_folder() -> Path:
     """A fresh folder for one worker process, with its ``tmp`` and ``fixtures`` inside."""
+    import tempfile
+
     folder = Path(tempfile.mkdtemp(prefix="w", dir=run_folder()))
     (folder / "tmp").mkdir()
     (folder / "fixtures").mkdir()
@@ -65,6 +67,7 @@ def worker_folder() -> Path:
 
 def remove(folder: Path) -> None:
     """Remove ``folder`` whole, whatever modes the code under test left on what it made."""
+    import shutil
 
     def unlock(func: object, path: str, exc: object) -> None:
         try:
