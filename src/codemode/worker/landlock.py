@@ -33,6 +33,8 @@ _TRUNCATE = 1 << 14  # ABI 3
 _SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
 
 _abi: int | None = None
+_LIBC: list[object] = []  # libc through ctypes, loaded once per process
+_TYPES: list[type] = []  # the two ctypes structures, made once per process (children reuse them)
 
 
 def abi() -> int:
@@ -44,14 +46,17 @@ def abi() -> int:
 
 
 def _libc() -> object | None:
+    if _LIBC:
+        return _LIBC[0]
     if not sys.platform.startswith("linux"):
         return None
     try:
         import ctypes
 
-        return ctypes.CDLL(None, use_errno=True)
+        _LIBC.append(ctypes.CDLL(None, use_errno=True))
     except (ImportError, OSError):
         return None
+    return _LIBC[0]
 
 
 def _probe() -> int:
@@ -83,6 +88,26 @@ def _rights(version: int) -> int:
     return rights
 
 
+def _structures() -> list[type]:
+    """``struct landlock_ruleset_attr`` and ``struct landlock_path_beneath_attr`` (packed)."""
+    if not _TYPES:
+        import ctypes
+
+        class RulesetAttr(ctypes.Structure):
+            _fields_ = [
+                ("handled_access_fs", ctypes.c_uint64),
+                ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64),
+            ]
+
+        class PathBeneath(ctypes.Structure):
+            _pack_ = 1
+            _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+        _TYPES[:] = [RulesetAttr, PathBeneath]
+    return _TYPES
+
+
 def restrict(writable: list[str]) -> str:
     """Allow changes to the file system only beneath ``writable`` (folders that exist) and
     to ``/dev/null``, for this process and every process it starts, for good. Returns ""
@@ -95,16 +120,7 @@ def restrict(writable: list[str]) -> str:
     libc = _libc()
     handled = _rights(version)
 
-    class RulesetAttr(ctypes.Structure):
-        _fields_ = [
-            ("handled_access_fs", ctypes.c_uint64),
-            ("handled_access_net", ctypes.c_uint64),
-            ("scoped", ctypes.c_uint64),
-        ]
-
-    class PathBeneath(ctypes.Structure):
-        _pack_ = 1
-        _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+    RulesetAttr, PathBeneath = _structures()
 
     scoped = _SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL if version >= 6 else 0
     attr = RulesetAttr(handled, 0, scoped)
