@@ -134,15 +134,7 @@ def diff_function(
     if second is not None:
         old, new = old._replace(worker=second[0]), new._replace(worker=second[1])
     witnesses, unconfirmed = look.confirm(old, new, function_id, end)
-    notes = [
-        look.blocked_note(look.ran),
-        _cut_note(budget, look.ran, len(pool), first_cut, unconfirmed),
-    ]
-    if look.oversized:
-        notes.append(
-            f"outputs over {MAX_REPLY_CHARS:,} bytes: not compared ({look.oversized} of "
-            f"{look.ran} calls)"
-        )
+    notes = [*look.notes(), _cut_note(budget, look.ran, len(pool), first_cut, unconfirmed)]
     if received() > signalled:
         notes.append(
             "a call sent a stop signal to codemode's process (SIGTERM or SIGHUP to its "
@@ -253,6 +245,16 @@ class _Looker:
         self.ran = 0  # calls run on both sides before the deadline
         self.oversized = 0  # of those, calls whose output was too large to send on a side
         self.blocked: list[str] = []  # what the wall stopped, per call stopped on a side (#31)
+
+    def notes(self) -> list[str]:
+        """What kept calls from being compared: the wall, outputs too large to send."""
+        notes = [self.blocked_note(self.ran)]
+        if self.oversized:
+            notes.append(
+                f"outputs over {MAX_REPLY_CHARS:,} bytes: not compared ({self.oversized} of "
+                f"{self.ran} calls)"
+            )
+        return notes
 
     def blocked_note(self, ran: int) -> str:
         """The calls the wall stopped: not compared, and said so (never "no difference")."""

@@ -22,6 +22,7 @@ from codemode.atomic import write_atomic
 from codemode.check.run import make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
+from codemode.explore.offline.evaluators import offline_evaluators
 from codemode.explore.writing.path_fixture import as_spec, path_fixture, with_fixture
 from codemode.explore.writing.plan import (
     _Done,
@@ -259,7 +260,7 @@ class _Run:
             used = set(taken)
             for c in cases:
                 c["id"] = unique_id(str(c["id"]), used)
-            return cases, await asyncio.to_thread(_offline_evaluators, recorder, info)
+            return cases, await asyncio.to_thread(offline_evaluators, recorder, info)
         ex = await self._explore_model(target, info, recorder, func, taken)
         done.requests, done.input_tokens, done.output_tokens = (
             ex.requests,
@@ -404,19 +405,6 @@ def _kept(func: FunctionSpec | None) -> list[tuple[str, tuple[Any, ...], dict[st
     if func is None or func.serializer or func.fixtures:
         return []
     return [(c.id, c.args, dict(c.kwargs)) for c in func.cases if c.generated and not c.error]
-
-
-def _offline_evaluators(recorder: Recorder, info: TargetInfo) -> dict[str, dict[str, Any]]:
-    from codemode.explore.llm.pipeline import validate_evaluators
-    from codemode.explore.llm.prompts import ProposedEvaluator
-
-    kinds = {type(r.value).__name__ for r in recorder.records if r.kind == "returned"}
-    if len(kinds) != 1:
-        return {}
-    kind = kinds.pop()
-    if kind not in ("int", "float", "str", "bool", "list", "dict"):
-        return {}
-    return validate_evaluators(recorder, info, [ProposedEvaluator(name=f"is_{kind}", type=kind)])
 
 
 def run_regen(
