@@ -329,7 +329,8 @@ def raise_wall(folder: str, argv: list[str]) -> str:
     from . import wall
 
     own = os.path.join(folder, "scratch")
-    os.makedirs(os.path.join(own, "tmp"), mode=0o700, exist_ok=True)
+    for path in (own, os.path.join(own, "tmp")):  # makedirs gives only the last one its mode
+        os.makedirs(path, mode=0o700, exist_ok=True)
     writes = opts.get("--allow-write", [])
     effects = opts.get("--allow-effect", [])
     wall.up(own, wall.Effects(tuple(writes), "subprocess" in effects, "network" in effects))
