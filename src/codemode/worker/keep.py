@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 LEARNED = "learned-project"  # project module names earlier runs imported, one a line
+# A module whose import takes longer is not kept: runs wait for the warm worker while it
+# imports (warm_client.ANSWER_SECONDS), and one that hangs at import must not hold them all.
+IMPORT_SECONDS = 30.0
 
 
 class Entry:
@@ -138,7 +141,8 @@ class Keeper:
                 before, refused = set(sys.modules), stopped() if stopped else 0
                 self.recorder.armed = True
                 try:
-                    importlib.import_module(name)
+                    with _Deadline(IMPORT_SECONDS):
+                        importlib.import_module(name)
                     ok = not stopped or stopped() == refused
                 except BaseException:  # a module that cannot load here is only not kept
                     ok = False
@@ -305,6 +309,32 @@ def shape(module: Any) -> Any:
 
 def _extent(value: Any) -> int:
     return len(value) if isinstance(value, (list, dict, set, bytearray)) else -1
+
+
+class _Late(Exception):
+    pass
+
+
+class _Deadline:
+    """SIGALRM after ``seconds`` in the block: it raises there, and the import fails."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def __enter__(self) -> None:
+        import signal
+
+        def late(*_: Any) -> None:
+            raise _Late(f"the import took over {self.seconds:g} s")
+
+        self.old = signal.signal(signal.SIGALRM, late)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *_: Any) -> None:
+        import signal
+
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.old)
 
 
 def flags(argv: Any) -> dict[str, list[str]]:
