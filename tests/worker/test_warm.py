@@ -545,3 +545,23 @@ def test_a_module_another_ones_import_changes_is_not_kept(heavy: Project) -> Non
         assert [c["observed"] for f in functions for c in f["cases"]] == [1], n
         if n == 0:
             _imported_by_server(heavy)  # the registry, by the warm worker
+
+
+def test_the_warm_worker_imports_the_projects_modules_behind_the_wall(heavy: Project) -> None:
+    """A project module that writes outside the scratch folder as it is imported: the warm
+    worker imports it behind the same wall as a run's worker (#31), so the write never
+    happens, in the warm worker or in any run (without the warm worker's wall it did)."""
+    outside = heavy.root.parent / "outside.txt"
+    sneaky = f"try:\n    open({str(outside)!r}, 'w').write('x')\nexcept OSError:\n    pass\n"
+    heavy.write("src/shop/sneaky.py", sneaky)
+    calc = "from shop import sneaky  # noqa: F401\n" + CALC_HEAVY
+    heavy.write("src/shop/calc.py", calc.format(extra=""))
+    heavy.git("add", "-A")
+    heavy.git("commit", "-q", "-m", "a module that writes at import")
+    for n in range(3):
+        heavy.write("src/shop/calc.py", calc.format(extra=f" + {n}"))
+        heavy.git("add", "src/shop/calc.py")
+        assert _observed(heavy.check()) == [2 + n, 4 + n]
+        if n == 0:
+            _imported_by_server(heavy)  # shop.heavy, and shop.sneaky beside it
+    assert not outside.exists()

@@ -240,7 +240,8 @@ class Ends:
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         if self.busy:
             return None
-        self.busy, spec = True, None
+        self.busy = True
+        spec: Any = None
         try:
             for finder in sys.meta_path:
                 find = getattr(finder, "find_spec", None)
@@ -260,7 +261,7 @@ class Ends:
         self.shapes[module.__name__] = shape(module)
 
     def changed(self, module: Any) -> bool:
-        return self.shapes.get(module.__name__) != shape(module)
+        return bool(self.shapes.get(module.__name__) != shape(module))
 
 
 class _Ending:
