@@ -40,6 +40,7 @@ from codemode.explore.offline.harvest import (
     read_source,
 )
 from codemode.explore.offline.near_sources import data_texts, doc_file_calls, sibling_calls
+from codemode.explore.offline.test_names import Drops
 from codemode.explore.offline.values import Value, dedupe
 from codemode.explore.offline.variants import example_values, variants
 from codemode.explore.target import AST_LOCK, Param, TargetInfo
@@ -273,11 +274,17 @@ class Planned:
     needs_fixture: tuple[str, ...] = ()
 
 
-def plan(info: TargetInfo, fixtures: Sequence[str] = (), root: Path | None = None) -> Planned:
-    """Every candidate call, sources first, deterministic for a given function."""
+def plan(
+    info: TargetInfo,
+    fixtures: Sequence[str] = (),
+    root: Path | None = None,
+    drops: Drops | None = None,
+) -> Planned:
+    """Every candidate call, sources first, deterministic for a given function. ``drops``
+    counts the test calls that could not be carried (explore/offline/test_names.py)."""
     params = _params(info, fixtures)
     doc = docstring_calls(info)
-    tests, callers = file_calls(info, root) if root is not None else ([], [])
+    tests, callers = file_calls(info, root, drops) if root is not None else ([], [])
     docs = doc_file_calls(info, root) if root is not None else []
     # near the function: its siblings' test inputs, the data files its tests read
     near = [*sibling_calls(info, root), *data_texts(info, root)] if root is not None else []

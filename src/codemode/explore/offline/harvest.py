@@ -28,6 +28,14 @@ from codemode.explore.offline.row_bindings import (
     class_tables,
     loop_rows,
 )
+from codemode.explore.offline.spread import (
+    MAX_READ,
+    expr_shape,
+    spread,
+    text_shape,
+    value_shape,
+)
+from codemode.explore.offline.test_names import Carrier, Drops
 from codemode.explore.target import TargetInfo
 
 MAX_FROM_FILES = 120  # calls per function from tests and callers (table rows count each)
@@ -252,8 +260,21 @@ def _parametrize_rows(
             values = list(row.elts) if len(names) > 1 and isinstance(row, ast.Tuple) else [row]
             if len(values) == len(names):
                 table.append(dict(zip(names, values)))
-        rows = [{**r, **t} for r in rows for t in table][:50] if table else rows
+        rows = spread([{**r, **t} for r in rows for t in table], 50, _row_shape) if table else rows
     return rows
+
+
+def _row_shape(row: dict[str, ast.expr]) -> tuple[Any, ...]:
+    return tuple(expr_shape(v) for v in row.values())
+
+
+def candidate_shape(c: Candidate) -> tuple[Any, ...]:
+    """A harvested call's shape (explore/offline/spread.py): its arguments' types and text."""
+    if c.exprs is not None:
+        named = sorted(c.exprs.get("kwargs", {}).items())
+        srcs = [*c.exprs.get("args", []), *(f"{k}={v}" for k, v in named)]
+        return ("exprs", tuple(text_shape(str(s)) for s in srcs))
+    return (tuple(value_shape(a) for a in c.args), tuple(sorted(c.kwargs)))
 
 
 class _Sub(ast.NodeTransformer):
@@ -265,7 +286,7 @@ class _Sub(ast.NodeTransformer):
 
 
 def _calls_in_file(
-    info: TargetInfo, tree: ast.Module, same_module: bool, source: str
+    info: TargetInfo, tree: ast.Module, same_module: bool, source: str, drops: Drops | None = None
 ) -> Iterator[Candidate]:
     matcher = _Matcher(info, tree, same_module)
     if not matcher.names and not matcher.modules:
@@ -273,6 +294,7 @@ def _calls_in_file(
     setup = _imports(tree)
     tables = _tables(tree)
     module_env = assignments(tree.body)
+    carrier = Carrier(tree, module_env, same_module)
     class_env = class_tables(tree) if source == "tests" else {}
     loops_of: dict[int, dict[int, list[Row]]] = {}
 
@@ -296,15 +318,51 @@ def _calls_in_file(
                 label = f"from_{fn.name}" if source == "tests" else f"as_in_{fn.name}"
                 rows = [(label, r) for r in rows_at(fn, node)]
                 rows += [(f"from_{test}", r) for test, r in via.get(id(node), [])]
-                for label, row in rows[: 2 * MAX_ROWS]:
+                local = assignments(fn.body)
+                for label, row in rows[:MAX_READ]:
                     call = _Sub(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
-                    cand = _call_from(call, label, source, setup)
+                    cand = _carried(call, label, source, setup, carrier, local, row, drops)
                     if cand is not None:
                         yield cand
 
 
-def file_calls(info: TargetInfo, root: Path) -> tuple[list[Candidate], list[Candidate]]:
-    """(calls in the project's tests, calls in the project's other code)."""
+def _carried(
+    call: ast.Call,
+    label: str,
+    source: str,
+    setup: str,
+    carrier: Carrier,
+    local: Row,
+    row: Row,
+    drops: Drops | None,
+) -> Candidate | None:
+    """The call with what its arguments need from the test module (explore/offline/
+    test_names.py), or None, its reason counted in ``drops``."""
+    if literal_arguments(call) is None:
+        bound = (
+            {
+                k: _Sub(row).visit(ast.parse(ast.unparse(v), mode="eval")).body
+                for k, v in local.items()
+            }
+            if row and local
+            else local
+        )
+        carried = carrier.carry(call, bound)
+        if isinstance(carried, str):
+            if drops is not None:
+                drops[carried.split(" (")[0]] += 1
+            return None
+        call, lines = carried
+        setup = "\n".join([setup, *lines]) if lines else setup
+    return _call_from(call, label, source, setup)
+
+
+def file_calls(
+    info: TargetInfo, root: Path, drops: Drops | None = None
+) -> tuple[list[Candidate], list[Candidate]]:
+    """(calls in the project's tests, calls in the project's other code), each a spread of
+    ``MAX_FROM_FILES`` over the shapes of all those read (explore/offline/spread.py).
+    ``drops``: counts the calls that could not be carried, by reason."""
     tests: list[Candidate] = []
     callers: list[Candidate] = []
     target = info.path.resolve()
@@ -318,15 +376,18 @@ def file_calls(info: TargetInfo, root: Path) -> tuple[list[Candidate], list[Cand
             continue
         is_test = is_test_file(rel)
         bucket = tests if is_test else callers
-        if len(bucket) >= MAX_FROM_FILES:
+        if len(bucket) >= MAX_READ:
             continue
         same = path.resolve() == target
-        found = _calls_in_file(info, tree, same, "tests" if is_test else "callers")
+        found = _calls_in_file(info, tree, same, "tests" if is_test else "callers", drops)
         for cand in found:
             bucket.append(cand)
-            if len(bucket) >= MAX_FROM_FILES:
+            if len(bucket) >= MAX_READ:
                 break
-    return tests, callers
+    return (
+        spread(tests, MAX_FROM_FILES, candidate_shape),
+        spread(callers, MAX_FROM_FILES, candidate_shape),
+    )
 
 
 def doctest_lines(text: str, skip: Container[int] = ()) -> Iterator[tuple[bool, str]]:

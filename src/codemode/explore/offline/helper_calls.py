@@ -24,7 +24,8 @@ import ast
 from collections.abc import Callable
 from typing import NamedTuple
 
-from codemode.explore.offline.row_bindings import MAX_ROWS, Row
+from codemode.explore.offline.row_bindings import Row
+from codemode.explore.offline.spread import MAX_READ
 
 RowsAt = Callable[[ast.FunctionDef | ast.AsyncFunctionDef, ast.Call], list[Row]]
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -60,7 +61,7 @@ def helper_rows(
                     binding = {**helper.defaults, **dict(zip(helper.params, args)), **named}
                     for call in helper.calls:
                         found = out.setdefault(id(call), [])
-                        if len(found) < MAX_ROWS:
+                        if len(found) < MAX_READ:  # all of them: the harvest spreads them (#32)
                             found.append((fn.name, binding))
     return out
 

@@ -22,6 +22,7 @@ from codemode.config import Config
 from codemode.errors import FatalError
 
 if TYPE_CHECKING:
+    from codemode.explore.offline.test_names import Drops
     from codemode.explore.target import TargetInfo
 
 # The order calls are tried in, so a budget that cuts the search keeps the likeliest ones:
@@ -59,6 +60,12 @@ class PoolCall(NamedTuple):
         return repr((self.args, sorted(self.kwargs.items()), self.exprs, self.receiver))
 
 
+class Pool(list[PoolCall]):
+    """The calls, and how many harvested calls were left out, by reason (``dropped``)."""
+
+    dropped: dict[str, int]
+
+
 def pool_for(
     config: Config,
     function_id: str,
@@ -69,15 +76,18 @@ def pool_for(
     spec_inputs: Iterable[tuple[Sequence[Any], dict[str, Any]]] = (),
     limit: int = MAX_POOL,
     old_files: bool = True,
-) -> list[PoolCall]:
+) -> Pool:
     """The inputs for ``function_id`` (``old_id`` at the old side, when it was renamed),
     deduplicated, in ``SOURCE_ORDER``, new side before old within a source. ``old_root``: the
     old side's changed files (their tests and callers are read there). ``old_files``:
     False when the change touched no file but the functions' own modules (no test, no
     caller): the old side's files then hold the new side's calls, and are not read twice."""
+    from codemode.explore.offline.test_names import Drops
+
+    drops = Drops()
     found: list[PoolCall] = [PoolCall(tuple(a), dict(k), "spec", "spec") for a, k in spec_inputs]
     new_info = _info(config, function_id, new_root)
-    found += _side_calls(new_info, new_root, "new", planned=True)
+    found += _side_calls(new_info, new_root, "new", drops, planned=True)
     if old_root is not None:
         # ``old_root`` holds the files the change touched (change/old_side.py); a module it
         # lacks is the same on both sides, the work tree's
@@ -91,7 +101,7 @@ def pool_for(
             or old_info is None
             or ((old_info.literals, old_info.params) != (new_info.literals, new_info.params))
         )
-        found += _side_calls(old_info, old_root, "old", planned=planned, files=old_files)
+        found += _side_calls(old_info, old_root, "old", drops, planned=planned, files=old_files)
     rank = {s: i for i, s in enumerate(SOURCE_ORDER)}
     found.sort(key=lambda c: rank.get(c.source, len(rank)))  # stable: new before old
     out: dict[str, PoolCall] = {}
@@ -99,7 +109,9 @@ def pool_for(
         out.setdefault(call.key(), call)
         if len(out) >= limit:
             break
-    return list(out.values())
+    pool = Pool(out.values())
+    pool.dropped = dict(drops)
+    return pool
 
 
 def _info(config: Config, function_id: str, root: Path) -> TargetInfo | None:
@@ -112,7 +124,13 @@ def _info(config: Config, function_id: str, root: Path) -> TargetInfo | None:
 
 
 def _side_calls(
-    info: TargetInfo | None, root: Path, side: str, *, planned: bool, files: bool = True
+    info: TargetInfo | None,
+    root: Path,
+    side: str,
+    drops: Drops,
+    *,
+    planned: bool,
+    files: bool = True,
 ) -> list[PoolCall]:
     """One side's inputs: every source (``planned``), or only its examples (docstring, and
     with ``files`` the calls in its tests and callers)."""
@@ -120,18 +138,22 @@ def _side_calls(
         return []
     from codemode.explore.offline.explorer import plan
     from codemode.explore.offline.harvest import docstring_calls, file_calls
+    from codemode.explore.offline.wrappers import wrapper_calls
     from codemode.explore.target import AST_LOCK
 
     with AST_LOCK:
         if planned:
-            candidates = plan(info, (), root if files else None).candidates
+            candidates = plan(info, (), root if files else None, drops).candidates
         else:
-            tests, callers = file_calls(info, root) if files else ([], [])
+            tests, callers = file_calls(info, root, drops) if files else ([], [])
             candidates = [*tests, *docstring_calls(info), *callers]
+        # a function the tests reach through a public wrapper: the wrapper's arguments
+        via = list(wrapper_calls(info, root, drops)) if files else []
     out = [
         PoolCall(tuple(c.args), dict(c.kwargs), c.source, c.label, c.exprs, side=side)
         for c in candidates
     ]
+    out += [PoolCall(c.args, c.kwargs, c.source, c.label, None, r, side) for c, r in via]
     if info.is_method and files:
         out += _receiver_calls(info, root, side)
     return out

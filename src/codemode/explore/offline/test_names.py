@@ -1,0 +1,120 @@
+"""What a harvested call needs from its test module, carried with it (#32).
+
+A test's call often passes a name its file defines rather than a value::
+
+    LANG = "en"
+
+    @pytest.mark.parametrize("text, expected", [("one", 1), ("two", 2)])
+    def test_parse(text, expected):
+        assert parse(text, LANG) == expected
+
+The worker evaluates a call's arguments with the target module's globals and the test
+file's imports; ``LANG`` is neither, so the call could not run. Each free name of the
+arguments is looked up where the test defines it: an assignment in the test function, then
+one at module level (the last one wins, as at import). A literal value is put in place of the
+name (the call then has literal arguments, a seed for variants); any other value comes along
+as a setup line (``when = date(2024, 1, 31)``), after the lines it needs itself. A name
+bound nowhere the file says (a fixture, a loop's name the source does not spell, ``self``)
+drops the call with that reason, counted in ``Drops``: the pool says how much of the tests
+it could not carry.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections import Counter
+
+from codemode.explore.offline.row_bindings import Env
+
+_BUILTINS = frozenset(dir(builtins))
+MAX_DEPTH = 20  # a chain of assignments this long is data, not a test's setup
+
+
+class Drops(Counter[str]):
+    """Harvested calls left out of a pool, by reason."""
+
+
+def imported_names(tree: ast.Module) -> set[str]:
+    """Names the module's imports bind (``*`` if it star-imports: anything may be bound)."""
+    out: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            out.update(a.asname or a.name for a in node.names)
+    return out
+
+
+def defined_names(tree: ast.Module) -> set[str]:
+    """Module-level functions and classes: a call through them cannot be carried as one line."""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {n.name for n in tree.body if isinstance(n, kinds)}
+
+
+def free_names(node: ast.AST) -> list[str]:
+    """The names ``node`` reads and does not bind itself (a lambda's or a comprehension's)."""
+    bound: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Lambda):
+            a = n.args
+            bound.update(p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs))
+            bound.update(p.arg for p in (a.vararg, a.kwarg) if p is not None)
+        elif isinstance(n, ast.comprehension):
+            bound.update(t.id for t in ast.walk(n.target) if isinstance(t, ast.Name))
+    out: dict[str, None] = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound:
+            out.setdefault(n.id, None)
+    return list(out)
+
+
+def _literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+class _Put(ast.NodeTransformer):
+    def __init__(self, values: dict[str, ast.expr]) -> None:
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.values.get(node.id, node) if isinstance(node.ctx, ast.Load) else node
+
+
+class Carrier:
+    """One test file's names, for every call harvested from it."""
+
+    def __init__(self, tree: ast.Module, module_env: Env, same_module: bool) -> None:
+        self.module_env = module_env
+        self.known = imported_names(tree) | _BUILTINS
+        self.open = "*" in self.known or same_module  # a name may come from elsewhere
+        self.defined = defined_names(tree)
+
+    def carry(self, call: ast.Call, local: Env) -> tuple[ast.Call, list[str]] | str:
+        """``call`` with the literal names put in place and the setup lines its other names
+        need, or the reason it cannot be carried."""
+        values: dict[str, ast.expr] = {}
+        lines: dict[str, tuple[tuple[bool, int], str]] = {}
+        todo = [(n, 0) for n in free_names(call)]
+        while todo:
+            name, depth = todo.pop()
+            if name in lines or name in self.known:
+                continue
+            value = local.get(name, self.module_env.get(name))
+            if value is None or depth > MAX_DEPTH:
+                if self.open:
+                    continue
+                what = "a function of the test file" if name in self.defined else "a name"
+                return f"{what} the test file binds no value to ({name})"
+            if depth == 0 and _literal(value):
+                values[name] = value
+            line = f"{name} = {ast.unparse(value)}".replace("\n", " ")
+            lines[name] = ((name in local, getattr(value, "lineno", 0)), line)
+            todo += [(n, depth + 1) for n in free_names(value) if n != name]
+        out = _Put(values).visit(ast.parse(ast.unparse(call), mode="eval")).body
+        # setup runs line by line: in the order the file defines them
+        return out, [line for _, line in sorted(lines.values())]
