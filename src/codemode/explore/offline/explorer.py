@@ -42,7 +42,7 @@ from codemode.explore.offline.harvest import (
 from codemode.explore.offline.near_sources import data_texts, doc_file_calls, sibling_calls
 from codemode.explore.offline.test_names import Drops
 from codemode.explore.offline.values import Value, dedupe
-from codemode.explore.offline.variants import example_values, variants
+from codemode.explore.offline.variants import example_values, other_types, variants
 from codemode.explore.target import AST_LOCK, Param, TargetInfo
 
 # Choosing cases (records, mutants, case mappings) is imported where cases are chosen:
@@ -290,6 +290,7 @@ def plan(
     near = [*sibling_calls(info, root), *data_texts(info, root)] if root is not None else []
     found = [*tests, *doc, *docs, *callers, *near]
     found += variants([*doc, *docs, *tests])
+    found += other_types([*doc, *docs, *tests], params)  # None, [] for a mapping (#32)
     fn = _fn_node(info)
     module = _module_tree(info)
     pats = patterns(fn, module) if fn is not None and module is not None else []

@@ -348,6 +348,9 @@ def _carried(
             else local
         )
         carried = carrier.carry(call, bound)
+        if isinstance(carried, str) and source != "tests":
+            # a caller's arguments are its own parameters: the call still says their types
+            return _call_from(call, label, source, setup)
         if isinstance(carried, str):
             if drops is not None:
                 drops[carried.split(" (")[0]] += 1

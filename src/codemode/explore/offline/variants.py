@@ -19,6 +19,7 @@ mutants, and each kind of variant is a class of input the fill may show once.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import Any
@@ -159,4 +160,62 @@ def example_values(
         if vals:
             labelled += [Value(v, f"example_{kind}") for v, kind in varied(vals[0])]
         out[name] = labelled
+    return out
+
+
+# Another type for an argument, where the annotation or another example shows the parameter
+# takes it (#32): (the seed's type, what shows the other, the word for it, the value).
+# The words are what typing spells them with; the values are the emptiest of their type, or
+# the seed itself in the other text type.
+_OTHER_TYPES: tuple[tuple[type, type, tuple[str, ...], Any], ...] = (
+    (dict, list, ("list", "Sequence", "Iterable", "tuple", "Collection"), lambda v: []),
+    (list, dict, ("dict", "Mapping"), lambda v: {}),
+    (str, bytes, ("bytes", "AnyStr", "Buffer"), lambda v: v.encode("utf-8")),
+    (bytes, str, ("str", "AnyStr"), lambda v: v.decode("utf-8", "replace")),
+)
+
+
+def _shown(name: str, examples: Sequence[Candidate], positional: Sequence[str]) -> set[type]:
+    """The types the examples pass ``name``."""
+    out: set[type] = set()
+    for c in examples:
+        bound = {**dict(zip(positional, c.args)), **c.kwargs}
+        if name in bound:
+            out.add(type(bound[name]))
+    return out
+
+
+def _others(value: Any, annotation: str, shown: set[type]) -> Iterator[tuple[Any, str]]:
+    if value is not None and (
+        type(None) in shown or "None" in annotation or "Optional" in annotation
+    ):
+        yield None, "as_none"
+    for seed, other, words, make in _OTHER_TYPES:
+        if type(value) is seed and (other in shown or any(re.search(rf"\b{w}\b", annotation) for w in words)):
+            yield make(value), f"as_{other.__name__}"
+
+
+def other_types(examples: Sequence[Candidate], params: Sequence[Any]) -> list[Candidate]:
+    """Each example with one argument of another type than it passes, where the parameter's
+    annotation or another example shows that type (``None``, an empty list for a mapping,
+    bytes for text): labelled ``<example>_<name>_as_<type>``. ``params``: the function's
+    ``Param``s (explore/target.py)."""
+    positional = [p.name for p in params if p.kind in ("positional", "positional_only")]
+    seen = {_key(c) for c in examples}
+    out: list[Candidate] = []
+    for p in params:
+        shown = _shown(p.name, examples, positional)
+        for c in _seeds(examples):
+            bound = dict(zip(positional, c.args))
+            at = positional.index(p.name) if p.name in bound else -1
+            if at < 0 and p.name not in c.kwargs:
+                continue
+            value = c.args[at] if at >= 0 else c.kwargs[p.name]
+            for v, kind in _others(value, p.annotation or "", shown):
+                args = (*c.args[:at], v, *c.args[at + 1 :]) if at >= 0 else c.args
+                kwargs = c.kwargs if at >= 0 else {**c.kwargs, p.name: v}
+                new = Candidate(args, kwargs, f"{c.label}_{p.name}_{kind}", "variants", family=kind)
+                if _key(new) not in seen:
+                    seen.add(_key(new))
+                    out.append(new)
     return out
