@@ -6,9 +6,25 @@ through a public wrapper of its module."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from diffkit import check, functions, git, project, write
+
+
+def _diffed(
+    tmp_path: Path, old: dict[str, str], new: dict[str, str], function_id: str, **fixtures: Any
+) -> tuple[int, dict[str, Any]]:
+    """``check --staged`` of the change from ``old`` to ``new``: (exit code, the function's
+    entry), the function asserted ``changed``."""
+    repo = project(tmp_path, old)
+    write(repo, new)
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", **fixtures)
+    f = functions(report).get(function_id)
+    assert f is not None and f["status"] == "changed", f
+    return rc, f
+
 
 # The change shows only for lang "en" (its letters' codes add up to 211), which no value of
 # the function's own hints at: only the test's constant does.
@@ -36,12 +52,9 @@ def test_shout(text, expected):
 def test_a_parametrize_row_using_a_module_constant_gives_the_witness(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = project(tmp_path, {"src/demo/shout.py": SHOUT, "tests/test_shout.py": CONSTANT_TEST})
-    write(repo, {"src/demo/shout.py": SHOUT.replace("text.upper()", 'text.upper() + "!"')})
-    git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report).get("demo.shout.shout")
-    assert f is not None and f["status"] == "changed", f
+    old = {"src/demo/shout.py": SHOUT, "tests/test_shout.py": CONSTANT_TEST}
+    new = {"src/demo/shout.py": SHOUT.replace("text.upper()", 'text.upper() + "!"')}
+    rc, f = _diffed(tmp_path, old, new, "demo.shout.shout", capsys=capsys, monkeypatch=monkeypatch)
     assert "shout('one', 'en')" in {w["call"] for w in f["witnesses"]}
     assert rc == 1
 
@@ -75,12 +88,9 @@ def test_a_helpers_last_kind_of_300_rows_gives_the_witness(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The change: `<` now holds for equal numbers. Only the helper's last 50 rows compare.
-    repo = project(tmp_path, {"src/demo/calc.py": CALC, "tests/test_calc.py": _helper_test()})
-    write(repo, {"src/demo/calc.py": CALC.replace("return a < b", "return a <= b")})
-    git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report).get("demo.calc.calc")
-    assert f is not None and f["status"] == "changed", f
+    old = {"src/demo/calc.py": CALC, "tests/test_calc.py": _helper_test()}
+    new = {"src/demo/calc.py": CALC.replace("return a < b", "return a <= b")}
+    rc, f = _diffed(tmp_path, old, new, "demo.calc.calc", capsys=capsys, monkeypatch=monkeypatch)
     assert any(" < " in w["call"] for w in f["witnesses"]), f["witnesses"]
     assert rc == 1
 
@@ -114,11 +124,9 @@ def test_a_method_reached_only_through_a_wrapper_gives_the_witness(
 ) -> None:
     # The change is in the method, on an instance built with upper=True: a default
     # Converter() never shows it, and no test calls the method itself.
-    repo = project(tmp_path, {"src/demo/conv.py": CONVERTER, "tests/test_conv.py": WRAPPER_TEST})
-    write(repo, {"src/demo/conv.py": CONVERTER.replace("out.upper() if", "out.title() if")})
-    git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report).get("demo.conv.Converter.convert")
-    assert f is not None and f["status"] == "changed", f
+    old = {"src/demo/conv.py": CONVERTER, "tests/test_conv.py": WRAPPER_TEST}
+    new = {"src/demo/conv.py": CONVERTER.replace("out.upper() if", "out.title() if")}
+    method = "demo.conv.Converter.convert"
+    rc, f = _diffed(tmp_path, old, new, method, capsys=capsys, monkeypatch=monkeypatch)
     assert any("ab-cd" in w["call"] for w in f["witnesses"]), f["witnesses"]
     assert rc == 1
