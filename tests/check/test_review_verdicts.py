@@ -107,6 +107,20 @@ def test_a_contradicted_edit_on_an_impacted_function_is_a_warning(
     ]
 
 
+def test_an_edit_whose_case_cannot_run_is_not_called_contradicted(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The head's module fails to import: the code never ran, so it contradicts nothing; the
+    error itself fails the run, not a word the review made up (the comment's recording showed
+    `contradicted` for such a case)."""
+    _stage(repo, "pk/calc.py", ("def base(x):", "import not_installed_anywhere\n\n\ndef base(x):"))
+    _stage(repo, "specs/calc.yml", ("expected: 4}", "expected: 5}"))
+    code, out = _check(repo, capsys)
+    assert code == 1, out  # the import error is an error verdict
+    assert "[contradicted]" not in out, out
+    assert "pk.calc.user[one]: expectation edited, and the case could not run at head" in out
+
+
 def test_an_edit_with_the_functions_own_change_is_quiet(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -38,6 +38,7 @@ _EXPECTATION = frozenset({"expected", "raises", "match"})
 # Most important first: what the code contradicts or a removal hides, then what got weaker.
 _PRIORITY = {
     "contradicted": 0,
+    "not_run": 0,
     "hides_change": 1,
     "block_removed": 2,
     "weakened": 3,
@@ -234,6 +235,9 @@ def _case_change(d: FileDelta, c: CaseDelta, head: _Head) -> CaseChange:
     )
 
 
+_NOT_RUN = "the case could not run at head (its error is above): not compared with the code"
+
+
 def _case_callouts(c: CaseDelta, change: CaseChange, head: _Head) -> list[Callout]:
     def say(kind: str, level: str, message: str, verdict: str = "") -> Callout:
         line = None if c.kind == "removed" else change.line  # Callout.line is at head
@@ -244,7 +248,9 @@ def _case_callouts(c: CaseDelta, change: CaseChange, head: _Head) -> list[Callou
     if c.kind == "changed" and _EXPECTATION & set(c.what):
         # Only the function's own source makes an edit "together with the function" (#35): a
         # changed callee, or nothing at all, leaves an edit the code contradicts a warning.
-        if bad:
+        if change.status == "error":  # the code never ran: it contradicts nothing (#35)
+            out.append(say("not_run", WARNING, f"expectation edited, and {_NOT_RUN}"))
+        elif bad:
             out.append(
                 say("contradicted", WARNING, _contradicted(change.function, head), "contradicted")
             )
