@@ -5,6 +5,7 @@ rows reach the function."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,24 +53,72 @@ def test_a_clock_reading_function_gives_no_witness(
     assert rc == 0
 
 
-def test_a_message_only_change_is_reported_as_such(
+QTY = 'def qty(text: str) -> int:\n    if not text.isdigit():\n        raise ValueError("not a number")\n    return int(text)\n'
+
+
+def test_a_message_only_change_is_shown_and_fails_only_on_request(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    old = 'def qty(text: str) -> int:\n    if not text.isdigit():\n        raise ValueError("not a number")\n    return int(text)\n'
-    repo = project(tmp_path, {"src/demo/qty.py": old})
-    _staged(repo, {"src/demo/qty.py": old.replace("not a number", "quantity must be digits")})
+    # #32: a bare `except:` narrowed blocked commits for a message. A function whose only
+    # witnesses are message changes has a verdict of its own, outside the default fail_on.
+    repo = project(tmp_path, {"src/demo/qty.py": QTY})
+    _staged(repo, {"src/demo/qty.py": QTY.replace("not a number", "quantity must be digits")})
     rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
     f = functions(report)["demo.qty.qty"]
-    assert f["status"] == "changed" and rc == 1
+    assert (f["status"], rc) == ("message_changed", 0)
+    assert report["counts"]["message_changed"] == 1
     w = f["witnesses"][0]
     assert w["kind"] == "message"
     assert w["old"] == {"raised": "ValueError", "message": "not a number"}
     assert w["new"] == {"raised": "ValueError", "message": "quantity must be digits"}
-    capsys.readouterr()
     from codemode.cli.main import main
 
-    main(["check", "--staged"])
-    assert "(message changed)" in capsys.readouterr().out
+    capsys.readouterr()
+    assert main(["check", "--staged"]) == 0
+    out = capsys.readouterr().out
+    assert "demo.qty.qty: message_changed:" in out and "(message changed)" in out
+    assert "qty('" in out  # the call, as in every output
+    # the PR comment's Markdown (the job summary is the same text) and the step outputs
+    assert main(["check", "--staged", "--report-out", str(tmp_path / "r.json")]) == 0
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "outputs"))
+    assert main(["comment", "--report", str(tmp_path / "r.json")]) == 0
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "1 message\\_changed" in summary and "(message changed)" in summary  # `_` escaped
+    assert "qty(" in summary
+    outputs = (tmp_path / "outputs").read_text(encoding="utf-8")
+    assert re.search(r"^message_changed<<(\S+)\n1\n\1$", outputs, re.M), outputs
+    rc, _ = check(
+        repo, "--staged", "--fail-on", "message_changed", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert rc == 1
+
+
+def test_a_message_change_beside_another_change_is_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path, {"src/demo/qty.py": QTY})
+    new = QTY.replace("not a number", "quantity must be digits").replace(
+        "return int(text)", "return int(text) + (text == '7')"
+    )
+    _staged(repo, {"src/demo/qty.py": new, "tests/test_qty.py": TEST_QTY})
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.qty.qty"]
+    assert {w["kind"] for w in f["witnesses"]} >= {"message", "value"}, f["witnesses"]
+    assert (f["status"], rc) == ("changed", 1)
+
+
+TEST_QTY = """\
+import pytest
+
+from demo.qty import qty
+
+
+def test_qty():
+    assert qty("7") == 7
+    with pytest.raises(ValueError):
+        qty("x")
+"""
 
 
 VERSION = """\

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from codemode.config import Config
-from codemode.report.model import FunctionResult, Report
+from codemode.report.model import FunctionResult, Report, Verdict
 from codemode.scope import Scope
 from codemode.shard import in_shard
 
@@ -555,7 +555,7 @@ def merge(
         i = by_id.get(d.id)
         fr = out[i] if i is not None else FunctionResult(d.id, "ok", path=paths.get(d.id))
         if d.witnesses:
-            status = "changed" if fr.status in _WEAKER else fr.status
+            status = _changed(d) if fr.status in _WEAKER else fr.status
             message = fr.message if fr.status not in _WEAKER else _message(d)
             fr = fr._replace(status=status, witnesses=d.witnesses, message=message)
         fr = fr._replace(diff_note=d.note)
@@ -568,7 +568,17 @@ def merge(
     return out
 
 
+def _changed(d: FunctionDiff) -> Verdict:
+    """``message_changed`` when every witness raises the same exception type as before with
+    another message (outside the default fail_on, #32), else ``changed``."""
+    from codemode.report.witness import only_messages
+
+    return "message_changed" if only_messages(d.witnesses) else "changed"
+
+
 def _message(d: FunctionDiff) -> str:
     n = len(d.witnesses)
     calls = "call" if n == 1 else "calls"
+    if _changed(d) == "message_changed":
+        return f"the change alters only the exception message of {n} {calls}, e.g. {d.witnesses[0].call}"
     return f"the change alters the outcome of {n} {calls}, e.g. {d.witnesses[0].call}"

@@ -32,7 +32,7 @@ examples:
 
 FAIL_ON_HELP = (
     f"verdicts that fail the run (default: {','.join(DEFAULT_FAIL_ON)}; also stale, missing, "
-    "orphaned, skipped and the spec review's weakened, loosened; 'none')"
+    "orphaned, skipped, message_changed and the spec review's weakened, loosened; 'none')"
 )
 
 

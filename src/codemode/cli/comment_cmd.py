@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from codemode.config import DEFAULT_FAIL_ON
+
 EXAMPLES = """\
 examples:
   # in a workflow_run job, after downloading the report artifact
@@ -36,8 +38,8 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--fail-on",
         default=None,
-        help="comma-separated verdicts that make the exit code 1 (default: drifted,error,changed); "
-        "'none' to always exit 0",
+        help="comma-separated verdicts that make the exit code 1 (default: "
+        f"{','.join(DEFAULT_FAIL_ON)}); 'none' to always exit 0",
     )
     p.set_defaults(run=run)
 

@@ -75,14 +75,18 @@ def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annota
                 )
             )
         if f.witnesses:  # the behaviour diff (#18): one annotation per function, on its source
-            from codemode.report.witness import MAX_SHOWN, witness_text
+            from codemode.report.witness import MAX_SHOWN, only_messages, witness_text
 
             text = "\n".join(witness_text(w, 200) for w in f.witnesses[:MAX_SHOWN])
             more = len(f.witnesses) - MAX_SHOWN
             if more > 0:
                 text += f"\n... and {more} more"
-            title = f"codemode: {f.id} behaviour changed"
-            errors.append(((rank, 0), Annotation("error", text, f.path, None, title)))
+            if only_messages(f.witnesses):  # fails only on request (#32): a warning
+                title = f"codemode: {f.id} exception message changed"
+                warnings.append(((rank, 0), Annotation("warning", text, f.path, None, title)))
+            else:
+                title = f"codemode: {f.id} behaviour changed"
+                errors.append(((rank, 0), Annotation("error", text, f.path, None, title)))
         if f.status == "error" and not failing:
             text = f.message or "error"
             errors.append(

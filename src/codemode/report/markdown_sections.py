@@ -41,6 +41,7 @@ ICONS = {
     "missing": "⚠️",
     "stale": "⚠️",
     "changed": "🔀",
+    "message_changed": "✉️",
     "ok": "✅",
 }
 CASE_ICONS = {

@@ -17,7 +17,7 @@ from codemode.report.markdown_inline import escape_text, plural, span
 from codemode.report.markdown_sections import ICONS, Section, failing_cases, named
 from codemode.report.model import FunctionResult, Report, Witness
 from codemode.report.notation import outcome_value, value_text
-from codemode.report.witness import representative, shape
+from codemode.report.witness import only_messages, representative, shape
 
 MAX_CALLS = 5  # witness calls listed per function
 VALUE_WIDTH = 100  # characters of one outcome in a witness line
@@ -41,7 +41,8 @@ def _function_item(f: FunctionResult) -> str:
     shown = representatives(f.witnesses)
     note = f" · {escape_text(f.diff_note)}" if f.diff_note else ""
     n = len(f.witnesses)
-    head = f"{ICONS['changed']} **{span(f.id)}** · {plural(n, 'call')} {'differs' if n == 1 else 'differ'}{note}\n"
+    icon = ICONS["message_changed" if only_messages(f.witnesses) else "changed"]
+    head = f"{icon} **{span(f.id)}** · {plural(n, 'call')} {'differs' if n == 1 else 'differ'}{note}\n"
     lines = [witness_line(w) for w in shown]
     left = len(f.witnesses) - len(shown)
     if left:

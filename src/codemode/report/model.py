@@ -19,8 +19,19 @@ REPORT_VERSION = 1
 
 # The words of a report, defined here once: a verdict per function, a status per case.
 # `changed`: the behaviour diff found calls whose outcome the change altered, outside the
-# spec's cases (its witnesses, #18). `skipped`: a budget stop left it unexplored (#22).
-Verdict = Literal["ok", "drifted", "stale", "missing", "orphaned", "error", "changed", "skipped"]
+# spec's cases (its witnesses, #18). `message_changed`: every such call still raises the same
+# exception type, with another message (#32). `skipped`: a budget stop left it unexplored (#22).
+Verdict = Literal[
+    "ok",
+    "drifted",
+    "stale",
+    "missing",
+    "orphaned",
+    "error",
+    "changed",
+    "message_changed",
+    "skipped",
+]
 CaseStatus = Literal["passed", "drifted", "failed", "error", "empty", "skipped"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # config.VERDICTS parses --fail-on with these
 # The spec review's call-outs that can fail a run too (#35), each a word of --fail-on: an edited
@@ -46,6 +57,7 @@ STATUS_ORDER = {
     "drifted": 1,
     "changed": 1,
     "orphaned": 2,
+    "message_changed": 2,
     "missing": 3,
     "stale": 4,
     "skipped": 5,

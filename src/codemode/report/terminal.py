@@ -22,11 +22,16 @@ _STATUS_COLOR = {
     "missing": "yellow",
     "orphaned": "yellow",
     "changed": "red",
+    "message_changed": "yellow",  # shown, fails only on request (#32)
     "passed": "green",
     "failed": "red",
     "empty": "yellow",
     "skipped": "dim",  # a case an LLM judge skipped, a function a budget left unexplored
 }
+
+
+# verdicts said on the function's own line (a case's line says the others)
+_OWN_LINE = ("missing", "orphaned", "stale", "changed", "message_changed")
 
 
 def use_color(stream: TextIO, mode: str = "auto") -> bool:
@@ -130,11 +135,11 @@ def render(
         if f.status == "ok" and not verbose:
             continue
         loc = _loc(f.spec, f.line) or (f"{f.path}: " if f.path else "")
-        if f.status in ("missing", "orphaned", "stale", "changed") or (f.message and not f.cases):
+        if f.status in _OWN_LINE or (f.message and not f.cases):
             via = f" (impacted by {', '.join(f.impacted_by)})" if f.impacted_by else ""
             lines.append(f"{loc}{f.id}: {p.status(f.status)}: {f.message}{via}")
             lines += _witness_lines(f)
-            if f.status not in ("stale", "changed"):
+            if f.status not in ("stale", "changed", "message_changed"):
                 continue
         elif f.witnesses:  # drifted or broken too: the calls the change altered
             lines.append(f"{loc}{f.id}: {p.status('changed')}: the outcome of these calls changed")

@@ -27,6 +27,12 @@ def shape(w: Witness) -> tuple[str, str, str]:
     return w.kind, side(w.old), side(w.new)
 
 
+def only_messages(witnesses: Sequence[Witness]) -> bool:
+    """Every witness raises the same exception type on both sides, with another message: the
+    ``message_changed`` verdict, which fails only on request (#32)."""
+    return bool(witnesses) and all(w.kind == "message" for w in witnesses)
+
+
 def representative(witnesses: Sequence[Witness], limit: int = MAX_SHOWN) -> list[Witness]:
     """Up to ``limit`` witnesses: the first of each shape, then the others, in order. What an
     accept writes (#35) and what the PR comment shows of a function's witnesses."""
