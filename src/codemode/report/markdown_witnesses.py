@@ -42,7 +42,9 @@ def _function_item(f: FunctionResult) -> str:
     note = f" · {escape_text(f.diff_note)}" if f.diff_note else ""
     n = len(f.witnesses)
     icon = ICONS["message_changed" if only_messages(f.witnesses) else "changed"]
-    head = f"{icon} **{span(f.id)}** · {plural(n, 'call')} {'differs' if n == 1 else 'differ'}{note}\n"
+    head = (
+        f"{icon} **{span(f.id)}** · {plural(n, 'call')} {'differs' if n == 1 else 'differ'}{note}\n"
+    )
     lines = [witness_line(w) for w in shown]
     left = len(f.witnesses) - len(shown)
     if left:
