@@ -258,3 +258,77 @@ def test_a_method_reaches_subclasses_in_other_modules_but_not_namesakes(repo):
         "pkg.child.Child.go": "impacted",
         "pkg.grand.Grand.again": "impacted",
     }
+
+
+CONVERTER = """
+    class Converter:
+        def __init__(self, **options):
+            self.options = options
+            self.handlers = {"b": self.bold}
+
+        def convert(self, text):
+            return self.process(text)
+
+        def process(self, text):
+            tag, _, body = text.partition(":")
+            return getattr(self, "convert_" + tag)(body)
+
+        def convert_hn(self, body):
+            return "# " + body
+
+        def convert_p(self, body):
+            return body
+
+        def apply(self, key, body):
+            return self.handlers[key](body)
+
+        def bold(self, body):
+            return "**" + body + "**"
+    """
+USERS = """
+    from pkg.conv import Converter
+
+
+    def markdownify(text, **options):
+        return Converter(**options).convert(text)
+
+
+    def twice(text):
+        c = Converter()
+        return c.convert(text) + c.convert(text)
+
+
+    def handed(c: Converter, text):
+        return c.convert(text)
+
+
+    def unrelated(text):
+        return text.convert()
+    """
+
+
+def test_methods_of_instances_a_function_builds_and_dispatch_tables_are_followed(repo):
+    # #32: a public function reaching a changed method through an object it builds, and a
+    # class whose methods are picked by getattr or a table.
+    repo.write("src/pkg/conv.py", CONVERTER)
+    repo.write("src/pkg/use.py", USERS)
+    base = repo.commit()
+    conv = (repo.root / "src/pkg/conv.py").read_text()
+    repo.write("src/pkg/conv.py", conv.replace('"# " + body', '"## " + body'))
+    repo.commit()
+    result = repo.range(base)
+    assert repo.statuses(result) == {
+        "pkg.conv.Converter.convert_hn": "modified",
+        "pkg.conv.Converter.process": "impacted",  # getattr(self, "convert_" + tag)
+        "pkg.conv.Converter.apply": "impacted",  # self.handlers[key](...)
+        "pkg.conv.Converter.convert": "impacted",
+        "pkg.use.markdownify": "impacted",  # Converter(**options).convert(...)
+        "pkg.use.twice": "impacted",  # c = Converter(); c.convert(...)
+        "pkg.use.handed": "impacted",  # c: Converter
+    }
+    assert repo.by_id(result)["pkg.use.markdownify"].via == (
+        "pkg.conv.Converter.convert_hn",
+        "pkg.conv.Converter.process",
+        "pkg.conv.Converter.convert",
+        "pkg.use.markdownify",
+    )

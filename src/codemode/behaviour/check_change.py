@@ -533,7 +533,7 @@ def merge(
     ``accepted``: calls whose new outcome a passing case pins, per function (the change
     is accepted); ``covered``: calls a case holds (its verdict tells of them already)."""
     by_id = {f.id: i for i, f in enumerate(functions)}
-    paths = {t.id: t.path for t in targets}
+    by_target = {t.id: t for t in targets}
     out = list(functions)
     for d in diffs:
         keep = (accepted or {}).get(d.id, set())
@@ -553,7 +553,7 @@ def merge(
         if not d.witnesses and not d.note:
             continue
         i = by_id.get(d.id)
-        fr = out[i] if i is not None else FunctionResult(d.id, "ok", path=paths.get(d.id))
+        fr = out[i] if i is not None else _unlisted(d.id, by_target.get(d.id))
         if d.witnesses:
             status = _changed(d) if fr.status in _WEAKER else fr.status
             message = fr.message if fr.status not in _WEAKER else _message(d)
@@ -566,6 +566,16 @@ def merge(
         else:
             out[i] = fr
     return out
+
+
+def _unlisted(fid: str, target: ChangedFunction | None) -> FunctionResult:
+    """A result for a function the check did not list (no spec): where it is, and what it
+    goes through to reach the change when only that reaches it (#32)."""
+    if target is None:
+        return FunctionResult(fid, "ok")
+    return FunctionResult(
+        fid, "ok", path=target.path, impacted_by=target.impacted_by, via=target.via
+    )
 
 
 def _changed(d: FunctionDiff) -> Verdict:

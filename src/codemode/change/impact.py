@@ -9,9 +9,11 @@ the module's imports (``import x``, ``from x import y as z``, relative and star 
 re-exports from packages), ``self.``/``cls.``/``super()`` through the class's in-repo bases,
 and a class name to its constructor. Rounds repeat up to ``impact_depth``.
 
-Limits, by design of a static analysis: a call through an instance (``obj.method()``) or a
-``getattr`` is not seen; a local variable that shadows a changed name can make its function
-look impacted.
+A method called on an instance the function builds or is handed (``Cls(...).m()``, ``x =
+Cls(...); x.m()``, ``x: Cls``), and a class whose methods are picked at run time by ``getattr``
+or a table, are followed too (``reach.py``, #32). Limits, by design of a static analysis: an
+instance that comes from another call's return value is not seen; a local variable that shadows
+a changed name can make its function look impacted.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from codemode.change import git
 from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.functions import SourceFile
+from codemode.change.reach import def_text, dispatchers, instance_targets
 from codemode.change.words import Words, _WordsHelper, identifiers
 
 _CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
@@ -296,6 +299,25 @@ class Project:
                     return found
         return None
 
+    def lineage(self, cls_id: str, depth: int = 0) -> Iterator[str]:
+        """A class and its in-repo bases, depth first (each may repeat in a diamond)."""
+        yield cls_id
+        module, qual = self.split(cls_id)
+        src = self.source(module) if module and depth < 10 else None
+        if src is None:
+            return
+        try:
+            src.ensure([qual])  # the bases are in the class statement
+        except SourceError:
+            return
+        for base in src.classes().get(qual, ()):
+            if src.is_class(base.split(".")[0]):
+                yield from self.lineage(f"{module}.{base}", depth + 1)
+            else:
+                base_id = self._through_imports(src, base.split("."), 0)
+                if base_id:
+                    yield from self.lineage(base_id, depth + 1)
+
     def split(self, id_: str) -> tuple[str, str]:
         """``pkg.mod.Class.meth`` -> (``pkg.mod``, ``Class.meth``): the longest module prefix."""
         parts = id_.split(".")
@@ -328,6 +350,10 @@ class Names:
     def words(self) -> set[bytes]:
         return self.plain | set(self.methods)
 
+    @property
+    def methods_str(self) -> set[str]:
+        return {m.decode() for m in self.methods}
+
 
 def _names(project: Project, ids: Iterable[str]) -> Names:
     names = Names()
@@ -355,6 +381,9 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
         if not frontier:
             break
         hits = _callers(project, frontier, _names(project, frontier))
+        for target in sorted(frontier):  # a class that picks its methods at run time (#32)
+            for dispatcher in dispatchers(project, target):
+                hits.setdefault(dispatcher, set()).add(target)
         frontier = set()
         for caller, callees in sorted(hits.items()):
             if caller in chains:
@@ -382,6 +411,7 @@ def _hits(
     """Caller id -> the targets it reaches, among the functions of ``candidates``."""
     hits: dict[str, set[str]] = {}
     wanted = names.words()
+    method_names = names.methods_str
     for mf, here in candidates:
         module = mf.module
         src = project.source(module)
@@ -392,7 +422,12 @@ def _hits(
         words |= {local for local, target in src.imports() if target.rpartition(".")[2] in words}
         for _line, ref, defs in src.references(words):
             cls = next((d.cls for d in reversed(defs) if d.cls), None)
-            for target in _targets(project, module, src, cls, ref, defs[0]):
+            found = list(_targets(project, module, src, cls, ref, defs[0]))
+            if not found and ref.rpartition(".")[2] in method_names:
+                # not a name it resolves: a method of an instance it builds (#32)
+                text = def_text(src, defs[0])
+                found = list(instance_targets(project, module, cls, ref, text))
+            for target in found:
                 if target in targets:
                     for d in defs:
                         fid = f"{module}.{d.qual}"

@@ -82,7 +82,7 @@ def _classify_verified(
         return fr
     if fr.status == "ok" and cf.status == "modified":
         fr = stale_or_ok(fr, cf, ran, source, regen)
-    return fr._replace(path=cf.path, source_line=cf.lineno, impacted_by=cf.impacted_by)
+    return fr._replace(path=cf.path, source_line=cf.lineno, impacted_by=cf.impacted_by, via=cf.via)
 
 
 def _missing(
@@ -108,6 +108,7 @@ def _missing(
                     path=cf.path,
                     source_line=cf.lineno,
                     impacted_by=cf.impacted_by,
+                    via=cf.via,
                 )
             )
     return out

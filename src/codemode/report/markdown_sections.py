@@ -30,6 +30,7 @@ from codemode.report.model import (
     CaseResult,
     FunctionResult,
     Report,
+    impact_text,
 )
 from codemode.report.notation import case_pair, differences_text
 
@@ -163,8 +164,8 @@ def function_details(report: Report, overflow: str) -> Section:
 def _detail(status: str, text: str, functions: list[FunctionResult]) -> str:
     who = span(functions[0].id) if len(functions) == 1 else named([f.id for f in functions])
     many = f"{len(functions)} functions " if len(functions) > 1 else ""
-    via = functions[0].impacted_by
-    why = f" (impacted by {named(list(via))})" if via and len(functions) == 1 else ""
+    via = impact_text(functions[0])
+    why = f" ({escape_text(via)})" if via and len(functions) == 1 else ""
     text = short_shas(clip(text, MESSAGE_LIMIT))
     return (
         f"- {ICONS.get(status, '')} {many}{who} **{escape_text(status)}**{why}: {message(text)}\n"

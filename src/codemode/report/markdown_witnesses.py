@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from codemode.report.markdown_inline import escape_text, plural, span
 from codemode.report.markdown_sections import ICONS, Section, failing_cases, named
-from codemode.report.model import FunctionResult, Report, Witness
+from codemode.report.model import FunctionResult, Report, Witness, impact_text
 from codemode.report.notation import outcome_value, value_text
 from codemode.report.witness import only_messages, representative, shape
 
@@ -40,6 +40,8 @@ def witness_line(w: Witness) -> str:
 def _function_item(f: FunctionResult) -> str:
     shown = representatives(f.witnesses)
     note = f" · {escape_text(f.diff_note)}" if f.diff_note else ""
+    if f.impacted_by:  # its own code did not change: say through what it reaches the change
+        note = f" · {escape_text(impact_text(f))}{note}"
     n = len(f.witnesses)
     icon = ICONS["message_changed" if only_messages(f.witnesses) else "changed"]
     head = (

@@ -146,9 +146,25 @@ class FunctionResult(NamedTuple):
     witnesses: tuple[Witness, ...] = ()  # the behaviour diff's calls whose outcome changed
     diff_note: str = ""  # how far the behaviour diff looked (the budget cut it, no inputs...)
     refused: tuple[Refusal, ...] = ()  # regen: chosen calls not written, each with why (#22)
+    # impacted: the path from the changed function to this one (changed id, ..., this id, #32)
+    via: tuple[str, ...] = ()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FunctionResult, tuple(self))  # pickled by --jobs lanes: see CaseResult
+
+
+def impact_text(f: FunctionResult) -> str:
+    """``impacted: via Converter.convert -> Converter.convert_hn``: what an impacted function
+    goes through to reach the change (#32), names short where they share a module; else
+    ``impacted by ...`` (a report that kept no path), or nothing."""
+    if len(f.via) > 1:
+        path = list(reversed(f.via[:-1]))
+        parts = [p.split(".") for p in (*path, f.id)]
+        common = 0
+        while all(len(p) > common + 1 and p[common] == parts[0][common] for p in parts):
+            common += 1
+        return "impacted: via " + " -> ".join(".".join(p.split(".")[common:]) for p in path)
+    return f"impacted by {', '.join(f.impacted_by)}" if f.impacted_by else ""
 
 
 class Problem(NamedTuple):
@@ -320,6 +336,7 @@ class Report(NamedTuple):
                     **_known(FunctionResult, f),
                     "cases": tuple(case(c) for c in f.get("cases", ())),
                     "impacted_by": tuple(f.get("impacted_by", ())),
+                    "via": tuple(f.get("via", ())),
                     "witnesses": tuple(witness(w) for w in f.get("witnesses", ())),
                     "refused": tuple(Refusal(**_known(Refusal, r)) for r in f.get("refused", ())),
                 }

@@ -10,7 +10,14 @@ from typing import TextIO
 
 from codemode.logsafe import log_safe
 from codemode.report.inert import inert_report
-from codemode.report.model import CASE_PASSED, CaseResult, FunctionResult, Refusal, Report
+from codemode.report.model import (
+    CASE_PASSED,
+    CaseResult,
+    FunctionResult,
+    Refusal,
+    Report,
+    impact_text,
+)
 from codemode.scope import regen_command
 
 _COLORS = {"red": "31", "green": "32", "yellow": "33", "cyan": "36", "dim": "2", "bold": "1"}
@@ -136,7 +143,7 @@ def render(
             continue
         loc = _loc(f.spec, f.line) or (f"{f.path}: " if f.path else "")
         if f.status in _OWN_LINE or (f.message and not f.cases):
-            via = f" (impacted by {', '.join(f.impacted_by)})" if f.impacted_by else ""
+            via = f" ({impact_text(f)})" if f.impacted_by else ""
             lines.append(f"{loc}{f.id}: {p.status(f.status)}: {f.message}{via}")
             lines += _witness_lines(f)
             if f.status not in ("stale", "changed", "message_changed"):

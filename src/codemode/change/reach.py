@@ -1,0 +1,146 @@
+"""What a function reaches beyond the names it writes (#32): methods of the instances it builds,
+and the methods a class dispatches to by table or ``getattr``.
+
+The impact analysis resolves a written name (``helper``, ``mod.helper``, ``self.helper``). A
+public function often reaches a change otherwise: ``Converter(**options).convert(text)``, or
+``c = Converter(); c.convert(text)``, or a parameter annotated ``c: Converter``; and a class
+whose methods are picked at run time (``getattr(self, "convert_" + tag)``,
+``self.handlers[type(node)](node)``) reaches every method it holds. Both are read from the
+outline (strings and comments blanked), without a parse. Over-approximation costs only diff
+time: a witness still needs a real difference.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from codemode.change.chunks import Def
+
+if TYPE_CHECKING:
+    from codemode.change.functions import SourceFile
+    from codemode.change.impact import Project
+
+# ``name = Cls(`` / ``name: Cls`` (a parameter or an annotated assignment) / ``as name`` of a
+# ``with Cls(...)``: what a local name holds, by the class it was built from or annotated with.
+_BOUND = (
+    r"\b{0}\s*(?::\s*([\w.]+)[^=\n,)]*)?=\s*([A-Za-z_][\w.]*)\s*\(|\b{0}\s*:\s*([A-Za-z_][\w.]*)"
+)
+_WITH_AS = r"\bwith\s+([A-Za-z_][\w.]*)\s*\([^\n]*\bas\s+{0}\b"
+# A dynamic dispatch site inside a method: ``getattr(self, <not a plain string>)``, or a call
+# of an item of an attribute (``self.handlers[key](...)``, ``self.table.get(key)(...)``).
+_GETATTR = re.compile(
+    r"\bgetattr\(\s*(?:self|cls|type\(\s*self\s*\)|self\.__class__)\s*,\s*(?!\"\"\s*[,)])"
+)
+_TABLE = re.compile(r"\b(?:self|cls|type\(\s*self\s*\))\.[\w.]+?(\[|\.get\()")
+_CLOSE = {"[": "]", "(": ")"}
+
+
+def def_text(src: SourceFile, d: Def) -> str:
+    """The blanked text of one def (its decorators included), from its chunk's outline."""
+    chunk = src.chunk_at(d.start)
+    if chunk is None:
+        return ""
+    blanked, _ = src.local(chunk)
+    lines = blanked.split("\n")
+    return "\n".join(lines[d.start - chunk.start : d.end - chunk.start + 1])
+
+
+def instance_targets(
+    project: Project, module: str, cls: str | None, ref: str, text: str
+) -> Iterator[str]:
+    """Methods named by ``ref`` called on an instance the function ``text`` builds or is
+    handed: ``var.method`` where ``var`` was built from or annotated with a project class,
+    or ``method`` written as ``Cls(...).method`` somewhere in ``text``."""
+    head, _, name = ref.rpartition(".")
+    if not name or "." in head or head in ("self", "cls", "super()"):
+        return
+    for cls_ref in _receivers(text, head, name):
+        found = project.resolve_in(module, cls, cls_ref)
+        if found and project.is_class(found):
+            method = project.method(found, name)
+            if method:
+                yield method
+
+
+def _receivers(text: str, var: str, name: str) -> Iterator[str]:
+    """The class names an instance holding ``name`` may have been built from."""
+    if var:
+        v = re.escape(var)
+        for m in re.finditer(_BOUND.format(v), text):
+            yield from (g for g in m.groups() if g)
+        for m in re.finditer(_WITH_AS.format(v), text):
+            yield m.group(1)
+        return
+    for m in re.finditer(r"\)\s*\.\s*" + re.escape(name) + r"\b", text):
+        start = _opening(text, m.start())
+        if start is not None:
+            before = re.search(r"([A-Za-z_][\w.]*)\s*$", text[:start])
+            if before:
+                yield before.group(1)
+
+
+def _opening(text: str, close: int) -> int | None:
+    """The offset of the ``(`` that the ``)`` at ``close`` ends."""
+    depth = 0
+    for i in range(close, -1, -1):
+        ch = text[i]
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def dispatches(text: str) -> bool:
+    """Whether a method's text picks a method at run time: ``getattr(self, <expression>)``,
+    or calls an item of a table it holds (``self.handlers[key](node)``)."""
+    if _GETATTR.search(text):
+        return True
+    for m in _TABLE.finditer(text):
+        opener = m.group(1)[-1]
+        end = _closing(text, m.end() - 1, opener)
+        if end is not None and text[end + 1 :].lstrip(" \t").startswith("("):
+            return True
+    return False
+
+
+def _closing(text: str, open_at: int, opener: str) -> int | None:
+    depth = 0
+    for i in range(open_at, len(text)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i if ch == _CLOSE[opener] else None
+    return None
+
+
+def dispatchers(project: Project, target: str) -> Iterator[str]:
+    """The methods that may reach method ``target`` by dynamic dispatch: those of its class
+    and of the class's in-repo bases that pick a method at run time."""
+    module, qual = project.split(target)
+    owner = qual.rpartition(".")[0]
+    if not module or not owner or not project.is_class(f"{module}.{owner}"):
+        return
+    for cls_id in project.lineage(f"{module}.{owner}"):
+        cls_module, cls_qual = project.split(cls_id)
+        src = project.source(cls_module)
+        if src is None:
+            continue
+        for d in _methods(src, cls_qual):
+            fid = f"{cls_module}.{d.qual}"
+            if fid != target and dispatches(def_text(src, d)):
+                yield fid
+
+
+def _methods(src: SourceFile, cls_qual: str) -> list[Def]:
+    chunk = next((c for c in src.chunks if c.name == cls_qual.split(".")[0]), None)
+    if chunk is None:
+        return []
+    return [d for d in src.local(chunk)[1] if d.cls == cls_qual and not d.is_class]
