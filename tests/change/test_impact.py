@@ -332,3 +332,65 @@ def test_methods_of_instances_a_function_builds_and_dispatch_tables_are_followed
         "pkg.conv.Converter.convert",
         "pkg.use.markdownify",
     )
+
+
+def test_partials_hand_applied_decorators_and_decorated_functions_reach_the_change(repo):
+    repo.write(
+        "src/pkg/core.py",
+        "def parse(text, lang):\n    return (text, lang)\n\n\ndef cached(fn):\n    return fn\n",
+    )
+    repo.write(
+        "src/pkg/api.py",
+        """
+        import functools
+
+        from pkg.core import cached, parse
+
+        parse_en = functools.partial(parse, lang="en")
+        fast = cached(parse)
+        UNRELATED = 3
+
+
+        def english(text):
+            return parse_en(text)
+
+
+        def quick(text):
+            return fast(text, "de")
+
+
+        @cached
+        def decorated(text):
+            return text
+
+
+        def plain(text):
+            return UNRELATED
+        """,
+    )
+    base = repo.commit()
+    repo.write(
+        "src/pkg/core.py",
+        "def parse(text, lang):\n    return [text, lang]\n\n\ndef cached(fn):\n    return fn\n",
+    )
+    repo.commit()
+    result = repo.range(base)
+    assert repo.statuses(result) == {
+        "pkg.core.parse": "modified",
+        "pkg.api.english": "impacted",  # through parse_en, a partial: no function of its own
+        "pkg.api.quick": "impacted",  # through fast = cached(parse)
+    }
+    assert repo.by_id(result)["pkg.api.english"].via == (
+        "pkg.core.parse",
+        "pkg.api.parse_en",
+        "pkg.api.english",
+    )
+    repo.write(
+        "src/pkg/core.py",
+        "def parse(text, lang):\n    return [text, lang]\n\n\n"
+        "def cached(fn):\n    return functools.cache(fn)\n",
+    )
+    head = repo.commit()
+    statuses = repo.statuses(repo.range(f"{head}~1"))
+    assert statuses["pkg.api.decorated"] == "impacted"  # @cached changed
+    assert statuses["pkg.api.quick"] == "impacted"

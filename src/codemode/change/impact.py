@@ -27,7 +27,7 @@ from codemode.change import git
 from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.functions import SourceFile
-from codemode.change.reach import def_text, dispatchers, instance_targets
+from codemode.change.reach import def_text, dispatchers, instance_targets, module_bindings
 from codemode.change.words import Words, _WordsHelper, identifiers
 
 _CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
@@ -63,6 +63,7 @@ class Project:
     removed: frozenset[str] = frozenset()  # ids gone at head; references to them still count
     problems: list[str] = field(default_factory=list)
     _families: dict[str, set[bytes]] = field(default_factory=dict)
+    bindings: set[str] = field(default_factory=set)  # module-level names impact went through
     _helper: _WordsHelper | None = None  # holds the identifiers of the modules in _remote
     _remote: dict[str, int] = field(default_factory=dict)  # module -> its index there
 
@@ -237,7 +238,9 @@ class Project:
         if src.is_class(rest[0]):
             cls = f"{module}.{rest[0]}"
             return cls if len(rest) == 1 else self.method(cls, rest[1])
-        if len(rest) == 1 and rest[0] in src.constants():
+        if len(rest) == 1 and (
+            rest[0] in src.constants() or f"{module}.{rest[0]}" in self.bindings
+        ):
             return f"{module}.{rest[0]}"
         return self._through_imports(src, rest, hops)
 
@@ -391,7 +394,8 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
             callee = min(callees, key=lambda c: (len(chains[c]), c))
             chains[caller] = (*chains[callee], caller)
             roots[caller] = set().union(*(roots[c] for c in callees))
-            result[caller] = Impact(tuple(sorted(roots[caller])), chains[caller])
+            if caller not in project.bindings:
+                result[caller] = Impact(tuple(sorted(roots[caller])), chains[caller])
             frontier.add(caller)
     return result
 
@@ -408,7 +412,8 @@ def _hits(
     names: Names,
     candidates: list[tuple[ModuleFile, set[bytes]]],
 ) -> dict[str, set[str]]:
-    """Caller id -> the targets it reaches, among the functions of ``candidates``."""
+    """Caller id -> the targets it reaches, among the functions of ``candidates`` (and the
+    module-level names bound to a use of one: ``Project.bindings``)."""
     hits: dict[str, set[str]] = {}
     wanted = names.words()
     method_names = names.methods_str
@@ -433,6 +438,9 @@ def _hits(
                         fid = f"{module}.{d.qual}"
                         if fid != target:
                             hits.setdefault(fid, set()).add(target)
+        for bound, target in module_bindings(project, module, src, words, targets):
+            project.bindings.add(bound)  # a partial, a wrapper, a table: not a function (#32)
+            hits.setdefault(bound, set()).add(target)
     return hits
 
 

@@ -144,3 +144,31 @@ def _methods(src: SourceFile, cls_qual: str) -> list[Def]:
     if chunk is None:
         return []
     return [d for d in src.local(chunk)[1] if d.cls == cls_qual and not d.is_class]
+
+
+# A module-level assignment at column 0: ``parse_en = partial(parse, lang="en")``.
+_TOP_ASSIGN = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
+_TOP_LINE = re.compile(r"^\S", re.M)
+
+
+def module_bindings(
+    project: Project, module: str, src: SourceFile, words: set[str], targets: set[str]
+) -> Iterator[tuple[str, str]]:
+    """(``module.NAME``, target) for each module-level name bound to an expression that uses a
+    target: a ``functools.partial``, a decorator applied by hand (``fast = cached(slow)``), a
+    table of functions. Its users reach the target through it."""
+    from codemode.change.extract import _uses
+
+    for chunk in src.chunks:
+        if chunk.is_def or not any(w in src.text[chunk.offset : chunk.end_offset] for w in words):
+            continue
+        blanked, _ = src.local(chunk)
+        for name in words:
+            for i, dotted in _uses(blanked, name):
+                starts = [m.start() for m in _TOP_LINE.finditer(blanked, 0, i + 1)]
+                bound = _TOP_ASSIGN.match(blanked, starts[-1]) if starts else None
+                if bound is None or bound.end() > i:
+                    continue  # not on the right of a module-level assignment
+                found = project.resolve_in(module, None, dotted)
+                if found in targets:
+                    yield f"{module}.{bound.group(1)}", found
