@@ -34,7 +34,6 @@ _GETATTR = re.compile(
     r"\bgetattr\(\s*(?:self|cls|type\(\s*self\s*\)|self\.__class__)\s*,\s*(?!\"\"\s*[,)])"
 )
 _TABLE = re.compile(r"\b(?:self|cls|type\(\s*self\s*\))\.[\w.]+?(\[|\.get\()")
-_CLOSE = {"[": "]", "(": ")"}
 
 
 def def_text(src: SourceFile, d: Def) -> str:
@@ -74,24 +73,26 @@ def _receivers(text: str, var: str, name: str) -> Iterator[str]:
             yield m.group(1)
         return
     for m in re.finditer(r"\)\s*\.\s*" + re.escape(name) + r"\b", text):
-        start = _opening(text, m.start())
+        start = _partner(text, m.start(), -1)
         if start is not None:
             before = re.search(r"([A-Za-z_][\w.]*)\s*$", text[:start])
             if before:
                 yield before.group(1)
 
 
-def _opening(text: str, close: int) -> int | None:
-    """The offset of the ``(`` that the ``)`` at ``close`` ends."""
-    depth = 0
-    for i in range(close, -1, -1):
+def _partner(text: str, at: int, step: int) -> int | None:
+    """The offset of the bracket that the one at ``at`` pairs with: forward from an opening
+    one (``step`` 1), backward from a closing one (-1)."""
+    depth, i = 0, at
+    while 0 <= i < len(text):
         ch = text[i]
-        if ch in ")]}":
-            depth += 1
-        elif ch in "([{":
-            depth -= 1
-            if depth == 0:
-                return i
+        if ch in "([{":
+            depth += step
+        elif ch in ")]}":
+            depth -= step
+        if depth == 0:
+            return i
+        i += step
     return None
 
 
@@ -101,24 +102,10 @@ def dispatches(text: str) -> bool:
     if _GETATTR.search(text):
         return True
     for m in _TABLE.finditer(text):
-        opener = m.group(1)[-1]
-        end = _closing(text, m.end() - 1, opener)
+        end = _partner(text, m.end() - 1, 1)
         if end is not None and text[end + 1 :].lstrip(" \t").startswith("("):
             return True
     return False
-
-
-def _closing(text: str, open_at: int, opener: str) -> int | None:
-    depth = 0
-    for i in range(open_at, len(text)):
-        ch = text[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i if ch == _CLOSE[opener] else None
-    return None
 
 
 def dispatchers(project: Project, target: str) -> Iterator[str]:
