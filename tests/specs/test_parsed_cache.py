@@ -12,11 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tests.gitkit import GIT_ENV
 
 from codemode.cli.main import main
 from codemode.specs.parsed_cache import ParsedSpecs, flatten, unflatten
 from codemode.specs.spec_files import load_spec_file, load_spec_files
+from gitkit import GIT_ENV
 
 SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
 
