@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+from _thread import get_ident
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~4 ms of every start
 if TYPE_CHECKING:
@@ -74,7 +75,9 @@ class _State:
         self.project = Effects()
         self.effects = Effects()  # the project's, widened for the block that runs
         self.stopped: list[Blocked] = []  # refusals since the last take()
-        self.busy = False  # inside the hook: its own calls raise no second check
+        # the threads inside the hook: its own calls raise no second check there (per thread:
+        # a flag for the process would let another thread's operation pass meanwhile)
+        self.busy: set[int] = set()
         self.landlock = False  # the kernel holds this process's writes too (landlock.py)
         self.child_folders: list[str] = []  # where a forked child may write (Landlock)
 
@@ -167,15 +170,21 @@ def describe(first: Blocked) -> str:
 
 def _hook(event: str, args: tuple[Any, ...]) -> None:
     check = _CHECKS.get(event)
-    if check is None or not STATE.scratch or STATE.busy:
+    if check is None or not STATE.scratch:
         return
-    STATE.busy = True
+    me = get_ident()
+    if me in STATE.busy:
+        return
+    STATE.busy.add(me)
     try:
-        refusal = check(args)
+        try:
+            refusal = check(args)
+        except Exception:  # arguments the check cannot read: refused, never waved through
+            refusal = ("(...)", "write")
         if refusal is not None and _ours():
             refusal = None
     finally:
-        STATE.busy = False
+        STATE.busy.discard(me)
     if refusal is not None:
         op, kind = refusal
         exc = Blocked(event + op, kind)
