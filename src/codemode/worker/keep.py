@@ -201,7 +201,7 @@ class Keeper:
             from . import wall
 
             def stopped() -> int:
-                return len(wall.STATE.stopped)
+                return wall.STATE.refused
 
         self.refresh()
         self.load(names, [str(p) for p in worker.get("paths") or ()], stopped)

@@ -74,7 +74,10 @@ class _State:
         self.scratch = ""  # realpath + os.sep; "" while no wall is up
         self.project = Effects()
         self.effects = Effects()  # the project's, widened for the block that runs
-        self.stopped: list[Blocked] = []  # refusals since the last take()
+        # the first refusal since the last take(): a loop that catches the refusal and tries
+        # again holds one exception (with its frames), not one per try
+        self.stopped: list[Blocked] = []
+        self.refused = 0  # refusals in this process's life (the warm worker counts them)
         # the threads inside the hook: its own calls raise no second check there (per thread:
         # a flag for the process would let another thread's operation pass meanwhile)
         self.busy: set[int] = set()
@@ -188,7 +191,9 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
     if refusal is not None:
         op, kind = refusal
         exc = Blocked(event + op, kind)
-        STATE.stopped.append(exc)
+        STATE.refused += 1
+        if not STATE.stopped:
+            STATE.stopped.append(exc)
         raise exc
 
 
