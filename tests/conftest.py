@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,13 @@ DATA = Path(__file__).parent / "data"
 # repository it would outlive the test by its idle time. Off for the suite; the tests of the
 # warm worker (tests/worker/test_warm.py) ask for it, and stop what they started.
 os.environ.setdefault("CODEMODE_WARM", "0")
+
+# A suite started in the background (a non-interactive shell's `cmd &`, as merge queues and
+# CI runners do) inherits SIGINT ignored, and every codemode it starts would ignore Ctrl-C
+# too, as Python keeps an inherited SIG_IGN: the interrupt tests then saw a run finish with
+# rc 0. Restore what a terminal gives: Python's own handler here, SIG_DFL in the children.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
