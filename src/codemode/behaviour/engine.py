@@ -24,7 +24,7 @@ from codemode.behaviour.bounded import Ran, Side, both
 from codemode.behaviour.outcomes import Seen, difference, oversized, same, seen
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.report.model import Witness
-from codemode.report.witness import witness_call
+from codemode.report.witness import construction_call, witness_call
 from codemode.signals import received
 from codemode.worker.pool import Outcome, Worker
 from codemode.worker.runner import MAX_REPLY_CHARS
@@ -81,6 +81,9 @@ def wire(case_id: str, call: PoolCall, *, watch_clock: bool = False) -> dict[str
     }
     if call.exprs:
         out["exprs"] = call.exprs
+        # an argument the tests build (a parsed element) has no YAML form; the versions are
+        # compared on it all the same, and the witness shows how it was built (#32)
+        out["built_args"] = True
     return out
 
 
@@ -339,9 +342,12 @@ def _witness(
     # worker: the witness shows, and accept writes, the values it built.
     args: Sequence[Any] = call.args
     kwargs: dict[str, Any] = call.kwargs
+    built = bool(call.exprs) and new_outcome.args is None
     if call.exprs and new_outcome.args is not None:
         args, kwargs = new_outcome.args, new_outcome.kwargs or {}
     shown = witness_call(function_id, list(args), kwargs, call.receiver)
+    if built and call.exprs:  # arguments with no YAML form: the call as the tests build it
+        shown = construction_call(function_id, call.exprs)
     return Witness(
         call=shown,
         old=a.shown(),
@@ -351,6 +357,7 @@ def _witness(
         kwargs=dict(kwargs) or None,
         receiver=call.receiver,
         source=call.source,
+        built=call.exprs if built else None,
     )
 
 

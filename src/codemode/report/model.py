@@ -119,6 +119,9 @@ class Witness(NamedTuple):
     kwargs: Any = None  # a mapping, or None
     receiver: Any = None  # the worker's recipe of the instance, when the input names one
     source: str = ""  # where the input came from: spec, tests, docstring, callers, types...
+    # arguments with no YAML form, as the tests build them: the worker's expressions
+    # ({"args": [src], "kwargs": {name: src}, "setup": src}); ``args`` then holds nothing
+    built: Any = None
 
 
 class Refusal(NamedTuple):

@@ -105,3 +105,39 @@ def witness_call(
     )
     method = format_call(function_id.rsplit(".", 1)[-1], list(args), dict(kwargs or {}))
     return f"{built}.{method}"
+
+
+def construction_call(function_id: str, exprs: Mapping[str, Any]) -> str:
+    """``render(parse('<b>x</b>'))``: a call whose arguments the tests build (no YAML form),
+    shown as their source, each name a setup line assigns put in place (imports left out).
+    ``ast`` is imported here: the report's modules stay light on the hook's path."""
+    import ast
+
+    bound: dict[str, ast.expr] = {}
+    for line in str(exprs.get("setup") or "").splitlines():
+        try:
+            body = ast.parse(line).body
+        except SyntaxError:
+            continue
+        stmt = body[0] if body else None
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+            bound[stmt.targets[0].id] = stmt.value
+
+    class Put(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> Any:
+            value = bound.get(node.id) if isinstance(node.ctx, ast.Load) else None
+            # a fresh copy: a node put in twice, or into itself, would make a cycle
+            return node if value is None else ast.parse(ast.unparse(value), mode="eval").body
+
+    def inline(src: str) -> str:
+        try:
+            node = ast.parse(src, mode="eval").body
+        except SyntaxError:
+            return src
+        for _ in range(5):  # a chain of assignments, a few deep
+            node = Put().visit(node)
+        return ast.unparse(node)
+
+    parts = [inline(str(a)) for a in exprs.get("args") or ()]
+    parts += [f"{k}={inline(str(v))}" for k, v in (exprs.get("kwargs") or {}).items()]
+    return f"{function_id.rsplit('.', 1)[-1]}({', '.join(parts)})"
