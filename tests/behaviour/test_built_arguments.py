@@ -71,3 +71,99 @@ def test_the_diff_compares_the_versions_on_the_object_the_tests_build(
     w = f["witnesses"][calls.index("render(parse('h1:Title;p:Body'))")]
     assert w["new"] == {"returned": "<h1>TITLE</h1><p>Body</p>"}, w
     assert rc == 1
+
+
+def test_regen_writes_the_case_with_a_fixture_built_as_the_tests_build_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from codemode.cli.main import main
+
+    files = {"src/demo/doc.py": DOC, "src/demo/render.py": RENDER, "tests/test_render.py": TEST}
+    repo = project(tmp_path, files)
+    monkeypatch.chdir(repo)
+    rc = main(["regen", "--function", "demo.render.render", "-q"])
+    out = capsys.readouterr()
+    assert rc == 0, out
+    specs = list((repo / "specs").glob("*.yml"))
+    assert len(specs) == 1, (specs, out)
+    spec = yaml.safe_load(specs[0].read_text(encoding="utf-8"))
+    assert spec["fixtures"]["node"] == {
+        "setup": "codemode.build",
+        "kwargs": {
+            "lines": ["from demo.doc import parse", "doc = parse('h1:Title;p:Body')"],
+            "value": "doc",
+        },
+    }, spec["fixtures"]
+    block = spec["demo.render.render"]
+    assert block["fixture"] == ["node"]
+    expected = [c["case"].get("expected") for c in block["dataset"]]
+    assert "<h1>Title</h1><p>Body</p>" in expected, block
+    # the written spec is one `codemode check` verifies: it passes here, and fails on a
+    # change the fixture's document shows
+    assert main(["check", "--all"]) == 0, capsys.readouterr().out
+    write(repo, {"src/demo/render.py": CHANGED})
+    capsys.readouterr()
+    rc, report = check(repo, "--all", capsys=capsys, monkeypatch=monkeypatch)
+    assert functions(report)["demo.render.render"]["status"] == "drifted", report
+    assert rc == 1
+
+
+WRITER = """\
+def make(path):
+    with open(path, "w") as fh:
+        fh.write("x")
+    return path
+
+
+def size(value):
+    return len(value)
+
+
+def echo(value):
+    return value
+"""
+
+BUILD_SPEC = """\
+fixtures:
+  escape:
+    setup: codemode.build
+    kwargs: {lines: [], value: "().__class__"}
+  writes:
+    setup: codemode.build
+    kwargs: {lines: [from demo.writer import make], value: "make('../outside.txt')"}
+  shell:
+    setup: codemode.build
+    kwargs: {lines: [import os], value: "os.getcwd()"}
+
+demo.writer.echo:
+  fixture: [escape]
+  dataset:
+    - case: {id: escape, inputs: [], expected: 1}
+
+demo.writer.size:
+  fixture: [writes]
+  dataset:
+    - case: {id: writes, inputs: [], expected: 15}
+
+demo.writer.make:
+  fixture: [shell]
+  dataset:
+    - case: {id: shell, inputs: [], expected: 1}
+"""
+
+
+def test_a_built_fixture_runs_no_code_the_policy_refuses_and_stays_behind_the_wall(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A spec file is text anyone can edit: its construction is not Python run as written
+    # (a dunder, an import outside the policy are refused), and what it calls runs under
+    # the wall, like every fixture (#31).
+    repo = project(tmp_path, {"src/demo/writer.py": WRITER, "specs/writer.yml": BUILD_SPEC})
+    rc, report = check(repo, "--all", capsys=capsys, monkeypatch=monkeypatch)
+    got = functions(report)
+    messages = {fid: [c.get("message", "") for c in f["cases"]] for fid, f in got.items()}
+    assert "__class__" in messages["demo.writer.echo"][0], messages
+    assert "'os'" in messages["demo.writer.make"][0], messages
+    assert "blocked" in messages["demo.writer.size"][0], messages
+    assert not (tmp_path / "outside.txt").exists()
+    assert rc == 1

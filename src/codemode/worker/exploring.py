@@ -63,10 +63,13 @@ def eval_exprs(
             pass
     args = [eval(src, ns) for src in exprs.get("args", [])]
     kwargs = {k: eval(src, ns) for k, src in exprs.get("kwargs", {}).items()}
-    if not all(_plain(v) for v in (*args, *kwargs.values())):
+    odd = [f"args[{i}]" for i, v in enumerate(args) if not _plain(v)]
+    odd += [f"kwargs[{k!r}]" for k, v in kwargs.items() if not _plain(v)]
+    if odd:
         if built:
             return args, kwargs
-        raise ValueError("an argument has no YAML form")
+        # which one: regen builds it with a fixture as the tests build it (#32)
+        raise ValueError(f"an argument has no YAML form ({odd[0]})")
     out["args"], out["kwargs"] = copy.deepcopy(args), copy.deepcopy(kwargs)
     return args, kwargs
 

@@ -49,6 +49,10 @@ class Fixtures:
     def setup(self, spec: dict[str, Any]) -> tuple[Any, Callable[[], None] | None]:
         if spec.get("setup") == TMP_PATH:
             return tmp_path(*spec.get("args", []))
+        if spec.get("setup") == "codemode.build":  # a value built as the tests build it (#32)
+            from . import construct
+
+            return construct.build(*spec.get("args", []), **spec.get("kwargs", {}))
         if spec.get("cls"):
             value = import_object(spec["cls"])(*spec.get("args", []), **spec.get("kwargs", {}))
         else:

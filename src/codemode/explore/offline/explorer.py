@@ -330,6 +330,8 @@ def _around_fixtures(
     out: list[Candidate] = []
     seen: set[str] = set()
     for c in candidates:
+        if c.exprs:
+            c = _without_built(c, names, fixtures)  # the fixture builds what it built (#32)
         if c.exprs or len(c.args) > len(names):
             continue
         kwargs = {**dict(zip(names, c.args)), **c.kwargs}
@@ -340,6 +342,25 @@ def _around_fixtures(
             seen.add(key)
             out.append(c._replace(args=(), kwargs=kwargs))
     return out
+
+
+def _without_built(c: Candidate, names: Sequence[str], fixtures: Sequence[str]) -> Candidate:
+    """A call written as source text whose every argument but the fixtures' is a literal, as
+    a call of those literals by name (``render(doc, sep=', ')`` beside a ``doc`` fixture)."""
+    exprs = c.exprs or {}
+    args = list(exprs.get("args") or [])
+    if len(args) > len(names):
+        return c
+    sources = {**dict(zip(names, args)), **(exprs.get("kwargs") or {})}
+    kwargs = {}
+    for name, src in sources.items():
+        if name in fixtures:
+            continue
+        try:
+            kwargs[name] = ast.literal_eval(str(src))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return c
+    return c._replace(args=(), kwargs=kwargs, exprs=None)
 
 
 def _text_lengths(values: dict[str, list[Value]], fn: ast.AST) -> None:

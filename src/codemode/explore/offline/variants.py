@@ -191,7 +191,9 @@ def _others(value: Any, annotation: str, shown: set[type]) -> Iterator[tuple[Any
     ):
         yield None, "as_none"
     for seed, other, words, make in _OTHER_TYPES:
-        if type(value) is seed and (other in shown or any(re.search(rf"\b{w}\b", annotation) for w in words)):
+        if type(value) is seed and (
+            other in shown or any(re.search(rf"\b{w}\b", annotation) for w in words)
+        ):
             yield make(value), f"as_{other.__name__}"
 
 

@@ -57,9 +57,11 @@ def as_spec(fixture: dict[str, Any] | None) -> tuple[tuple[str, dict[str, Any]],
     """The (name, mapping) pairs a spec file's ``fixtures:`` holds for ``fixture`` (if any)."""
     if fixture is None:
         return ()
-    body = {"setup": fixture["setup"]}
+    body: dict[str, Any] = {"setup": fixture["setup"]}
     if fixture.get("args"):
         body["args"] = list(fixture["args"])
+    if fixture.get("kwargs"):  # codemode.build's lines and value (built_fixture.py, #32)
+        body["kwargs"] = dict(fixture["kwargs"])
     return ((fixture["name"], body),)
 
 

@@ -23,7 +23,8 @@ from codemode.check.run import make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.explore.offline.evaluators import offline_evaluators
-from codemode.explore.writing.path_fixture import as_spec, path_fixture, with_fixture
+from codemode.explore.writing.built_fixture import refixture
+from codemode.explore.writing.path_fixture import as_spec
 from codemode.explore.writing.plan import (
     _Done,
     _new_spec_rel,
@@ -203,10 +204,13 @@ class _Run:
         done = _Done(target.id, "ok", "", rel)
         try:
             cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
-            fx = path_fixture(recorder.records, info) if not cases and func is None else None
-            if fx is not None and done.status == "ok":  # a path it writes to: tmp_path (#31)
-                recorder = with_fixture(recorder, fx, done)
-                cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
+            fx = None
+            if not cases and func is None:  # a path it writes to (#31), a value it is handed (#32)
+                recorder, fx = refixture(recorder, info, self.config.root, done)
+                if fx is not None:
+                    cases, evaluators = await self._gather(
+                        target, info, recorder, func, taken, done
+                    )
             if done.status != "ok":  # needs a fixture, or a budget left it unexplored
                 return done
         except _ModelError as exc:
