@@ -107,7 +107,7 @@ def witness_call(
     return f"{built}.{method}"
 
 
-def construction_call(function_id: str, exprs: Mapping[str, Any]) -> str:
+def construction_call(function_id: str, exprs: Mapping[str, object]) -> str:
     """``render(parse('<b>x</b>'))``: a call whose arguments the tests build (no YAML form),
     shown as their source, each name a setup line assigns put in place (imports left out).
     ``ast`` is imported here: the report's modules stay light on the hook's path."""
@@ -138,6 +138,8 @@ def construction_call(function_id: str, exprs: Mapping[str, Any]) -> str:
             node = Put().visit(node)
         return ast.unparse(node)
 
-    parts = [inline(str(a)) for a in exprs.get("args") or ()]
-    parts += [f"{k}={inline(str(v))}" for k, v in (exprs.get("kwargs") or {}).items()]
+    args, kwargs = exprs.get("args"), exprs.get("kwargs")
+    parts = [inline(str(a)) for a in (args if isinstance(args, list) else [])]
+    named = kwargs.items() if isinstance(kwargs, dict) else ()
+    parts += [f"{k}={inline(str(v))}" for k, v in named]
     return f"{function_id.rsplit('.', 1)[-1]}({', '.join(parts)})"

@@ -50,11 +50,13 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 
 def eval_exprs(
-    exprs: dict[str, Any], module: Any, out: dict[str, Any], built: bool = False
+    case: dict[str, Any], module: Any, out: dict[str, Any]
 ) -> tuple[list[Any], dict[str, Any]]:
-    """The call's arguments, evaluated; ``out`` gets them when each has a YAML form. Else
-    ``built`` (the behaviour diff: it compares the versions on the objects the tests build,
-    #32) runs the call all the same, without them in ``out``; without it, a ValueError."""
+    """The arguments of ``case["exprs"]``, evaluated; ``out`` gets them when each has a YAML
+    form. Else a case with ``built_args`` (the behaviour diff: it compares the versions on
+    the objects the tests build, #32) runs all the same, without them in ``out``; any other
+    raises ValueError."""
+    exprs, built = case["exprs"], bool(case.get("built_args"))
     ns = dict(vars(module)) if module is not None else {}
     for line in str(exprs.get("setup") or "").splitlines():  # the test file's imports
         try:

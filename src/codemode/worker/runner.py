@@ -352,9 +352,7 @@ class Runner:
                 if case.get("exprs"):  # docstring and test calls, built with the module's globals
                     from . import exploring
 
-                    args, kwargs = exploring.eval_exprs(
-                        case["exprs"], module, out, bool(case.get("built_args"))
-                    )
+                    args, kwargs = exploring.eval_exprs(case, module, out)
             except TargetError as exc:
                 out.update(outcome="error", message=str(exc))
                 return out

@@ -30,12 +30,15 @@ _NO_FORM = re.compile(r"has no YAML form \((?:args\[(\d+)\]|kwargs\[('[^']*')\])
 
 
 def refixture(
-    recorder: Recorder, info: TargetInfo, root: Path, done: Any
+    recorder: Recorder, info: TargetInfo, root: Path, done: Any, given: object
 ) -> tuple[Recorder, dict[str, Any] | None]:
-    """For a function that gave no case: a recorder with the fixture that may give it some,
-    and that fixture (its wire form); else ``recorder`` and None. A path its calls were
-    stopped writing to gets ``codemode.tmp_path`` (#31); a parameter whose values in the
-    tests' calls have no YAML form gets ``codemode.build`` (#32)."""
+    """For a new function that gave no case (nothing ``given``: no cases, no spec): a recorder
+    with the fixture that may give it some, and that fixture (its wire form); else
+    ``recorder`` and None. A path its calls were stopped writing to gets
+    ``codemode.tmp_path`` (#31); a parameter whose values in the tests' calls have no YAML
+    form gets ``codemode.build`` (#32)."""
+    if given:
+        return recorder, None
     fx = path_fixture(recorder.records, info)
     if fx is not None:
         return (with_fixture(recorder, fx, done), fx) if done.status == "ok" else (recorder, fx)

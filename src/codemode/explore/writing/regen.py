@@ -204,13 +204,10 @@ class _Run:
         done = _Done(target.id, "ok", "", rel)
         try:
             cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
-            fx = None
-            if not cases and func is None:  # a path it writes to (#31), a value it is handed (#32)
-                recorder, fx = refixture(recorder, info, self.config.root, done)
-                if fx is not None:
-                    cases, evaluators = await self._gather(
-                        target, info, recorder, func, taken, done
-                    )
+            # a path it writes to (#31), a value it is handed (#32): a fixture may give cases
+            recorder, fx = refixture(recorder, info, self.config.root, done, cases or func)
+            if fx is not None:
+                cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
             if done.status != "ok":  # needs a fixture, or a budget left it unexplored
                 return done
         except _ModelError as exc:
