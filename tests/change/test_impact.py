@@ -394,3 +394,75 @@ def test_partials_hand_applied_decorators_and_decorated_functions_reach_the_chan
     statuses = repo.statuses(repo.range(f"{head}~1"))
     assert statuses["pkg.api.decorated"] == "impacted"  # @cached changed
     assert statuses["pkg.api.quick"] == "impacted"
+
+
+FACTORIES = """
+    from pkg.conv import Converter
+
+
+    def make(**options) -> Converter:
+        return Converter(**options)
+
+
+    def build():
+        return Converter()
+
+
+    class Fancy(Converter):
+        def render(self, tag, body):
+            return getattr(self, "convert_" + tag)(body)
+
+        def table(self):
+            return {}
+
+
+    class Page:
+        def __init__(self):
+            self.conv = Converter()
+
+        def show(self, text):
+            return self.conv.convert(text)
+
+
+    class Plain:
+        def show(self, text):
+            return self.other.convert(text)
+    """
+FACTORY_USERS = """
+    from pkg.more import build, make
+
+
+    def via_make(text):
+        c = make()
+        return c.convert(text)
+
+
+    def via_build(text):
+        return build().convert(text)
+
+
+    def unrelated(thing, text):
+        return thing.convert(text)
+    """
+
+
+def test_instances_from_factories_attributes_and_subclass_dispatchers_are_followed(repo):
+    # #32: an instance another call returns (`c = make(); c.convert()`), one the class keeps
+    # in an attribute (`self.conv = Converter()`), and a subclass that dispatches by table.
+    repo.write("src/pkg/conv.py", CONVERTER)
+    repo.write("src/pkg/more.py", FACTORIES)
+    repo.write("src/pkg/users.py", FACTORY_USERS)
+    base = repo.commit()
+    conv = (repo.root / "src/pkg/conv.py").read_text()
+    repo.write("src/pkg/conv.py", conv.replace('"# " + body', '"## " + body'))
+    repo.commit()
+    statuses = repo.statuses(repo.range(base))
+    for fid in (
+        "pkg.users.via_make",  # make() -> Converter
+        "pkg.users.via_build",  # build() returns Converter()
+        "pkg.more.Page.show",  # self.conv = Converter()
+        "pkg.more.Fancy.render",  # a subclass's table dispatch reaches the base's method
+    ):
+        assert statuses.get(fid) == "impacted", (fid, statuses)
+    for fid in ("pkg.users.unrelated", "pkg.more.Plain.show", "pkg.more.Fancy.table"):
+        assert fid not in statuses, (fid, statuses)

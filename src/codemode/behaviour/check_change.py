@@ -125,6 +125,7 @@ def _with_diff(
     functions = list(report.functions)
     notes = []
     if got.ran:
+        from codemode.behaviour.left_out import dropped_notes
         from codemode.behaviour.parallel import processes
 
         n = len(targets)
@@ -133,6 +134,7 @@ def _with_diff(
         plural = "s" if n != 1 else ""
         notes.append(f"behaviour diff: {n} function{plural}{where} (elapsed {got.took:.2f} s)")
         notes += short_notes(got.diffs)
+        notes += dropped_notes(got.diffs)  # behaviour/left_out.py
         accepted, covered = pinned(got.keys, functions)
         functions = merge(functions, got.diffs, targets, accepted, covered)
     kept = [n for n in report.notes if not n.startswith("elapsed ")]
@@ -307,6 +309,7 @@ def run_part(
     """One process's share: a worker per side (those given, else new ones), the pools built
     one ahead in a thread."""
     from codemode.behaviour.engine import Budget, FunctionDiff, diff_function, sides
+    from codemode.behaviour.left_out import dropped
     from codemode.explore.offline.harvest import files_read_once
 
     config = part.config
@@ -330,11 +333,12 @@ def run_part(
                 # one before it ended (pools are built one ahead): the whole diff is bounded
                 begun = max(pools.began[i], last)
                 if not pool:
-                    out.append(FunctionDiff(f.id, note="no inputs to compare the versions on"))
+                    got = FunctionDiff(f.id, note="no inputs to compare the versions on")
                 else:
                     old, new = sides(old_w, new_w, f.renamed_from or f.id, f.id)
                     tol = config.float_tolerance
-                    out.append(diff_function(f.id, pool, old, new, budget, tol, again, begun))
+                    got = diff_function(f.id, pool, old, new, budget, tol, again, begun)
+                out.append(got._replace(dropped=dropped(pool)))
                 last = time.monotonic()
             return out
         finally:

@@ -52,6 +52,9 @@ class FunctionDiff(NamedTuple):
     # the note says the search stopped short of what it should have covered (the budget cut
     # it): shown in every output, never read as "no difference" (#33)
     short: bool = False
+    # the tests' calls left out of the pool, by reason (a name the test file binds no
+    # value to...): (reason, count), most first (#32)
+    dropped: tuple[tuple[str, int], ...] = ()
 
 
 class _Recipe:

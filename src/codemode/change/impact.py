@@ -10,10 +10,11 @@ re-exports from packages), ``self.``/``cls.``/``super()`` through the class's in
 and a class name to its constructor. Rounds repeat up to ``impact_depth``.
 
 A method called on an instance the function builds or is handed (``Cls(...).m()``, ``x =
-Cls(...); x.m()``, ``x: Cls``), and a class whose methods are picked at run time by ``getattr``
-or a table, are followed too (``reach.py``, #32). Limits, by design of a static analysis: an
-instance that comes from another call's return value is not seen; a local variable that shadows
-a changed name can make its function look impacted.
+Cls(...); x.m()``, ``x: Cls``, ``x = make()`` where ``make`` returns a ``Cls``, ``self.x.m()``
+where the class assigns ``self.x = Cls(...)``), and a class (or a subclass) whose methods are
+picked at run time by ``getattr`` or a table, are followed too (``reach.py``, #32). Limits, by
+design of a static analysis: an instance whose class no annotation or ``return Cls(...)`` names
+is not seen; a local variable that shadows a changed name can make its function look impacted.
 """
 
 from __future__ import annotations
@@ -27,7 +28,13 @@ from codemode.change import git
 from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.functions import SourceFile
-from codemode.change.reach import def_text, dispatchers, instance_targets, module_bindings
+from codemode.change.reach import (
+    def_text,
+    dispatchers,
+    factories,
+    instance_targets,
+    module_bindings,
+)
 from codemode.change.words import Words, _WordsHelper, identifiers
 
 _CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
@@ -63,6 +70,7 @@ class Project:
     removed: frozenset[str] = frozenset()  # ids gone at head; references to them still count
     problems: list[str] = field(default_factory=list)
     _families: dict[str, set[bytes]] = field(default_factory=dict)
+    _factories: dict[str, set[bytes]] = field(default_factory=dict)
     bindings: set[str] = field(default_factory=set)  # module-level names impact went through
     _helper: _WordsHelper | None = None  # holds the identifiers of the modules in _remote
     _remote: dict[str, int] = field(default_factory=dict)  # module -> its index there
@@ -195,6 +203,12 @@ class Project:
             frontier = new
         self._families[cls] = found
         return found
+
+    def factories(self, cls: str, family: set[bytes]) -> set[bytes]:
+        """The functions returning an instance of ``cls``'s family (``reach.factories``)."""
+        if cls not in self._factories:
+            self._factories[cls] = factories(self, family)
+        return self._factories[cls]
 
     def source(self, module: str) -> SourceFile | None:
         mf = self.modules.get(module)
@@ -365,7 +379,9 @@ def _names(project: Project, ids: Iterable[str]) -> Names:
         parts = qual.split(".")
         owner = ".".join(parts[:-1])
         if module and owner and project.is_class(f"{module}.{owner}"):
-            names.methods.setdefault(parts[-1].encode(), set()).update(project.family(parts[-2]))
+            family = project.family(parts[-2])
+            owners = names.methods.setdefault(parts[-1].encode(), set())
+            owners |= family | project.factories(parts[-2], family)  # c = make(); c.m() (#32)
             if parts[-1] in _CONSTRUCTORS:
                 names.plain.add(parts[-2].encode())  # ``Cls(...)`` calls its constructor
         else:

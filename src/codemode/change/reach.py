@@ -53,14 +53,69 @@ def instance_targets(
     handed: ``var.method`` where ``var`` was built from or annotated with a project class,
     or ``method`` written as ``Cls(...).method`` somewhere in ``text``."""
     head, _, name = ref.rpartition(".")
-    if not name or "." in head or head in ("self", "cls", "super()"):
+    if not name or head in ("self", "cls", "super()"):
         return
-    for cls_ref in _receivers(text, head, name):
-        found = project.resolve_in(module, cls, cls_ref)
-        if found and project.is_class(found):
+    if head.startswith("self.") and head.count(".") == 1 and cls:
+        # ``self.conv.convert(...)``: what the class (or a base) assigns to ``self.conv``
+        refs = list(_attribute_receivers(project, module, cls, head[5:]))
+    elif "." not in head:
+        refs = [(module, cls, r) for r in _receivers(text, head, name)]
+    else:
+        return
+    for where, owner, cls_ref in refs:
+        for found in _built_classes(project, where, owner, cls_ref):
             method = project.method(found, name)
             if method:
                 yield method
+
+
+def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> Iterator[str]:
+    """The project classes an instance built by ``ref(...)`` may be: the class itself, or
+    the classes a function of the project returns (``c = make(); c.convert()``): those its
+    return annotation names, or that a ``return Cls(...)`` of its body builds."""
+    found = project.resolve_in(module, cls, ref)
+    if not found:
+        return
+    if project.is_class(found):
+        yield found
+        return
+    f_module, qual = project.split(found)
+    src = project.source(f_module) if f_module else None
+    d = _def(src, qual) if src is not None else None
+    if src is None or d is None:
+        return
+    text = def_text(src, d)
+    head = text[: (m.end() if (m := re.search(r"\)\s*(?:->[^:]*)?:", text)) else 0)]
+    names = re.findall(r"->\s*([A-Za-z_][\w.]*)", head)
+    names += re.findall(r"\breturn\s+([A-Za-z_][\w.]*)\s*\(", text)
+    for name in dict.fromkeys(names):
+        built = project.resolve_in(f_module, d.cls, name)
+        if built and project.is_class(built):
+            yield built
+
+
+def _def(src: SourceFile, qual: str) -> Def | None:
+    chunk = next((c for c in src.chunks if c.name == qual.split(".")[0]), None)
+    if chunk is None:
+        return None
+    return next((d for d in src.local(chunk)[1] if d.qual == qual), None)
+
+
+def _attribute_receivers(
+    project: Project, module: str, cls: str, attr: str
+) -> Iterator[tuple[str, str, str]]:
+    """(module, class, name) of what builds ``self.<attr>`` in class ``cls`` or its in-repo
+    bases: ``self.attr = Cls(...)``, ``self.attr: Cls``, a class-level ``attr: Cls``."""
+    own = re.compile(r"^[ \t]*" + re.escape(attr) + r"[ \t]*:[ \t]*([A-Za-z_][\w.]*)", re.M)
+    for cls_id in project.lineage(f"{module}.{cls}"):
+        where, qual = project.split(cls_id)
+        src = project.source(where) if where else None
+        chunk = next((c for c in src.chunks if c.name == qual.split(".")[0]), None) if src else None
+        if src is None or chunk is None:
+            continue
+        text = src.local(chunk)[0]
+        for cls_ref in [*_receivers(text, "self." + attr, attr), *own.findall(text)]:
+            yield where, qual, cls_ref
 
 
 def _receivers(text: str, var: str, name: str) -> Iterator[str]:
@@ -115,7 +170,8 @@ def dispatchers(project: Project, target: str) -> Iterator[str]:
     owner = qual.rpartition(".")[0]
     if not module or not owner or not project.is_class(f"{module}.{owner}"):
         return
-    for cls_id in project.lineage(f"{module}.{owner}"):
+    owner_id = f"{module}.{owner}"
+    for cls_id in [*project.lineage(owner_id), *_subclasses(project, owner_id, target)]:
         cls_module, cls_qual = project.split(cls_id)
         src = project.source(cls_module)
         if src is None:
@@ -124,6 +180,21 @@ def dispatchers(project: Project, target: str) -> Iterator[str]:
             fid = f"{cls_module}.{d.qual}"
             if fid != target and dispatches(def_text(src, d)):
                 yield fid
+
+
+def _subclasses(project: Project, cls_id: str, target: str) -> Iterator[str]:
+    """The project's subclasses of ``cls_id`` that inherit method ``target`` (do not define
+    their own): a dispatcher of theirs reaches it."""
+    name = target.rpartition(".")[2]
+    family = project.family(cls_id.rpartition(".")[2])
+    for module in project.mentions(family):
+        src = project.source(module)
+        for sub in sorted(f.decode() for f in family):
+            sub_id = f"{module}.{sub}"
+            if src is None or sub_id == cls_id or not src.is_class(sub):
+                continue
+            if cls_id in project.lineage(sub_id) and project.method(sub_id, name) == target:
+                yield sub_id
 
 
 def _methods(src: SourceFile, cls_qual: str) -> list[Def]:
@@ -159,3 +230,26 @@ def module_bindings(
                 found = project.resolve_in(module, None, dotted)
                 if found in targets:
                     yield f"{module}.{bound.group(1)}", found
+
+
+_DEF_AT = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
+
+
+def factories(project: Project, family: set[bytes]) -> set[bytes]:
+    """The names of the project's functions that return an instance of a class named in
+    ``family`` (by their return annotation, or a ``return Cls(`` in their body): a user of
+    such an instance may write no class name (``c = make(); c.convert()``). Read from the
+    modules that name the class, by text: this only widens the search."""
+    alt = b"|".join(re.escape(f) for f in sorted(family))
+    returns = re.compile(rb"(?:->\s*[\"']?|\breturn\s+)(?:\w+\.)*(?:" + alt + rb")\s*[(:]")
+    out: set[bytes] = set()
+    naming = [project.modules[m] for m in project.mentions(family)]
+    project.load(naming)
+    for mf in naming:
+        data = mf.data or b""
+        defs = list(_DEF_AT.finditer(data))
+        for i, m in enumerate(defs):
+            end = defs[i + 1].start() if i + 1 < len(defs) else len(data)
+            if returns.search(data, m.end(), end):
+                out.add(m.group(1))
+    return out
