@@ -174,3 +174,45 @@ def test_a_built_fixture_runs_no_code_the_policy_refuses_and_stays_behind_the_wa
     assert "blocked" in messages["demo.writer.size"][0], messages
     assert not (tmp_path / "outside.txt").exists()
     assert rc == 1
+
+
+RENDERER = """\
+from demo.doc import Node
+
+
+class Renderer:
+    def __init__(self, sep):
+        self.sep = sep
+
+    def render(self, node):
+        return self.sep.join(c.text for c in node.children)
+"""
+
+METHOD_TEST = """\
+from demo.doc import parse
+from demo.renderer import Renderer
+
+
+def test_render():
+    doc = parse("h1:Title;p:Body")
+    assert Renderer("|").render(doc) == "Title|Body"
+"""
+
+
+def test_a_methods_built_argument_is_diffed_on_the_instance_the_test_builds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        "src/demo/doc.py": DOC,
+        "src/demo/renderer.py": RENDERER,
+        "tests/test_renderer.py": METHOD_TEST,
+    }
+    repo = project(tmp_path, files)
+    changed = RENDERER.replace("c.text for c", "c.text.upper() if c.tag == 'h1' else c.text for c")
+    write(repo, {"src/demo/renderer.py": changed})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.renderer.Renderer.render"]
+    calls = [w["call"] for w in f["witnesses"]]
+    assert "Renderer('|').render(parse('h1:Title;p:Body'))" in calls, f
+    assert rc == 1

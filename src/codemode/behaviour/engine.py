@@ -351,6 +351,8 @@ def _witness(
     shown = witness_call(function_id, list(args), kwargs, call.receiver)
     if built and call.exprs:  # arguments with no YAML form: the call as the tests build it
         shown = construction_call(function_id, call.exprs)
+        if call.receiver:  # Renderer('-').render(parse('h1'))
+            shown = witness_call(function_id, [], {}, call.receiver).rsplit(".", 1)[0] + "." + shown
     return Witness(
         call=shown,
         old=a.shown(),

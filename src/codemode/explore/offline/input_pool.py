@@ -195,6 +195,7 @@ def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> 
     from codemode.explore.offline.row_bindings import MAX_ROWS, assignments, class_tables, loop_rows
 
     env, classes, tables = assignments(tree.body), class_tables(tree), _tables(tree)
+    built_args = _BuiltArgs(tree, env)
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -226,9 +227,48 @@ def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> 
                     where = _Sub(row).visit(ast.parse(ast.unparse(made), mode="eval")).body
                     recipe = _recipe(where, cls_name, cls_id)
                 literal = _literals(call)
+                label = f"from_{fn.name}"
                 if recipe is not None and literal is not None:
-                    label = f"from_{fn.name}"
                     yield PoolCall(literal[0], literal[1], "receivers", label, None, recipe)
+                elif recipe is not None and (exprs := built_args(call, fn, row)) is not None:
+                    # arguments the test builds (a parsed element): as the test builds them
+                    yield PoolCall((), {}, "receivers", label, exprs, recipe)
+
+
+class _BuiltArgs:
+    """A method call's arguments as expressions, with the lines of its test file they need
+    (explore/offline/test_names.py), or None when they cannot be carried."""
+
+    def __init__(self, tree: ast.Module, env: dict[str, ast.expr]) -> None:
+        from codemode.explore.offline.harvest import _imports
+        from codemode.explore.offline.test_names import Carrier
+
+        self.setup = _imports(tree)
+        self.carrier = Carrier(tree, env, False)
+
+    def __call__(
+        self, call: ast.Call, fn: ast.FunctionDef | ast.AsyncFunctionDef, row: dict[str, ast.expr]
+    ) -> dict[str, Any] | None:
+        from codemode.explore.offline.harvest import _Sub
+        from codemode.explore.offline.row_bindings import assignments
+
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            return None
+        local = {
+            k: _Sub(row).visit(ast.parse(ast.unparse(v), mode="eval")).body
+            for k, v in assignments(fn.body).items()
+        }
+        carried = self.carrier.carry(call, local)
+        if isinstance(carried, str):
+            return None
+        call, lines = carried
+        return {
+            "args": [ast.unparse(a) for a in call.args],
+            "kwargs": {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg},
+            "setup": "\n".join([self.setup, *lines]),
+        }
 
 
 def _recipe_call(node: ast.expr, cls_name: str) -> bool:
