@@ -23,7 +23,7 @@ from typing import Any
 
 from codemode.explore.record import Recorder
 from codemode.explore.target import TargetInfo
-from codemode.explore.writing.path_fixture import path_fixture, with_fixture
+from codemode.explore.writing.path_fixture import given, path_fixture, with_fixture
 
 BUILD = "codemode.build"  # worker/construct.py's built-in fixture
 _NO_FORM = re.compile(r"has no YAML form \((?:args\[(\d+)\]|kwargs\[('[^']*')\])\)")
@@ -137,11 +137,4 @@ def with_built(recorder: Recorder, fixture: dict[str, Any], done: Any) -> Record
         f"{recorder.target}: `{fixture['name']}` has no YAML form; explored with a "
         f"{BUILD} fixture built as the tests build it ({value})"
     )
-    return Recorder(
-        recorder.worker,
-        recorder.target,
-        [fixture],
-        [fixture["name"]],
-        recorder.file_key,
-        recorder.serializer,
-    )
+    return given(recorder, fixture)

@@ -73,6 +73,11 @@ def with_fixture(recorder: Recorder, fixture: dict[str, Any], done: Any) -> Reco
         f"{recorder.target}: its calls were stopped writing to `{fixture['name']}` (blocked: "
         f"{first}); explored again with the {TMP_PATH} fixture in its place"
     )
+    return given(recorder, fixture)
+
+
+def given(recorder: Recorder, fixture: dict[str, Any]) -> Recorder:
+    """A fresh recorder of the same function with ``fixture`` in place of its parameter."""
     return Recorder(
         recorder.worker,
         recorder.target,
