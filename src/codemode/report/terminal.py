@@ -132,7 +132,9 @@ def _shared_line(group: list[tuple[FunctionResult, CaseResult]], p: Painter) -> 
 def render(
     report: Report, *, color: bool = False, verbose: bool = False, quiet: bool = False
 ) -> str:
-    report = inert_report(report)  # data's control characters escaped; our colours after
+    # Data's control characters escaped; our colours after. Passed cases print nothing of
+    # theirs unless verbose: left as they are.
+    report = inert_report(report, passed_as_is=not verbose)
     p = Painter(color)
     lines: list[str] = []
     for prob in report.problems:

@@ -81,11 +81,27 @@ def _warm_worker(pid: int) -> bool:
         return False
 
 
+def _has_children() -> bool:
+    """Whether any child of this process is alive (zombies reaped on the way). As a child
+    subreaper, every descendant still alive has a living ancestor among our children: an
+    orphan is reparented to us before its parent can be reaped. None alive, nothing to kill,
+    and no scan of /proc (~2 ms on a quiet machine, 10-20 ms with hundreds of processes)."""
+    try:
+        while True:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+            if pid == 0:
+                return True
+    except ChildProcessError:
+        return False
+
+
 def kill_descendants(wait: float = 2.0) -> None:
     """SIGKILL every process below this one, and reap the children among them, until none is
     left (or ``wait`` seconds): one killed a moment ago is not a zombie yet, and one left
     unreaped at exit goes to PID 1, which in a container may never reap it. A process in
     SPARED (and what runs under it) is left alone."""
+    if not _has_children():
+        return
     deadline = time.monotonic() + wait
     while True:
         tree = _tree()  # one scan per round (~2 ms at 70 processes), not one per question
