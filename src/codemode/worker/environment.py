@@ -45,16 +45,24 @@ BASE_ENV = (
 )
 
 
-def _allowed(name: str, patterns: tuple[str, ...]) -> bool:
+def _allowed(name: str, names: frozenset[str], globs: tuple[str, ...]) -> bool:
+    if name in names:
+        return True
+    if not globs:
+        return False
     import fnmatch
 
-    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+    return any(fnmatch.fnmatchcase(name, p) for p in globs)
 
 
 def scrub_env(env: Mapping[str, str], pass_env: tuple[str, ...] = ()) -> dict[str, str]:
     """The worker's environment: ``env`` filtered to BASE_ENV and ``pass_env`` (names, globs)."""
     patterns = BASE_ENV + tuple(pass_env)
-    out = {k: v for k, v in env.items() if _allowed(k, patterns)}
+    # Names by a set lookup; only the globs through fnmatch, whose first use compiles each
+    # pattern (~30 regular expressions in every --jobs lane: ~10 ms of its start).
+    globs = tuple(p for p in patterns if any(c in p for c in "*?["))
+    names = frozenset(patterns).difference(globs)
+    out = {k: v for k, v in env.items() if _allowed(k, names, globs)}
     out["PYTHONIOENCODING"] = "utf-8"
     out["PYTHONDONTWRITEBYTECODE"] = "1"  # never leave __pycache__ in a staged tree copy
     return out

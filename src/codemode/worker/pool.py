@@ -20,7 +20,7 @@ from typing import IO, Any, NamedTuple, Protocol
 
 from codemode.effects import Effects
 from codemode.errors import FatalError
-from codemode.worker import canonical, replies, scratch
+from codemode.worker import canonical, own_bytecode, replies, scratch
 from codemode.worker.environment import scrub_env
 from codemode.worker.errtail import ErrTail
 from codemode.worker.exits import wait_exit
@@ -176,6 +176,7 @@ class Worker:
     def spawn(self) -> None:
         """Start the process without waiting for it: its startup overlaps the caller's work."""
         adopt_orphans()
+        own_bytecode.compile_worker_modules(self.python)  # what the worker cannot write itself
         try:
             proc = subprocess.Popen(
                 [self.python, str(RUNTIME_SCRIPT), *self.arguments()],
@@ -236,10 +237,9 @@ class Worker:
     def kill(self) -> None:
         if self.proc is not None:
             if isinstance(self.proc, subprocess.Popen):
-                # The whole group, even when the worker itself has exited: a process the
-                # function started (or forked) is still in it, and must not outlive codemode
-                # (#11). The group id stays reserved while any member lives, so this reaches
-                # no stranger.
+                # The whole group, even when the worker itself has exited: a process the function
+                # started (or forked) is still in it, and must not outlive codemode (#11). The
+                # group id stays reserved while any member lives, so this reaches no stranger.
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(self.proc.pid, signal.SIGKILL)
             else:  # forked by the warm worker, which kills its group and reaps it
