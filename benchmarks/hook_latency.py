@@ -22,8 +22,9 @@ project's own virtualenv (a dependency: ``site-packages``), and inside the repos
 (``src/slowimport.py``: a settings module, a table loaded at import), each reported as the
 repeat median over its own import cost.
 
-Targets: the no-op at most 1.2x ``check-ast`` (issue 20); the one-function case under 0.5 s; the
-behaviour diff adds at most 0.15 s to the one-function hook's median; with the 0.8 s module,
+Targets: through ``pre-commit run``, the no-op at most 1.1x ``check-ast`` and the one-function
+change at most 1.5x (issue 36); the entries directly, the no-op at most 1.2x ``check-ast``
+(issue 20); the one-function case under 0.5 s; the behaviour diff adds at most 0.15 s to the one-function hook's median; with the 0.8 s module,
 wherever it lives, the 3rd to 5th runs' median at most 0.4 s and 0.5x the import, and the first
 run no slower than the hook without the warm worker (within 10%).
 Run: ``python benchmarks/hook_latency.py [--repeat 7] [--trials 3] [--only heavy|light]
@@ -322,10 +323,16 @@ def report(rows: list[Row], repeat: int) -> None:
     noop, one = by["no-op"], by["one-function"]
     print("\ntargets (wall clock)")
     checks = (
-        (
-            "no-op <= 1.2x check-ast via pre-commit run",
+        (  # issue 36: what a linter costs
+            "no-op <= 1.1x check-ast via pre-commit run",
             noop.hook.wall / noop.ast_hook.wall,
-            1.2,
+            1.1,
+            "x",
+        ),
+        (
+            "one-function <= 1.5x check-ast via pre-commit run",
+            one.hook.wall / one.ast_hook.wall,
+            1.5,
             "x",
         ),
         (
