@@ -1,5 +1,6 @@
 """Judging a spec loads only what its keys need (#20): an ``assertion:`` loads Monty's compiled
-module, not the package's asyncio-based OS layer; a plain-text ``match:`` loads no regex engine.
+module, not the package's asyncio-based OS layer nor OpenTelemetry (#36); a plain-text ``match:``
+loads no regex engine.
 The verdicts are the same as with the whole package and the engine."""
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ PROBE = """
 import json, sys
 from codemode.cli.main import main
 code = main(["check", "--all", "-q", "--report-out", "report.json", "--jobs", "1"])
-watched = ("pydantic_monty.os_access", "pydantic_monty.class_instance", "asyncio", "regex")
+watched = ("pydantic_monty.os_access", "pydantic_monty.class_instance", "asyncio", "regex",
+           "opentelemetry", "logging")
 print("LOADED=" + json.dumps([m for m in watched if m in sys.modules]))
 sys.exit(code)
 """
