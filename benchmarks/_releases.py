@@ -92,10 +92,11 @@ def fetch(dist: str, version: str, cache: Path | None = None) -> Path:
 
 def package_source(sdist: Path, package: str) -> Path:
     """The package folder or module file inside an unpacked sdist."""
-    for candidate in (sdist / package, sdist / "src" / package):
+    roots = (sdist, sdist / "src", sdist / "lib")  # the layouts sdists use
+    for candidate in (root / package for root in roots):
         if (candidate / "__init__.py").is_file():
             return candidate
-    for candidate in (sdist / f"{package}.py", sdist / "src" / f"{package}.py"):
+    for candidate in (root / f"{package}.py" for root in roots):
         if candidate.is_file():
             return candidate
     raise BenchError(f"{sdist.name}: no package or module named {package!r} in the sdist")

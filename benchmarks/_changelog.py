@@ -1,0 +1,143 @@
+"""The truth of benchmarks/upgrade_detection.py: what the releases' changelogs (and new tests)
+announce, written as witness calls and confirmed by running both releases.
+
+Each announced change is one call (``Announced``): the function codemode should flag, a Python
+expression that calls it, and the outcome the changelog's words lead to on the old release and
+on the new one. The call is run on both releases (the old one twice: an outcome that differs
+between two runs of the same code confirms nothing) and counts only when both outcomes are the
+ones written down and they differ in value or exception type. Anything else is excluded with
+its reason, which is about the releases, never about codemode: the old or new outcome is not
+the one announced, it is unstable, or only an exception's message changed (a message-only
+difference is no change of behaviour here, as in codemode's default ``fail_on``).
+
+Outcomes are written as the runner prints them: ``value:<repr>`` (an iterator's first items as
+a list; `` at 0x...`` addresses left out) or ``raised:<ExceptionType>`` (the message is not
+compared). The expression sees the public names of the function's module, the function under
+its own name, every module and class on the way to it under theirs, and ``datetime``, ``date``,
+``time``, ``timedelta``, ``Decimal``, ``io``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+CONFIRMED = "confirmed"
+
+
+@dataclass(frozen=True)
+class Announced:
+    """One change a changelog (or a new release's test) announces, as a call."""
+
+    function: str  # dotted id of the function (or method) codemode should flag
+    call: str  # a Python expression calling it
+    old: str  # its outcome on the old release: "value:<repr>" or "raised:<Type>"
+    new: str  # and on the new one
+    says: str = ""  # the changelog's words (or the new test) it comes from
+
+
+RUNNER = r"""
+import contextlib, datetime, decimal, importlib, io, itertools, json, re, signal, sys, types
+sys.path.insert(0, sys.argv[1])
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+BASE = {"datetime": datetime.datetime, "date": datetime.date, "time": datetime.time,
+        "timedelta": datetime.timedelta, "Decimal": decimal.Decimal, "io": io}
+def alarm(signum, frame):
+    raise TimeoutError("call took too long")
+signal.signal(signal.SIGALRM, alarm)
+def names(fid):
+    # the longest importable module, then attributes; each bound under its own name
+    parts = fid.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        ns = {k: v for k, v in vars(obj).items() if not k.startswith("_")}
+        ns.update({parts[0]: importlib.import_module(parts[0]), parts[i - 1]: obj})
+        for p in parts[i:]:
+            obj = getattr(obj, p)
+            ns[p] = obj
+        return ns
+    raise ImportError(fid)
+def outcome(fid, call):
+    try:
+        ns = {**BASE, **names(fid)}
+    except Exception as e:
+        return "import-error:" + type(e).__name__ + ": " + str(e)[:300]
+    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            value = eval(call, ns)
+            if isinstance(value, (types.GeneratorType, map, filter, zip)) or (
+                hasattr(value, "__next__") and hasattr(value, "__iter__")
+            ):
+                value = list(itertools.islice(value, 1000))
+        return "value:" + ADDRESS.sub("", repr(value))[:2000]
+    except TimeoutError:
+        return "timeout"
+    except BaseException as e:
+        return "raised:" + type(e).__name__ + ": " + ADDRESS.sub("", str(e))[:300]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+json.dump([outcome(f, c) for f, c in json.load(sys.stdin)], sys.stdout)
+"""
+
+
+def run(src: Path, calls: list[Announced]) -> list[str]:
+    """Each call's outcome on the package under ``src``, in a fresh interpreter run from a
+    folder beside it (the same for both releases)."""
+    cwd = src.parent / "cwd"
+    cwd.mkdir(exist_ok=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", RUNNER, str(src)],
+        input=json.dumps([[a.function, a.call] for a in calls]),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"running changelog witnesses under {src} failed: {proc.stderr[-1500:]}")
+    out: list[str] = json.loads(proc.stdout)
+    return out
+
+
+def kind(outcome: str) -> str:
+    """What a change is judged on: the value, or the exception's type (not its message)."""
+    if outcome.startswith("raised:"):
+        return "raised:" + outcome.split(":", 2)[1].strip()
+    return outcome
+
+
+def matches(observed: str, written: str) -> bool:
+    return kind(observed) == kind(written)
+
+
+def verdict(written: Announced, old1: str, old2: str, new: str) -> str:
+    """CONFIRMED, or why the call does not confirm the announced change."""
+    if old1 != old2 or "timeout" in (old1, new):
+        return f"unstable or too slow on the releases (old {old1[:80]!r}, new {new[:80]!r})"
+    if old1.startswith("import-error") or new.startswith("import-error"):
+        return f"the release cannot be imported here ({(old1 if 'import' in old1 else new)[:120]})"
+    if kind(old1) == kind(new):
+        same = "only the exception's message differs" if old1 != new else "no difference"
+        return f"{same} when run: {old1[:80]!r}"
+    if not matches(old1, written.old):
+        return f"the old release gives {old1[:100]!r}, not the announced {written.old[:60]!r}"
+    if not matches(new, written.new):
+        return f"the new release gives {new[:100]!r}, not the announced {written.new[:60]!r}"
+    return CONFIRMED
+
+
+def confirm(old_src: Path, new_src: Path, announced: list[Announced]) -> dict[Announced, str]:
+    """Each announced change's verdict: CONFIRMED when both releases behave as written."""
+    if not announced:
+        return {}
+    old1, old2, new = run(old_src, announced), run(old_src, announced), run(new_src, announced)
+    return {
+        a: verdict(a, o1, o2, n) for a, o1, o2, n in zip(announced, old1, old2, new, strict=True)
+    }
