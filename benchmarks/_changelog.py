@@ -54,7 +54,10 @@ def names(fid):
     for i in range(len(parts), 0, -1):
         try:
             obj = importlib.import_module(".".join(parts[:i]))
-        except ImportError:
+        except ImportError as e:
+            tried = ".".join(parts[:i])
+            if e.name is None or not (tried == e.name or tried.startswith(e.name + ".")):
+                raise  # the module exists and fails to import (a missing dependency)
             continue
         ns = {k: v for k, v in vars(obj).items() if not k.startswith("_")}
         ns.update({parts[0]: importlib.import_module(parts[0]), parts[i - 1]: obj})

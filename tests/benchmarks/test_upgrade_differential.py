@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -262,12 +263,18 @@ def test_one_upgrade_end_to_end_from_a_cached_sdist(
             "import toy\n\ndef test_triple():\n    assert toy.triple(2) == 6\n", encoding="utf-8"
         )
     monkeypatch.setattr(_releases, "CACHE", cache)
-    out = bench.measure(bench.Library("toy", "toy", "1.0", "1.1"), tmp_path / "work")
-    assert sorted(out.changed) == ["toy.triple"]
-    assert out.changed["toy.triple"].call.origin == "toy-1.1:tests/test_toy.py:4"
+    announced = (bench.Announced("toy.triple", "triple(2)", "value:6", "value:8", "1.1"),)
+    out = bench.measure(
+        bench.Library("toy", "toy", "1.0", "1.1"), tmp_path / "work", None, announced
+    )
+    assert out.truth == ["toy.triple"] and out.both == ["toy.triple"] and out.alone == []
+    assert sorted(out.differential) == ["toy.triple"]
+    assert out.differential["toy.triple"].call.origin == "toy-1.1:tests/test_toy.py:4"
     assert out.kinds == {"toy.same": "unchanged", "toy.tidy": "refactor-only"}
     assert (out.functions, out.false_drift) == (3, [])
-    for scope in bench.SCOPES:
+    from _scoring import SCOPES
+
+    for scope in SCOPES:
         assert out.caught(scope) == ["toy.triple"], scope
         assert out.false_alarms(scope) == []
         verdicts = [v for _, v in out.scopes[scope].witnesses["toy.triple"]]
@@ -282,7 +289,7 @@ def test_one_upgrade_end_to_end_from_a_cached_sdist(
         cache / "src" / "toy-1.1",
         tmp_path / "again",
     )
-    assert (again[0], again[1]) == (out.changed, out.kinds)
+    assert (again[0], again[1]) == (out.differential, out.kinds)
 
 
 def test_a_flags_calls_are_rerun_on_both_releases(releases: tuple[Path, Path, Path]) -> None:
@@ -387,3 +394,155 @@ def test_a_witness_is_rerun_from_the_call_codemode_showed() -> None:
     w = {"call": "load(b'test.toml')", "args": ["test.toml"], "kwargs": None}
     call = _witness_call("m.load", w, 1).call
     assert call is not None and call.args == ("b'test.toml'",)
+
+
+# -- the changelog's truth (#32): announced changes confirmed by running both releases --------
+
+
+def _toy_releases(tmp_path: Path, old: str, new: str) -> tuple[Path, Path]:
+    out = []
+    for side, body in (("old", old), ("new", new)):
+        (tmp_path / side / "toy").mkdir(parents=True)
+        (tmp_path / side / "toy" / "__init__.py").write_text(body, encoding="utf-8")
+        out.append(tmp_path / side)
+    return out[0], out[1]
+
+
+def test_an_announced_change_counts_only_when_both_releases_confirm_it(tmp_path: Path) -> None:
+    from _changelog import CONFIRMED, Announced, confirm
+
+    body = (
+        "class Box:\n    def __init__(self, n=1):\n        self.n = n\n"
+        "    def size(self):\n        return self.n * 2\n\n"
+        "def triple(x):\n    return x * 3\n\n"
+        "def strict(x):\n    raise ValueError('bad ' + str(x))\n"
+    )
+    new = body.replace("x * 3", "x * 3 if x != 4242 else 0").replace("'bad '", "'wrong '")
+    new = new.replace("self.n * 2", "self.n * 3")
+    old_src, new_src = _toy_releases(tmp_path, body, new)
+    written = [
+        Announced("toy.triple", "triple(4242)", "value:12726", "value:0"),
+        Announced("toy.Box.size", "Box(2).size()", "value:4", "value:6"),
+        # the changelog's old outcome is not what the old release does
+        Announced("toy.triple", "triple(4242)", "value:1", "value:0"),
+        # the same exception type with another message: no change of behaviour
+        Announced("toy.strict", "strict(1)", "raised:ValueError", "raised:TypeError"),
+    ]
+    verdicts = confirm(old_src, new_src, written)
+    assert [verdicts[a] == CONFIRMED for a in written] == [True, True, False, False]
+    assert "the old release gives 'value:12726'" in verdicts[written[2]]
+    assert verdicts[written[3]].startswith("only the exception's message differs")
+
+
+def test_a_pair_the_pool_misses_is_kept_and_scored_from_its_changelog(tmp_path: Path) -> None:
+    # the old harness dropped a pair whose differential run found nothing; now the announced
+    # change is the truth, in the "changelog alone" column, and nothing is dropped
+    import upgrade_detection as bench
+
+    body = "def triple(x):\n    return x * 3\n"
+    old, new = _toy_releases(tmp_path, body, body.replace("x * 3", "x * 3 if x != 4242 else 0"))
+    for sdist in (old, new):
+        (sdist / "tests").mkdir()
+        (sdist / "tests" / "test_toy.py").write_text(
+            "import toy\n\ndef test_triple():\n    assert toy.triple(2) == 6\n", encoding="utf-8"
+        )
+    lib = bench.Library("toy-nodrop", "toy", "1.0", "1.1")
+    announced = (bench.Announced("toy.triple", "triple(4242)", "value:12726", "value:0"),)
+    out, _, _ = bench.truths(lib, old, new, tmp_path / "work", announced)
+    assert out.excluded == ""
+    assert out.differential == {}
+    assert (out.truth, out.both, out.alone, out.extra) == (["toy.triple"], [], ["toy.triple"], [])
+
+
+def test_a_release_that_cannot_run_here_excludes_the_pair_with_its_reason(tmp_path: Path) -> None:
+    import upgrade_detection as bench
+
+    old, new = _toy_releases(
+        tmp_path, "import not_installed_anywhere\n", "def f(x):\n    return x\n"
+    )
+    lib = bench.Library("toy-broken", "toy", "1.0", "1.1")
+    out, _, _ = bench.truths(
+        lib, old, new, tmp_path / "work", (bench.Announced("toy.f", "f(1)", "value:0", "value:1"),)
+    )
+    assert out.excluded.startswith(bench.UNRUNNABLE) and "not_installed_anywhere" in out.excluded
+
+
+def _scored(flagged: dict[str, str], verdicts: dict[str, str], report: dict[str, str]) -> Any:
+    """An Outcome whose two scopes flagged ``flagged`` with re-check ``verdicts``, and whose
+    reports hold ``report``'s functions with those diff notes."""
+    from _changelog import CONFIRMED, Announced
+    from _differential import Call, Change
+    from _scoring import Outcome, Scope
+    from _witness import Witness
+
+    out = Outcome(bench_lib())
+    for fid in ("m.both", "m.alone", "m.scope", "m.pool", "m.form"):
+        out.announced[Announced(fid, f"{fid}(1)", "value:1", "value:2")] = CONFIRMED
+    out.announced[Announced("m.nope", "nope(1)", "value:1", "value:2")] = "no difference when run"
+    for fid in ("m.both", "m.extra"):
+        out.differential[fid] = Change(fid, Call(fid, ("1",)), "value:1", "value:2")
+    out.known = {"m.both", "m.alone", "m.scope", "m.pool", "m.form", "m.extra", "m.quiet"}
+    for name in ("base", "staged"):
+        s = Scope(flagged=dict(flagged))
+        s.report = {f: {"id": f, "status": "ok", "diff_note": n} for f, n in report.items()}
+        s.report.update({f: {"id": f, "status": v} for f, v in flagged.items()})
+        for fid, v in verdicts.items():
+            s.witnesses[fid] = [(Witness(fid, Call(fid, ("1",)), "witness 1", ""), v)]
+        out.scopes[name] = s
+    return out
+
+
+def bench_lib() -> Any:
+    from _releases import Library
+
+    return Library("m", "m", "1", "2")
+
+
+def test_the_figures_split_by_source_and_count_misses_by_cause(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from _scoring import summary
+
+    out = _scored(
+        flagged={
+            "m.both": "changed",
+            "m.alone": "changed",
+            "m.extra": "changed",
+            "m.quiet": "changed",
+        },
+        # m.quiet's only difference is a message: no change, so its flag is a false alarm
+        verdicts={
+            "m.both": "real",
+            "m.alone": "real",
+            "m.extra": "real",
+            "m.quiet": "real (message)",
+        },
+        report={"m.pool": "", "m.form": "no inputs to compare the versions on"},
+    )
+    assert out.truth == ["m.alone", "m.both", "m.form", "m.pool", "m.scope"]  # m.nope left out
+    assert (out.both, out.alone, out.extra) == (
+        ["m.both"],
+        ["m.alone", "m.form", "m.pool", "m.scope"],
+        ["m.extra"],
+    )
+    assert out.caught("base") == ["m.alone", "m.both"]
+    assert out.misses("base") == {"m.scope": "scope", "m.pool": "pool", "m.form": "spec form"}
+    assert out.false_alarms("base") == ["m.quiet"]
+    assert summary("toy set", [out]) is False
+    text = capsys.readouterr().out
+    assert "caught with a correct witness 2/5 = 40%" in text
+    assert "found by both sources 1/1 = 100%; by the changelog alone 1/4 = 25%" in text
+    assert "the differential run adds 1/1" in text
+    assert "false alarms 1 (flags whose only difference is a message: 1)" in text
+    assert "misses by cause: scope 1, spec form 1, pool 1" in text
+    assert "not confirmed 1" in text
+
+
+def test_the_target_is_met_only_with_no_false_alarm(capsys: pytest.CaptureFixture[str]) -> None:
+    from _scoring import summary
+
+    everything = {f: "changed" for f in ("m.both", "m.alone", "m.scope", "m.pool", "m.form")}
+    out = _scored(everything, {f: "real" for f in everything}, {})
+    assert summary("toy set", [out]) is True
+    out.scopes["staged"].flagged["m.quiet"] = "changed"  # no witness: a false alarm
+    assert summary("toy set", [out]) is False
