@@ -19,6 +19,7 @@ its own name, every module and class on the way to it under theirs, and ``dateti
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -144,3 +145,27 @@ def confirm(old_src: Path, new_src: Path, announced: list[Announced]) -> dict[An
     return {
         a: verdict(a, o1, o2, n) for a, o1, o2, n in zip(announced, old1, old2, new, strict=True)
     }
+
+
+def defined(src: Path, fid: str) -> bool:
+    """Whether ``fid`` names a function or method defined in the source under ``src`` (the
+    longest module path that exists, then classes and a function in its AST): an id codemode
+    can know, as opposed to a witness written under a wrong name."""
+    parts = fid.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        base = src.joinpath(*parts[:i])
+        for path in (base.with_suffix(".py"), base / "__init__.py"):
+            if path.is_file():
+                return _in_tree(ast.parse(path.read_text(encoding="utf-8")).body, parts[i:])
+    return False
+
+
+def _in_tree(body: list[ast.stmt], names: list[str]) -> bool:
+    for node in body:
+        if getattr(node, "name", None) != names[0]:
+            continue
+        if len(names) == 1:
+            return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if isinstance(node, ast.ClassDef) and _in_tree(node.body, names[1:]):
+            return True
+    return False

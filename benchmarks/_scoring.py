@@ -29,7 +29,7 @@ TARGET = 0.90
 CAUSES = (
     "flagged without a correct witness",
     "scope",
-    "unknown to codemode",
+    "not defined in the old release",
     "error",
     "budget",
     "message only",
@@ -129,8 +129,8 @@ def miss_cause(fid: str, s: Scope, known: set[str]) -> str:
         return "flagged without a correct witness"
     if f is None:
         # absent from the report: neither re-checked nor diffed, though the pull request
-        # changes what it does; "unknown" when codemode never listed it at all
-        return "scope" if fid in known else "unknown to codemode"
+        # changes what it does (or a witness written under a name the old release lacks)
+        return "scope" if fid in known else "not defined in the old release"
     note = str(f.get("diff_note") or "")
     status = f["status"]
     if status == "error":

@@ -40,6 +40,7 @@ written. The earlier held-out sets (EARLIER) run on request.
     python benchmarks/upgrade_detection.py humanize==4.10.0   # one upgrade, by its old release
     python benchmarks/upgrade_detection.py --max-cases 8 held-out   # with [tool.codemode] max_cases
     python benchmarks/upgrade_detection.py --unchanged all held-out # bootstrap every function
+    python benchmarks/upgrade_detection.py --diff-budget 60,20000    # a larger diff budget
 
 The bootstrap writes specs for every changed function (either source) and refactor-only
 function and a fixed sample of the unchanged ones (UNCHANGED_SAMPLE, by a hash of the id): a
@@ -73,7 +74,7 @@ from typing import Any
 import _releases
 from _announced_held_out import HELD_OUT_ANNOUNCED
 from _announced_tuning import TUNING_ANNOUNCED
-from _changelog import Announced, confirm
+from _changelog import Announced, confirm, defined
 from _common import GIT_ENV
 from _differential import (
     Call,
@@ -294,6 +295,8 @@ class Options:
     max_cases: int | None = None
     unchanged: int | None = UNCHANGED_SAMPLE  # None: every function
     fresh: bool = False  # bootstrap again even when a cached bootstrap is valid
+    # [tool.codemode] diff_budget as (seconds, calls); None: codemode's default, as users get
+    diff_budget: tuple[float, int] | None = None
 
 
 # -- ground truth -------------------------------------------------------------------------
@@ -417,9 +420,17 @@ def codemode(
     return _run([sys.executable, "-m", "codemode", *args], cwd, ok)
 
 
-def make_repo(root: Path, sdist: Path, package: str, max_cases: int | None) -> None:
+def make_repo(
+    root: Path,
+    sdist: Path,
+    package: str,
+    max_cases: int | None,
+    diff_budget: tuple[float, int] | None = None,
+) -> None:
     root.mkdir(parents=True)
     extra = f"max_cases = {max_cases}\n" if max_cases else ""
+    if diff_budget:
+        extra += f"diff_budget = {{seconds = {diff_budget[0]}, calls = {diff_budget[1]}}}\n"
     (root / "pyproject.toml").write_text(
         '[project]\nname = "bench-upgrade"\nversion = "0"\n\n'
         '[tool.codemode]\nspecs = ["specs/**/*.yml"]\nsource_roots = ["src"]\ntimeout = 5\n'
@@ -566,14 +577,14 @@ def measure(
         return out
     ids = set(out.truth) | set(out.differential) | set(out.kinds)
     root = tmp / f"{lib.dist}-{lib.old}"
-    make_repo(root, old, lib.package, options.max_cases)
+    make_repo(root, old, lib.package, options.max_cases, options.diff_budget)
     changed = set(out.truth) | set(out.differential)
     functions = chosen(changed, out.kinds, options.unchanged)
     out.bootstrapped = len(functions) if functions is not None else len(ids)
     cache = None if options.fresh else _spec_cache(lib, functions, options.max_cases)
     base = bootstrap(root, functions, cache)
     before = report(root, ["--all"])
-    out.known = set(before)
+    out.known = set(before) | {f for f in out.truth if defined(old_src, f)}
     out.functions = len(before)
     out.cases = sum(len(f["cases"]) for f in before.values())
     out.false_drift = sorted(fid for fid, f in before.items() if f["status"] != "ok")
@@ -629,9 +640,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--fresh", action="store_true", help="bootstrap again, ignoring the cached specs"
     )
+    parser.add_argument(
+        "--diff-budget",
+        default=None,
+        metavar="SECONDS,CALLS",
+        help="[tool.codemode] diff_budget per function (default: codemode's own)",
+    )
     args = parser.parse_args(argv)
+    budget = None
+    if args.diff_budget:
+        seconds, calls = args.diff_budget.split(",")
+        budget = (float(seconds), int(calls))
     options = Options(
-        args.max_cases, None if args.unchanged == "all" else int(args.unchanged), args.fresh
+        args.max_cases,
+        None if args.unchanged == "all" else int(args.unchanged),
+        args.fresh,
+        budget,
     )
     libs = select(args.names)
     if not libs:
