@@ -72,6 +72,7 @@ from pathlib import Path
 from typing import Any
 
 import _releases
+from _announced_earlier import EARLIER_ANNOUNCED
 from _announced_held_out import HELD_OUT_ANNOUNCED
 from _announced_tuning import TUNING_ANNOUNCED
 from _changelog import Announced, confirm, defined
@@ -90,6 +91,7 @@ from _witness import FLAG_STATUSES, recheck, steady, witnesses
 
 ANNOUNCED: dict[tuple[str, str, str], tuple[Announced, ...]] = {
     **TUNING_ANNOUNCED,
+    **EARLIER_ANNOUNCED,
     **HELD_OUT_ANNOUNCED,
 }
 
