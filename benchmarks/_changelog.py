@@ -20,11 +20,10 @@ its own name, every module and class on the way to it under theirs, and ``dateti
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from _releases import OBSERVE, run_beside
 
 CONFIRMED = "confirmed"
 
@@ -40,15 +39,13 @@ class Announced:
     says: str = ""  # the changelog's words (or the new test) it comes from
 
 
-RUNNER = r"""
-import contextlib, datetime, decimal, importlib, io, itertools, json, re, signal, sys, types
+RUNNER = (
+    OBSERVE
+    + r"""
+import datetime, decimal, importlib, json, sys
 sys.path.insert(0, sys.argv[1])
-ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 BASE = {"datetime": datetime.datetime, "date": datetime.date, "time": datetime.time,
         "timedelta": datetime.timedelta, "Decimal": decimal.Decimal, "io": io}
-def alarm(signum, frame):
-    raise TimeoutError("call took too long")
-signal.signal(signal.SIGALRM, alarm)
 def names(fid):
     # the longest importable module, then attributes; each bound under its own name
     parts = fid.split(".")
@@ -72,42 +69,17 @@ def outcome(fid, call):
         ns = {**BASE, **names(fid)}
     except Exception as e:
         return "import-error:" + type(e).__name__ + ": " + str(e)[:300]
-    signal.setitimer(signal.ITIMER_REAL, 2.0)
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            value = eval(call, ns)
-            if isinstance(value, (types.GeneratorType, map, filter, zip)) or (
-                hasattr(value, "__next__") and hasattr(value, "__iter__")
-            ):
-                value = list(itertools.islice(value, 1000))
-        return "value:" + ADDRESS.sub("", repr(value))[:2000]
-    except TimeoutError:
-        return "timeout"
-    except BaseException as e:
-        return "raised:" + type(e).__name__ + ": " + ADDRESS.sub("", str(e))[:300]
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+    return observe(lambda: eval(call, ns), 2.0)
 json.dump([outcome(f, c) for f, c in json.load(sys.stdin)], sys.stdout)
 """
+)
 
 
 def run(src: Path, calls: list[Announced]) -> list[str]:
     """Each call's outcome on the package under ``src``, in a fresh interpreter run from a
     folder beside it (the same for both releases)."""
-    cwd = src.parent / "cwd"
-    cwd.mkdir(exist_ok=True)
-    proc = subprocess.run(
-        [sys.executable, "-c", RUNNER, str(src)],
-        input=json.dumps([[a.function, a.call] for a in calls]),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=cwd,
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"running changelog witnesses under {src} failed: {proc.stderr[-1500:]}")
-    out: list[str] = json.loads(proc.stdout)
-    return out
+    payload = [[a.function, a.call] for a in calls]
+    return run_beside(RUNNER, src, payload, "running changelog witnesses")
 
 
 def kind(outcome: str) -> str:

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import ast
 import json
-import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+from _releases import run_beside
 
 # Plain values of the kinds text and number utilities take, tried as the first argument of
 # every function. Fixed and generic on purpose: the pool must not know what changed.
@@ -629,23 +630,9 @@ def run_calls(
 ) -> list[str]:
     """The outcome of each call against the package under ``src``, in a fresh interpreter
     (with ``messages``, an exception's message is part of its outcome)."""
-    payload = json.dumps([[c.function, list(c.args), [list(k) for k in c.kwargs]] for c in calls])
-    # both releases run from one folder beside them: a function that returns a path from the
-    # working directory (humanfriendly's format_path('')) differed only by where each ran
-    cwd = src.parent / "cwd"
-    cwd.mkdir(exist_ok=True)
-    proc = subprocess.run(
-        [python, "-c", RUNNER, str(src), "messages" if messages else "types"],
-        input=payload,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=cwd,
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"differential run under {src} failed: {proc.stderr.strip()[-2000:]}")
-    outcomes: list[str] = json.loads(proc.stdout)
-    return outcomes
+    payload = [[c.function, list(c.args), [list(k) for k in c.kwargs]] for c in calls]
+    mode = "messages" if messages else "types"
+    return run_beside(RUNNER, src, payload, "differential run", (mode,), python)
 
 
 def changed_functions(old_src: Path, new_src: Path, calls: list[Call]) -> dict[str, Change]:

@@ -4,6 +4,7 @@ source, and swapped into a git repository the way a pull request would bring the
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -14,6 +15,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 CACHE = Path(os.environ.get("CODEMODE_BENCH_CACHE", Path.home() / ".cache" / "codemode-bench"))
 PIP_DOWNLOAD = (
@@ -166,3 +168,54 @@ def install_source(sdist: Path, package: str, src: Path) -> Path:
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8"
     )
     return src
+
+
+def run_beside(
+    script: str, src: Path, payload: Any, what: str, args: tuple[str, ...] = (), python: str = ""
+) -> list[str]:
+    """Run ``script`` on the package under ``src`` in a fresh interpreter, ``payload`` as
+    JSON on stdin, and read its JSON list of outcomes. Both releases run from one folder
+    beside them: a function that returns a path from the working directory (humanfriendly's
+    format_path('')) differed only by where each ran."""
+    cwd = src.parent / "cwd"
+    cwd.mkdir(exist_ok=True)
+    proc = subprocess.run(
+        [python or sys.executable, "-c", script, str(src), *args],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"{what} under {src} failed: {proc.stderr.strip()[-2000:]}")
+    out: list[str] = json.loads(proc.stdout)
+    return out
+
+
+# The head of a runner script (_changelog, _witness): ``observe(thunk, seconds)`` is a call's
+# outcome as both compare it: "value:<repr>" (an iterator's first items as a list, without
+# `` at 0x...`` addresses), "raised:<Type>: <message>" or "timeout".
+OBSERVE = r"""
+import contextlib, io, itertools, re, signal, types
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+def alarm(signum, frame):
+    raise TimeoutError("call took too long")
+signal.signal(signal.SIGALRM, alarm)
+def observe(thunk, seconds):
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            value = thunk()
+            if isinstance(value, types.GeneratorType) or (
+                hasattr(value, "__next__") and hasattr(value, "__iter__")
+            ):
+                value = list(itertools.islice(value, 1000))
+        return "value:" + ADDRESS.sub("", repr(value))[:2000]
+    except TimeoutError:
+        return "timeout"
+    except BaseException as e:
+        return "raised:" + type(e).__name__ + ": " + ADDRESS.sub("", str(e))[:300]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+"""

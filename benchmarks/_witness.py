@@ -7,16 +7,14 @@ behaves differently (stable on the old release, a different outcome on the new o
 from __future__ import annotations
 
 import ast
-import json
 import math
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 from _differential import Call
+from _releases import OBSERVE, run_beside
 
 FLAG_STATUSES = ("drifted", "changed")  # a verdict that flags a function
 NOT_RECHECKABLE = "not re-checkable"
@@ -157,13 +155,11 @@ def witnesses(root: Path, function: dict[str, Any]) -> list[Witness]:
     return out
 
 
-RECHECK = r"""
-import contextlib, importlib, io, itertools, json, re, signal, sys, types
+RECHECK = (
+    OBSERVE
+    + r"""
+import importlib, json, sys
 sys.path.insert(0, sys.argv[1])
-ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-def alarm(signum, frame):
-    raise TimeoutError("call took too long")
-signal.signal(signal.SIGALRM, alarm)
 def resolve(fid):
     # the longest importable module, then attributes: a function, or a class and a method
     parts = fid.split(".")
@@ -184,29 +180,20 @@ def outcome(fid, args, kwargs, receiver):
         k = {key: eval(v, {}) for key, v in kwargs}
     except Exception as e:
         return "bad-input:" + type(e).__name__
-    signal.setitimer(signal.ITIMER_REAL, 1.0)
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            fn = chain[-1]
-            if len(chain) >= 3 and isinstance(chain[-2], type):  # a method: on an instance
-                cls = chain[-2]
-                if receiver is None:
-                    obj = cls()
-                else:
-                    obj = cls(*[eval(x, {}) for x in receiver[0]], **{n: eval(v, {}) for n, v in receiver[1]})
-                fn = getattr(obj, fid.rsplit(".", 1)[1])
-            value = fn(*a, **k)
-            if isinstance(value, types.GeneratorType) or (hasattr(value, "__next__") and hasattr(value, "__iter__")):
-                value = list(itertools.islice(value, 1000))
-        return "value:" + ADDRESS.sub("", repr(value))[:2000]
-    except TimeoutError:
-        return "timeout"
-    except BaseException as e:
-        return "raised:" + type(e).__name__ + ": " + ADDRESS.sub("", str(e))[:300]
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+    def call():
+        fn = chain[-1]
+        if len(chain) >= 3 and isinstance(chain[-2], type):  # a method: on an instance
+            cls = chain[-2]
+            if receiver is None:
+                obj = cls()
+            else:
+                obj = cls(*[eval(x, {}) for x in receiver[0]], **{n: eval(v, {}) for n, v in receiver[1]})
+            fn = getattr(obj, fid.rsplit(".", 1)[1])
+        return fn(*a, **k)
+    return observe(call, 1.0)
 json.dump([outcome(*c) for c in json.load(sys.stdin)], sys.stdout)
 """
+)
 
 
 def _rerun(src: Path, found: list[Witness]) -> list[str]:
@@ -217,20 +204,7 @@ def _rerun(src: Path, found: list[Witness]) -> list[str]:
             None if w.receiver is None else [list(w.receiver[1]), [list(k) for k in w.receiver[2]]]
         )
         payload.append([w.function, list(w.call.args), [list(k) for k in w.call.kwargs], recv])
-    cwd = src.parent / "cwd"  # one for both releases, as in the differential run
-    cwd.mkdir(exist_ok=True)
-    proc = subprocess.run(
-        [sys.executable, "-c", RECHECK, str(src)],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=cwd,
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"re-running witnesses under {src} failed: {proc.stderr[-1500:]}")
-    out: list[str] = json.loads(proc.stdout)
-    return out
+    return run_beside(RECHECK, src, payload, "re-running witnesses")
 
 
 def recheck(
