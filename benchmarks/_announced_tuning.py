@@ -116,7 +116,7 @@ TUNING_ANNOUNCED: dict[tuple[str, str, str], tuple[Announced, ...]] = {
             "0.2.7: Unicode 15.1 tables",
         ),
         A(
-            "wcwidth.wcwidth.list_versions",
+            "wcwidth.unicode_versions.list_versions",
             "list_versions()[-1]",
             "value:'15.0.0'",
             "value:'15.1.0'",
