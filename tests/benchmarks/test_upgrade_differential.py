@@ -546,3 +546,17 @@ def test_the_target_is_met_only_with_no_false_alarm(capsys: pytest.CaptureFixtur
     assert summary("toy set", [out]) is True
     out.scopes["staged"].flagged["m.quiet"] = "changed"  # no witness: a false alarm
     assert summary("toy set", [out]) is False
+
+
+def test_a_witness_counts_under_the_function_its_release_defines(tmp_path: Path) -> None:
+    # wcwidth.wcwidth imports list_versions from wcwidth.unicode_versions: a witness written
+    # under the importing module's name is not that function's, and codemode never reports it
+    from _changelog import defined
+
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "__init__.py").write_text("from toy.sub import f\n", encoding="utf-8")
+    (tmp_path / "toy" / "sub.py").write_text(
+        "def f():\n    pass\n\nclass Box:\n    def size(self):\n        pass\n", encoding="utf-8"
+    )
+    assert defined(tmp_path, "toy.sub.f") and defined(tmp_path, "toy.sub.Box.size")
+    assert not defined(tmp_path, "toy.f") and not defined(tmp_path, "toy.sub.Box.weight")
