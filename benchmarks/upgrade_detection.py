@@ -290,6 +290,8 @@ LIBRARIES = TUNING + HELD_OUT  # the default run
 # Unchanged functions whose specs are bootstrapped, per upgrade (every changed and
 # refactor-only one always is); --unchanged all bootstraps every function (`regen --all`).
 UNCHANGED_SAMPLE = 12
+# Refactor-only functions bootstrapped per upgrade, with --unchanged N (every one with 'all').
+REFACTOR_SAMPLE = 24
 
 
 @dataclass(frozen=True)
@@ -447,23 +449,27 @@ def make_repo(
     _run(["git", "commit", "-q", "-m", "old release"], root)
 
 
+def _sample(functions: list[str], n: int) -> set[str]:
+    """``n`` of ``functions``, picked by a hash of their id: the same every run, and
+    knowing nothing of the code."""
+    return set(sorted(functions, key=lambda f: hashlib.sha256(f.encode()).hexdigest())[:n])
+
+
 def chosen(changed: set[str], kinds: dict[str, str], unchanged: int | None) -> list[str] | None:
-    """The functions whose specs are bootstrapped: every behaviour-changing and refactor-only
-    function, and ``unchanged`` of the unchanged ones (picked by a hash of their id, so the
-    pick is the same every run and knows nothing of the code); None: all (``regen --all``).
-    A large library's whole bootstrap took over 30 minutes on a shared 2-core machine; the
-    unchanged functions only check that a spec of unchanged code stays quiet, and a sample
-    of them says that as well as all of them."""
+    """The functions whose specs are bootstrapped: every changed function (either source),
+    REFACTOR_SAMPLE of the refactor-only ones and ``unchanged`` of the unchanged ones (each
+    picked by ``_sample``); None: all (``regen --all``). A large library's whole bootstrap
+    took over 30 minutes on a shared 2-core machine, and a release that annotates every
+    function (pydash 7.0.0) makes all of them refactor-only; the other functions only check
+    that a spec stays quiet where behaviour did not change, and a sample says that too."""
     if unchanged is None:
         return None
-    same = sorted(
-        (f for f, k in kinds.items() if k == "unchanged"),
-        key=lambda f: hashlib.sha256(f.encode()).hexdigest(),
-    )
-    keep = set(same[:unchanged])
-    if len(keep) == len(same):
+    same = [f for f, k in kinds.items() if k == "unchanged"]
+    moved = [f for f, k in kinds.items() if k == "refactor-only"]
+    keep = _sample(same, unchanged) | _sample(moved, REFACTOR_SAMPLE)
+    if len(keep) == len(same) + len(moved):
         return None
-    return sorted(changed | {f for f, k in kinds.items() if k != "unchanged"} | keep)
+    return sorted(changed | keep)
 
 
 def _codemode_digest() -> str:

@@ -360,6 +360,10 @@ def test_the_bootstrap_takes_every_changed_and_refactor_only_function_and_a_samp
     assert picked == bench.chosen({"m.c"}, kinds, 3)  # the same pick every run
     assert bench.chosen({"m.c"}, kinds, None) is None  # --unchanged all: regen --all
     assert bench.chosen({"m.c"}, kinds, 20) is None  # the sample is all of them
+    # a release that touches every function (type annotations) bootstraps a sample of them
+    moved = {f"m.r{i}": "refactor-only" for i in range(100)}
+    picked = bench.chosen({"m.c"}, moved, 3)
+    assert picked is not None and len(picked) == 1 + bench.REFACTOR_SAMPLE and "m.c" in picked
 
 
 def test_a_change_that_is_a_coin_flip_does_not_hold(tmp_path: Path) -> None:
