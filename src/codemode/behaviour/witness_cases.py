@@ -15,13 +15,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codemode.atomic import write_atomic
 from codemode.behaviour.witness_ids import case_id, representative
 from codemode.config import Config
 from codemode.errors import FatalError
-from codemode.lock import locked
 from codemode.report.model import FunctionResult, Report, SpecEdit, Witness
 from codemode.scope import Scope
+from codemode.specs.transaction import Edited, Refused, edit_spec
 
 if TYPE_CHECKING:
     from codemode.explore.target import TargetInfo
@@ -126,12 +125,15 @@ def _with_witnesses(
         message = f"{prev.message}; {done}" if prev is not None else done
         results[f.id] = FunctionResult(f.id, "ok", rel, message=message)
     for rel, items in by_file.items():
-        old, new = _write(config.root / rel, config.root, items, dry_run)
-        from codemode.specs.write import unified_diff
-
-        edits.append(
-            SpecEdit(rel, unified_diff(old, new, rel), not dry_run, "recorded behaviour changes")
-        )
+        try:
+            edited = _write(config.root / rel, rel, config.root, items, dry_run)
+        except Refused as exc:  # that file's functions fail; the other files are written
+            why = f"the edited spec would not load ({exc.why}); not written"
+            results.update(
+                {fid: FunctionResult(fid, "error", rel, message=why) for fid, _ in items}
+            )
+            continue
+        edits.append(SpecEdit(rel, edited.diff, not dry_run, "recorded behaviour changes"))
     return report._replace(
         functions=tuple(results.values()), edits=tuple(edits), notes=tuple(notes), mode="accept"
     )
@@ -150,26 +152,18 @@ def _spec_for(config: Config, index: Any, function_id: str) -> str:
 
 
 def _write(
-    path: Path, root: Path, items: list[tuple[str, list[dict[str, Any]]]], dry_run: bool
-) -> tuple[str, str]:
+    path: Path, rel: str, root: Path, items: list[tuple[str, list[dict[str, Any]]]], dry_run: bool
+) -> Edited:
+    """The cases appended to their functions' blocks, under the spec's lock (a new spec is
+    created under it too), the file's form kept (specs/transaction.py)."""
     from codemode.specs.write import add_cases
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists() and not dry_run:
-        path.write_text("", encoding="utf-8")
-    if dry_run and not path.exists():
-        new = ""
+    def edit(text: str) -> str:
         for fid, cases in items:
-            new = add_cases(new, fid, cases)
-        return "", new
-    with locked(path, root) as target:
-        old = target.read_text(encoding="utf-8")
-        new = old
-        for fid, cases in items:
-            new = add_cases(new, fid, cases)
-        if not dry_run and new != old:
-            write_atomic(target, new)
-    return old, new
+            text = add_cases(text, fid, cases)
+        return text
+
+    return edit_spec(path, rel, root, edit, dry_run=dry_run)
 
 
 def _cases_for(

@@ -3,13 +3,12 @@
 The editor is line-based on purpose: it locates function blocks, dataset items and the
 ``codemode:`` metadata block with PyYAML's node marks, then splices text. A hand-written
 case, a comment or the formatting of a block the edit does not touch is never re-emitted,
-so a regenerated spec diffs as small as the change. Callers write the result with
-``codemode.atomic.write_atomic``: an interrupted run leaves the old file, never half a file.
+so a regenerated spec diffs as small as the change. The editors are text to text: callers
+hand them to ``specs.transaction.edit_spec``, which reads, checks and writes the file.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -488,20 +487,6 @@ def _finish(text: str, appended: list[str]) -> str:
     if appended:
         text = text.rstrip("\n") + "\n" + "".join(appended)
     return re.sub(r"\n{3,}", "\n\n", text)
-
-
-# --- files ------------------------------------------------------------------------------
-
-
-def unified_diff(old: str, new: str, rel: str) -> str:
-    return "".join(
-        difflib.unified_diff(
-            old.splitlines(keepends=True),
-            new.splitlines(keepends=True),
-            fromfile=f"a/{rel}" if old else "/dev/null",
-            tofile=f"b/{rel}",
-        )
-    )
 
 
 # --- accept: new cases for a function (the behaviour diff's witnesses, #18) -------------

@@ -13,20 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from codemode import saferegex
-from codemode.atomic import write_atomic
 from codemode.check.run import make_worker
 from codemode.check.verify import Verifier
 from codemode.config import Config
 from codemode.errors import FatalError
-from codemode.lock import locked
 from codemode.report.model import CASE_DRIFTED, CASE_PASSED, FunctionResult, Report, SpecEdit
-from codemode.specs import textfile
 from codemode.specs.edit_case import CaseEditError, set_expectations
 from codemode.specs.index import SpecIndex, build_index
-from codemode.specs.load import parse_spec_text
-from codemode.specs.spec_files import load_spec_file
+from codemode.specs.transaction import Edited, edit_spec
 from codemode.specs.types import FunctionSpec, SpecFile
-from codemode.specs.write import unified_diff
 from codemode.worker.pool import Outcome
 
 _REF = re.compile(r"^(?P<fid>[\w.]+)\[(?P<case>[^\[\]]+)\]$")
@@ -69,19 +64,6 @@ def _change(outcome: Outcome | None, match: str | None) -> dict[str, Any]:
     return {"expected": value, "raises": None, "match": None}
 
 
-def _faults(spec: SpecFile) -> set[str]:
-    """What the loader objects to in ``spec``."""
-    return (
-        {f"problem: {p.message}" for p in spec.problems}
-        | {f"{f.id}: {f.error}" for f in spec.functions if f.error}
-        | {f"{f.id}[{c.id}]: {c.error}" for f in spec.functions for c in f.cases if c.error}
-    )
-
-
-def _cases_of(spec: SpecFile) -> list[tuple[str, str]]:
-    return [(f.id, c.id) for f in spec.functions for c in f.cases]
-
-
 def _edit(path: Path, old: str, file_changes: list[tuple[str, dict[str, Any]]]) -> str:
     new = old
     for fid, changes in file_changes:
@@ -99,31 +81,11 @@ def _edit(path: Path, old: str, file_changes: list[tuple[str, dict[str, Any]]]) 
 
 def _write(
     path: Path, rel: str, root: Path, file_changes: list[tuple[str, dict[str, Any]]], dry_run: bool
-) -> tuple[str, str]:
-    """(old, new) text of the spec, the changes applied under its lock to the file as it is
-    now: a ``regen`` that wrote meanwhile keeps its edit, and so does this accept (#11).
-
-    The file keeps its bytes outside the edited values: its line endings, its byte order mark.
-    Once written it is loaded again; if it no longer loads as before (a new problem, a case
-    gone), the old bytes are put back and the run stops (exit 2)."""
-    with locked(path, root) as target:
-        raw = target.read_bytes()
-        old, form = textfile.decode(raw)
-        new = _edit(path, old, file_changes)
-        if dry_run or new == old:
-            return old, new
-        write_atomic(target, textfile.encode(new, form))
-        before, after = parse_spec_text(old, path, rel), load_spec_file(target, root)
-        broken = sorted(_faults(after) - _faults(before))
-        if not broken and _cases_of(after) != _cases_of(before):
-            broken = ["the edit changed which cases the file holds"]
-        if broken:
-            write_atomic(target, raw)
-            raise FatalError(
-                f"{path}: after accept's edit the file no longer loads ({broken[0]}); "
-                "the old file was put back: accept this case by hand"
-            )
-    return old, new
+) -> Edited:
+    """The changes applied, under the spec's lock, to the file as it is now: a ``regen``
+    that wrote meanwhile keeps its edit, and so does this accept (#11). An edit the file
+    cannot take stops the run (exit 2) with nothing written (specs/transaction.py)."""
+    return edit_spec(path, rel, root, lambda text: _edit(path, text, file_changes), dry_run=dry_run)
 
 
 def _find(
@@ -201,11 +163,11 @@ def run_accept(config: Config, refs: Sequence[str], *, dry_run: bool = False) ->
     finally:
         worker.close()
     for rel, (path, file_changes) in texts.items():
-        old, new = _write(path, rel, config.root, file_changes, dry_run)
+        edited = _write(path, rel, config.root, file_changes, dry_run)
         edits.append(
             SpecEdit(
                 rel,
-                unified_diff(old, new, rel),
+                edited.diff,
                 applied=not dry_run,
                 summary="accepted observed outputs",
             )

@@ -18,7 +18,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codemode.atomic import write_atomic
 from codemode.check.run import make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
@@ -44,15 +43,14 @@ from codemode.explore.writing.summary import (
     _no_case,
     blocked_note,
 )
-from codemode.lock import OutsideRepository, locked
+from codemode.lock import OutsideRepository
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
 from codemode.scope import Scope
 from codemode.shard import in_shard
-from codemode.specs import textfile
 from codemode.specs.index import build_index
-from codemode.specs.load import parse_spec_text
+from codemode.specs.transaction import Edited, Refused, edit_spec, spec_text, unified_diff
 from codemode.specs.types import FunctionSpec, SpecFile
-from codemode.specs.write import FunctionUpdate, apply_updates, unified_diff
+from codemode.specs.write import FunctionUpdate, apply_updates
 
 if TYPE_CHECKING:  # the explorers load lazily (the LLM stack, the sandbox): types only here
     from pydantic_ai.models import Model
@@ -170,9 +168,9 @@ class _Run:
         if self.dry_run or done.update is None or not done.spec_rel:
             return
         path = self.config.root / done.spec_rel
-        if done.spec_rel not in self.before:
-            self.before[done.spec_rel] = path.read_text(encoding="utf-8") if path.is_file() else ""
-        _, bad = _write_file(path, done.spec_rel, self.config.root, [done.update], dry_run=False)
+        edited, bad = _write_file(path, done.spec_rel, self.config.root, [done.update], False)
+        if edited is not None:  # the file as this run found it, for the run's whole diff
+            self.before.setdefault(done.spec_rel, edited.old)
         if bad:
             done.status = "error"
             done.message = f"the edited spec would not load ({bad}); not written"
@@ -507,34 +505,18 @@ async def _all_or_stop(run: _Run, targets: list[_Target], sem: asyncio.Semaphore
 
 def _write_file(
     path: Path, rel: str, root: Path, updates: list[FunctionUpdate], dry_run: bool
-) -> tuple[str, str | None]:
-    """(diff, None), or ("", why not) when the edited file would not load or lies outside the
-    repository. Under the spec's lock the edit is applied to the file as it is now: a
-    concurrent ``regen`` or ``accept`` that wrote meanwhile keeps its edit."""
+) -> tuple[Edited | None, str | None]:
+    """(the edit, None), or (None, why not) when the edited file would not load or lies outside
+    the repository. The edit is applied under the spec's lock to the file as it is now
+    (specs/transaction.py): a concurrent ``regen`` or ``accept`` that wrote meanwhile keeps its edit."""
     try:
-        return _write_locked(path, rel, root, updates, dry_run)
+        return edit_spec(
+            path, rel, root, lambda t: apply_updates(t, updates), dry_run=dry_run
+        ), None
+    except Refused as exc:
+        return None, exc.why
     except OutsideRepository as exc:
-        return "", str(exc)
-
-
-def _write_locked(
-    path: Path, rel: str, root: Path, updates: list[FunctionUpdate], dry_run: bool
-) -> tuple[str, str | None]:
-    with locked(path, root) as target:
-        old, form = textfile.decode(target.read_bytes()) if target.is_file() else ("", None)
-        new = apply_updates(old, updates)
-        loaded = parse_spec_text(new, path, rel)
-        bad = (
-            [p.message for p in loaded.problems]
-            + [f"{f.id}: {f.error}" for f in loaded.functions if f.error]
-            + [f"{f.id}[{c.id}]: {c.error}" for f in loaded.functions for c in f.cases if c.error]
-        )
-        if bad:  # never write a file the loader would reject
-            return "", bad[0]
-        diff = unified_diff(old, new, rel)
-        if diff and not dry_run:
-            write_atomic(target, textfile.encode(new, form or textfile.Form()))
-    return diff, None
+        return None, str(exc)
 
 
 def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Report:
@@ -547,10 +529,11 @@ def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Repo
     failed_files: dict[str, str] = {}
     for rel, updates in sorted(by_file.items()):
         if dry_run:
-            diff, bad = _write_file(config.root / rel, rel, config.root, updates, dry_run)
+            edited, bad = _write_file(config.root / rel, rel, config.root, updates, dry_run)
+            diff = edited.diff if edited else ""
         else:  # written as each function finished (_Run._write_now): the run's whole edit
             path = config.root / rel  # not written if it links out of the repository (#21)
-            now = path.read_text(encoding="utf-8") if path.is_file() else run.before.get(rel, "")
+            now = spec_text(path) if path.is_file() else run.before.get(rel, "")
             diff, bad = unified_diff(run.before.get(rel, ""), now, rel), None
         if bad:
             failed_files[rel] = bad
