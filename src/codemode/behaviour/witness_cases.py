@@ -128,9 +128,9 @@ def _with_witnesses(
         try:
             edited = _write(config.root / rel, rel, config.root, items, dry_run)
         except Refused as exc:  # that file's functions fail; the other files are written
-            why = f"the edited spec would not load ({exc.why}); not written"
+            bad = f"the edited spec would not load ({exc.why}); not written"
             results.update(
-                {fid: FunctionResult(fid, "error", rel, message=why) for fid, _ in items}
+                {fid: FunctionResult(fid, "error", rel, message=bad) for fid, _ in items}
             )
             continue
         edits.append(SpecEdit(rel, edited.diff, not dry_run, "recorded behaviour changes"))
