@@ -238,6 +238,7 @@ def _assert_locked(writes: list[tuple[str, bool, str]], name: str) -> None:
     assert outside == [], f"written outside the spec's lock: {outside}"
 
 
+@pytest.mark.slow  # four CLI runs that explore and diff: seconds each
 def test_regen_accept_and_recorded_changes_keep_the_spec_form_under_its_lock(
     tmp_path: Path,
 ) -> None:
@@ -273,6 +274,7 @@ def test_regen_accept_and_recorded_changes_keep_the_spec_form_under_its_lock(
     assert b"\r\ncodemode:\r\n" in spec.read_bytes()
 
 
+@pytest.mark.slow
 def test_regen_of_a_change_records_its_behaviour_changes_in_the_same_form(
     tmp_path: Path,
 ) -> None:
@@ -300,6 +302,8 @@ m.f:
 m.g:
   dataset:
     - case: {id: odd, inputs: [1], expected: 1, bogus: 2}
+    - case: {id: dup, inputs: [1], expected: 1}
+    - case: {id: dup, inputs: [2], expected: 1}
 """
 
 
@@ -329,11 +333,11 @@ def test_an_edit_that_drops_a_hand_written_case_or_breaks_one_is_not_written(
             edit_spec(path, "specs/m.yml", tmp_path, edit)
         assert "specs/m.yml" in str(refused.value) and "nothing was written" in str(refused.value)
         assert path.read_bytes() == HAND.encode() and path.stat().st_ino == inode
-    # a generated case may go, and a problem the file had (m.g's bogus key) stops no edit
+    # a generated case may go, and a problem the file had stops no edit, moved or not (m.g's
+    # bogus key; its duplicate id, "first at line 13", now 12)
     edited = edit_spec(path, "specs/m.yml", tmp_path, lambda t: t.replace(_GEN, ""))
     assert path.read_text() == HAND.replace(_GEN, "") == edited.new
     assert edited.diff.startswith("--- a/specs/m.yml\n+++ b/specs/m.yml\n"), edited.diff
-
 
 
 def test_a_spec_that_is_not_utf8_is_refused_with_its_line(tmp_path: Path) -> None:

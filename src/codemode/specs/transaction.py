@@ -20,6 +20,7 @@ callers recorded and writing it back, this owns a spec's round trip, under its l
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -32,6 +33,7 @@ from codemode.specs.spec_files import parse_spec_bytes
 from codemode.specs.types import SpecFile
 
 Edit = Callable[[str], str]
+_LINE = re.compile(r"\bline \d+")
 
 
 class Refused(FatalError):
@@ -98,21 +100,22 @@ def _read(target: Path, rel: str) -> bytes:
     return raw
 
 
-def _faults(spec: SpecFile) -> dict[str, int | None]:
-    """What the loader objects to in ``spec``, each with its line: keyed without the line, so
-    that a problem the edit only moved is the same problem."""
-    out: dict[str, int | None] = {p.message: p.line for p in spec.problems}
+def _faults(spec: SpecFile) -> dict[str, tuple[str, int | None]]:
+    """What the loader objects to in ``spec``, each with its line: keyed without a line, so
+    that a problem the edit only moved (``duplicate case id 'a' (first at line 5)``) is the
+    same problem."""
+    out: dict[str, tuple[str, int | None]] = {}
+    found: list[tuple[str, int | None]] = [(p.message, p.line) for p in spec.problems]
     for f in spec.functions:
-        if f.error:
-            out.setdefault(f"{f.id}: {f.error}", f.line)
-        for c in f.cases:
-            if c.error:
-                out.setdefault(f"{f.id}[{c.id}]: {c.error}", c.line)
+        found += [(f"{f.id}: {f.error}", f.line)] if f.error else []
+        found += [(f"{f.id}[{c.id}]: {c.error}", c.line) for c in f.cases if c.error]
+    for what, line in found:
+        out.setdefault(_LINE.sub("line", what), (what, line))
     return out
 
 
-def _first(faults: dict[str, int | None]) -> str:
-    what, line = next(iter(faults.items()))
+def _first(faults: dict[str, tuple[str, int | None]]) -> str:
+    what, line = next(iter(faults.values()))
     return what if line is None else f"line {line}: {what}"
 
 
@@ -120,10 +123,10 @@ def _check(before: SpecFile, after: SpecFile, data: bytes, rel: str) -> None:
     """Refuse an edit whose bytes would load with a problem ``before`` did not have, or
     without one of its hand-written cases (only generated cases are regen's to drop)."""
     old = _faults(before)
-    new = {k: line for k, line in _faults(after).items() if k not in old}
+    new = {k: fault for k, fault in _faults(after).items() if k not in old}
     size = bounds.size_problem(len(data))  # load_spec_file refuses it before parsing
-    if size is not None and size.message not in old:
-        new = {size.message: None, **new}
+    if size is not None:
+        new = {size.message: (size.message, None), **new}
     if new:
         raise Refused(rel, _first(new))
     kept = {(f.id, c.id) for f in after.functions for c in f.cases}
