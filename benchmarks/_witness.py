@@ -104,7 +104,7 @@ def _spec_cases(root: Path, spec: str | None, fid: str) -> dict[str, dict[str, A
     return out
 
 
-def _witness_call(fid: str, w: Any, n: int) -> Witness:
+def witness_call(fid: str, w: Any, n: int) -> Witness:
     origin = f"witness {n}"
     if not isinstance(w, dict):
         return Witness(fid, None, origin, str(w))
@@ -151,7 +151,7 @@ def witnesses(root: Path, function: dict[str, Any]) -> list[Witness]:
         shown = f"{case['id']}: {case.get('expected')!r} -> {case.get('observed')!r}"
         out.append(Witness(fid, call, f"case {case['id']}", shown[:200]))
     for n, w in enumerate(function.get("witnesses") or (), 1):
-        out.append(_witness_call(fid, w, n))
+        out.append(witness_call(fid, w, n))
     return out
 
 

@@ -41,7 +41,7 @@ import _common
 import _scale
 import verify_throughput
 
-from codemode.worker.orphans import _descendants  # one reader of the process tree
+from codemode.worker.orphans import descendants  # one reader of the process tree
 
 TARGET_RATE = 8_000.0
 TARGET_SHARDS = 1.15
@@ -78,7 +78,7 @@ class TreeMemory:
     def _sample(self) -> None:
         me = os.getpid()
         while not self.stop.wait(0.05):
-            total = sum(_pss_kb(p) for p in _descendants(me))
+            total = sum(_pss_kb(p) for p in descendants(me))
             self.peak_kb = max(self.peak_kb, total)
 
     def __enter__(self) -> TreeMemory:

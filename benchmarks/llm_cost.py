@@ -144,7 +144,7 @@ def one_run(tmp: Path, n: int, api: int) -> dict[str, Any]:
 def mutation(root: Path, ops: Any) -> tuple[int, int, list[str], set[str]]:
     """Mutants of every function written, methods (Wallet's) included: killed, made, the
     survivors, and the functions that had a mutant."""
-    from mutation_score import _mutate_function
+    from mutation_score import mutate_function
 
     config = load_config(root)
     by_id = {f.id: (s, f) for s in build_index(config).files for f in s.functions}
@@ -152,7 +152,7 @@ def mutation(root: Path, ops: Any) -> tuple[int, int, list[str], set[str]]:
     survivors: list[str] = []
     mutated: set[str] = set()
     for fid, pair in sorted(by_id.items()):
-        for desc, dead in _mutate_function(config, root, fid, pair, 25, ops, methods=True):
+        for desc, dead in mutate_function(config, root, fid, pair, 25, ops, methods=True):
             mutated.add(fid.removeprefix(f"{realistic.MODULE}."))
             total += 1
             killed += dead

@@ -245,12 +245,12 @@ def measure(
     survivors: list[str] = []
     independent = [0, 0]
     for fid in passing:
-        for _, dead in _mutate_function(
+        for _, dead in mutate_function(
             config, root, fid, by_id[fid], max_mutants, independent_ops
         ):
             independent[0] += dead
             independent[1] += 1
-        outcome = _mutate_function(config, root, fid, by_id[fid], max_mutants, mutation_ops)
+        outcome = mutate_function(config, root, fid, by_id[fid], max_mutants, mutation_ops)
         for desc, dead in outcome:
             total += 1
             killed += dead
@@ -275,7 +275,7 @@ def measure(
     )
 
 
-def _mutate_function(
+def mutate_function(
     config: object,
     root: Path,
     fid: str,

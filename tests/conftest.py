@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from gitkit import GIT_ENV, GIT_LEAKS
+
 DATA = Path(__file__).parent / "data"
 
 # The hook's path keeps a warm worker per repository between runs (#20): in a test's temp
@@ -26,6 +28,12 @@ os.environ.setdefault("CODEMODE_WARM", "0")
 # rc 0. Restore what a terminal gives: Python's own handler here, SIG_DFL in the children.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# Every git the suite starts (the tests' own, the CLI's, pre-commit's) commits as one pinned
+# identity and reads no user or system config, set here once for the whole run (#34).
+os.environ.update(GIT_ENV)
+for _leak in GIT_LEAKS:
+    os.environ.pop(_leak, None)
 
 
 @pytest.fixture

@@ -1,9 +1,11 @@
-"""A hermetic git for tests that build repositories: a pinned identity and no user or system config."""
+"""The tests' one git: a hermetic identity and no user or system config (the root conftest puts
+GIT_ENV into the environment of the whole run, so the CLI's own git calls see it too)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 GIT_ENV = {
@@ -13,19 +15,24 @@ GIT_ENV = {
     "GIT_COMMITTER_EMAIL": "t@example.com",
     "GIT_CONFIG_GLOBAL": os.devnull,
     "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_TERMINAL_PROMPT": "0",
 }
+# Set by a git hook or an outer repository, these would point a test's git at another repo.
+GIT_LEAKS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY")
 
 
-def git(root: Path, *args: str) -> str:
-    """``git ARGS`` in ``root`` with the hermetic identity; its output (raises on failure)."""
-    return subprocess.run(
+def git(root: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
+    """``git ARGS`` in ``root``; its output. A failure raises with git's own message."""
+    done = subprocess.run(
         ["git", *args],
         cwd=root,
-        env={**os.environ, **GIT_ENV},
-        check=True,
+        env={**os.environ, **GIT_ENV, **(env or {})},
         capture_output=True,
         text=True,
-    ).stdout
+    )
+    if done.returncode:
+        raise AssertionError(f"git {' '.join(args)} failed in {root}: {done.stderr.strip()}")
+    return done.stdout
 
 
 def committed(root: object, files: dict[str, str]) -> None:

@@ -12,23 +12,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from gitkit import git
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop"
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.com",
-    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 META = """\
 codemode:
   version: 1
@@ -79,18 +69,6 @@ PRICING_EDITS = (
 )
 
 
-def git(root: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", *args],
-        cwd=root,
-        env={**os.environ, **GIT_ENV},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
-
-
 def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, (path, old)
@@ -131,7 +109,7 @@ def commit_base(root: Path) -> str:
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
-    base = git(root, "rev-parse", "HEAD")
+    base = git(root, "rev-parse", "HEAD").strip()
     git(root, "checkout", "-qb", "feature")
     return base
 
@@ -154,7 +132,7 @@ def edit_specs(root: Path) -> None:
 def commit(root: Path, message: str) -> str:
     git(root, "add", "-A")
     git(root, "commit", "-qm", message)
-    return git(root, "rev-parse", "HEAD")
+    return git(root, "rev-parse", "HEAD").strip()
 
 
 def review_report(root: Path) -> dict[str, Any]:

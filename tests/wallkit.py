@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from gitkit import GIT_ENV, git
+from gitkit import git
 
 EFFECTS = """\
 import ctypes
@@ -190,7 +190,6 @@ def run_env(tmp: Path, home: Path, extra: Mapping[str, str] | None = None) -> di
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEMODE_", "GITHUB_"))}
     return {
         **env,
-        **GIT_ENV,
         "HOME": str(home),
         "TMPDIR": str(tmpdir),
         "CODEMODE_WARM": "0",

@@ -4,13 +4,11 @@ stage, and run ``codemode`` through ``main([...])``."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import textwrap
 from pathlib import Path
 from typing import Any
 
-from gitkit import GIT_ENV
+from gitkit import git
 
 PYPROJECT = """\
 [project]
@@ -43,18 +41,6 @@ def _key(text):
     core, _, pre = text.partition("-")
     return [int(p) for p in core.split(".")] + [0 if pre else 1]
 """
-
-
-def git(repo: Path, *args: str) -> str:
-    out = subprocess.run(
-        ["git", *args],
-        cwd=repo,
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **GIT_ENV},
-    )
-    return out.stdout
 
 
 def write(repo: Path, files: dict[str, str]) -> None:

@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 from diffkit import git, project, write
 
-from gitkit import GIT_ENV
-
 SLOW = '''\
 import time
 
@@ -41,7 +39,7 @@ def _repo(tmp_path: Path) -> Path:
 
 
 def _run(repo: Path, tmp: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, **GIT_ENV, "TMPDIR": str(tmp), "CODEMODE_WARM": "0", "NO_COLOR": "1"}
+    env = {**os.environ, "TMPDIR": str(tmp), "CODEMODE_WARM": "0", "NO_COLOR": "1"}
     return subprocess.Popen(
         [sys.executable, "-m", "codemode", "check", "--staged"],
         cwd=repo,

@@ -393,10 +393,10 @@ def test_a_witness_of_bytes_is_rerun_with_bytes() -> None:
 
 def test_a_witness_is_rerun_from_the_call_codemode_showed() -> None:
     # the JSON report's args hold bytes as text; the call's repr keeps them bytes
-    from _witness import _witness_call
+    from _witness import witness_call
 
     w = {"call": "load(b'test.toml')", "args": ["test.toml"], "kwargs": None}
-    call = _witness_call("m.load", w, 1).call
+    call = witness_call("m.load", w, 1).call
     assert call is not None and call.args == ("b'test.toml'",)
 
 

@@ -3,8 +3,6 @@ and dates, so a test sees the same hashes and the same behaviour on every machin
 
 from __future__ import annotations
 
-import os
-import subprocess
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -16,25 +14,19 @@ import pytest
 from codemode.change.diff import ChangedFunction, DiffResult, analyze
 from codemode.config import Config
 from codemode.scope import Scope
+from gitkit import git
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test Author",
-    "GIT_AUTHOR_EMAIL": "author@example.com",
+# Pinned commit dates: the identity and config are the root conftest's; these tests also want
+# commit ids that do not depend on the clock.
+GIT_DATES = {
     "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+00:00",
-    "GIT_COMMITTER_NAME": "Test Committer",
-    "GIT_COMMITTER_EMAIL": "committer@example.com",
     "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+00:00",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_TERMINAL_PROMPT": "0",
 }
 
 
 @pytest.fixture(autouse=True)
-def hermetic_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"):
-        monkeypatch.delenv(key, raising=False)
-    for key, value in GIT_ENV.items():
+def pinned_dates(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in GIT_DATES.items():
         monkeypatch.setenv(key, value)
 
 
@@ -43,12 +35,7 @@ class GitRepo:
     root: Path
 
     def git(self, *args: str) -> str:
-        proc = subprocess.run(
-            ["git", *args], cwd=self.root, capture_output=True, text=True, check=False
-        )
-        if proc.returncode:
-            raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}")
-        return proc.stdout.strip()
+        return git(self.root, *args).strip()
 
     def write(self, rel: str, content: str | bytes) -> Path:
         path = self.root / rel

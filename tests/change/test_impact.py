@@ -15,14 +15,14 @@ def words_from(request, monkeypatch):
         monkeypatch.setattr(codemode.change.diff, "_HELPER_MIN_CHANGES", 0)
         monkeypatch.setattr(codemode.change.impact, "_HELPER_MIN_MODULES", 0)
         started = []
-        real = codemode.change.impact._WordsHelper.start
+        real = codemode.change.impact.WordsHelper.start
 
         def start(*args):
             helper = real(*args)
             started.append(helper)
             return helper
 
-        monkeypatch.setattr(codemode.change.impact._WordsHelper, "start", start)
+        monkeypatch.setattr(codemode.change.impact.WordsHelper, "start", start)
         yield
         assert started and all(started)  # it ran: fork is available on the test platforms
     else:

@@ -12,23 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from gitkit import git
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "shop"
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.com",
-    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", *args], cwd=repo, check=True, capture_output=True, env={**os.environ, **GIT_ENV}
-    )
 
 
 def codemode(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -7,14 +7,12 @@ later ones passed, and `check --all` disagreed with `check FILE` on unchanged co
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from codemode.cli.main import main
-from gitkit import GIT_ENV
+from gitkit import git
 
 INIT = """\
 from .base import Version, compare
@@ -59,11 +57,6 @@ FIELDS_SPEC = (
 IDS = {"semv.base.compare", "semv.base.parse", "semv.base.Version.bump", "semv.fields.field_name"}
 
 
-def _git(root: Path, *args: str) -> None:
-    env = {**os.environ, **GIT_ENV}
-    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, env=env)
-
-
 @pytest.fixture
 def semv(tmp_path: Path) -> Path:
     root = tmp_path / "semv"
@@ -78,9 +71,9 @@ def semv(tmp_path: Path) -> Path:
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "init")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
     return root
 
 
@@ -106,7 +99,7 @@ def test_every_function_of_the_package_gets_one_verdict_in_every_scope(
         ("src/semv/fields.py", "x.lower()", "x.strip().lower()"),
     ):
         (semv / rel).write_text((semv / rel).read_text().replace(old, new))
-    _git(semv, "add", "-A")
+    git(semv, "add", "-A")
     staged = _verdicts(capsys, semv, "--staged")
     assert staged.pop("semv.base.Version.__init__").startswith("missing")  # no spec of its own
     assert set(everything) == IDS and set(staged) == set(one_file) - {"semv.base.Version.bump"} | {
@@ -133,7 +126,7 @@ def test_the_terminal_says_it_once(
             ("src/semv/fields.py", "x.lower()", "x.strip().lower()"),
         ):
             (semv / rel).write_text((semv / rel).read_text().replace(old, new))
-        _git(semv, "add", "-A")
+        git(semv, "add", "-A")
     capsys.readouterr()
     assert main(["check", "--root", str(semv), *argv, "--color", "never"]) == 1
     out = capsys.readouterr().out

@@ -4,7 +4,6 @@ table that function B reads; `check --all`, `check FILE`, `check --staged` and `
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,14 +14,7 @@ from codemode.explore.writing.accept import run_accept
 from codemode.scope import Scope
 from codemode.worker.pool import Worker
 from codemode.worker.python import find_python
-from gitkit import GIT_ENV
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", *args], cwd=repo, check=True, capture_output=True, env={**os.environ, **GIT_ENV}
-    )
-
+from gitkit import git
 
 TABLE = """\
 RATES = {"std": 10}

@@ -112,7 +112,7 @@ def test_a_staged_change_reports_the_same_in_lanes(tmp_path: Path) -> None:
     """The hook's scope: the change's blocks split between lanes, from the specs parsed once."""
     root = tmp_path / "hundred"
     _hundred_files(root)
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    git = ["git"]
     subprocess.run([*git, "init", "-q"], cwd=root, check=True)
     subprocess.run([*git, "add", "-A"], cwd=root, check=True)
     subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)

@@ -9,14 +9,12 @@ workers; ``--no-diff`` keeps the behaviour diff's own verdict out of the exit co
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from codemode.cli.main import main
-from gitkit import GIT_ENV, committed
+from gitkit import committed, git
 
 CALC = "def base(x):\n    return x + 1\n\n\ndef user(x):\n    return base(x) * 2\n"
 SPEC = """\
@@ -36,11 +34,6 @@ def repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _git(root: Path, *args: str) -> None:
-    env = {**os.environ, **GIT_ENV}
-    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
-
-
 def _stage(root: Path, rel: str, *edits: tuple[str, str]) -> None:
     path = root / rel
     text = path.read_text()
@@ -48,7 +41,7 @@ def _stage(root: Path, rel: str, *edits: tuple[str, str]) -> None:
         assert old in text, (rel, old)
         text = text.replace(old, new, 1)
     path.write_text(text)
-    _git(root, "add", rel)
+    git(root, "add", rel)
 
 
 def _check(root: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, str]:

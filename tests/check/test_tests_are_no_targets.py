@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from codemode.cli.main import main
-from gitkit import GIT_ENV, committed
+from gitkit import committed
 
 FILES = {
     "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests", "checks"]\n',
@@ -39,7 +39,7 @@ EDITS = {
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     committed(tmp_path, FILES)
-    env = {**os.environ, **GIT_ENV}
+    env = dict(os.environ)
     for rel, (old, new) in EDITS.items():
         path = tmp_path / rel
         path.write_text(path.read_text().replace(old, new))

@@ -4,22 +4,13 @@ one cause once, and suggests a command that does something for the scope that ra
 from __future__ import annotations
 
 import os
-import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from codemode.cli.main import main
-
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "A",
-    "GIT_AUTHOR_EMAIL": "a@example.com",
-    "GIT_COMMITTER_NAME": "A",
-    "GIT_COMMITTER_EMAIL": "a@example.com",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+from gitkit import git
 
 
 def _project(root: Path, files: dict[str, str]) -> Path:
@@ -37,12 +28,8 @@ def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, st
     return code, out, err
 
 
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, env=_env())
-
-
 def _env() -> dict[str, str]:
-    return {**os.environ, **GIT_ENV}
+    return dict(os.environ)
 
 
 # --- long drifted values: the window around the first difference -----------------------------
@@ -131,8 +118,6 @@ def test_a_failed_import_is_one_line_with_a_count(
 def test_hints_under_base_name_base(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for k, v in GIT_ENV.items():
-        monkeypatch.setenv(k, v)
     root = _project(
         tmp_path,
         {
@@ -140,15 +125,15 @@ def test_hints_under_base_name_base(
             "specs/shop.yml": "shop.price:\n  dataset:\n    - case: {id: one, input: 1, expected: 1}\n",
         },
     )
-    _git(root, "init", "-q", "-b", "main")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "base")
-    _git(root, "checkout", "-qb", "feature")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    git(root, "checkout", "-qb", "feature")
     (root / "shop.py").write_text(
         "def price(x):\n    if x > 5:\n        return x - 1\n    return x\n\n\n"
         "def tax(x):\n    return x * 2\n"
     )
-    _git(root, "commit", "-qam", "feature")
+    git(root, "commit", "-qam", "feature")
     code, out, _ = _check(capsys, "--root", str(root), "--base", "main", "--no-diff")
     assert code == 0
     assert (

@@ -4,13 +4,12 @@ of the enclosing function, and regen --function on it says which function to nam
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from codemode.cli.main import main
+from gitkit import git
 
 SOURCE = """\
 def outer(x):
@@ -28,27 +27,15 @@ SPEC = "m.outer:\n  dataset:\n    - case: {id: one, input: 1, expected: 4}\n"
 
 @pytest.fixture
 def staged_inner_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for k, v in {
-        "GIT_AUTHOR_NAME": "A",
-        "GIT_AUTHOR_EMAIL": "a@example.com",
-        "GIT_COMMITTER_NAME": "A",
-        "GIT_COMMITTER_EMAIL": "a@example.com",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }.items():
-        monkeypatch.setenv(k, v)
     (tmp_path / "m.py").write_text(SOURCE)
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "m.yml").write_text(SPEC)
 
-    def git(*args: str) -> None:
-        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
-
-    git("init", "-q")
-    git("add", "-A")
-    git("commit", "-qm", "base")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "base")
     (tmp_path / "m.py").write_text(SOURCE.replace("return y + 1", "return y + 2"))
-    git("add", "-A")
+    git(tmp_path, "add", "-A")
     return tmp_path
 
 

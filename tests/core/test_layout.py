@@ -264,3 +264,55 @@ def test_no_value_crosses_a_stage_typed_any() -> None:
                         if where:
                             crossing[f"{m}.{name}"] = " ".join(where)
     assert crossing == ANY_AT_THE_BORDER
+
+
+TESTS = SRC.parents[1] / "tests"
+BENCHMARKS = SRC.parents[1] / "benchmarks"
+# Private names one module may still take from another, each with why. Empty: a name another
+# module needs is a public name of the module's interface, or lives with its one user (#34).
+PRIVATE_IMPORTS: dict[str, str] = {}
+
+
+def _project_modules() -> dict[str, Path]:
+    """codemode's modules by dotted name, and the tests' and benchmarks' by bare name as tests
+    import them (each such folder is on sys.path: ``from gitkit import git``)."""
+    found = dict(MODULES)
+    for path in sorted([*TESTS.rglob("*.py"), *BENCHMARKS.rglob("*.py")]):
+        found.setdefault(path.stem, path)
+    return found
+
+
+def _from(module: str, path: Path, node: ast.ImportFrom) -> str:
+    """The dotted module an ``import from`` names, relative imports resolved."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if path.name != "__init__.py":
+        base = base[:-1]
+    base = base[: len(base) - node.level + 1]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def private_imports(files: dict[str, Path]) -> list[str]:
+    """``from M import _name`` where M is another module of this project (src or tests)."""
+    project = _project_modules()
+    found = []
+    for module, path in files.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            source = _from(module, path, node)
+            if source not in project or project[source] == path:
+                continue
+            for alias in node.names:
+                name = alias.name
+                if name.startswith("_") and not name.startswith("__"):
+                    found.append(f"{module}:{node.lineno} imports {source}.{name}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    others = [*TESTS.rglob("*.py"), *BENCHMARKS.rglob("*.py")]
+    files = {**MODULES, **{str(p.relative_to(SRC.parents[1])): p for p in others}}
+    wrong = [w for w in private_imports(files) if w.split(" imports ")[1] not in PRIVATE_IMPORTS]
+    assert wrong == []

@@ -4,7 +4,6 @@ is answered without importing the worker, the sandbox, YAML or pydantic."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import pytest
 
 from codemode import compare
 from codemode.worker import canonical
+from gitkit import git
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "shop"
 HEAVY = (
@@ -41,17 +41,6 @@ def test_compare_uses_the_workers_tags() -> None:
     assert compare.BYTES_TAG is canonical.BYTES_TAG
     assert compare.UNREPRESENTABLE_TAG is canonical.UNREPRESENTABLE_TAG
 
-
-def _git(repo: Path, *args: str) -> None:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-    }
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env)
 
 
 def _at_startup(modules: tuple[str, ...]) -> set[str]:
@@ -85,11 +74,11 @@ def repo(tmp_path: Path) -> Path:
     """The shop, committed, with a new unspec'd function staged."""
     repo = tmp_path / "shop"
     shutil.copytree(EXAMPLE, repo)
-    _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "init")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "init")
     (repo / "src/shop/extra.py").write_text("def helper(x):\n    return x + 1\n")
-    _git(repo, "add", "-A")
+    git(repo, "add", "-A")
     return repo
 
 
@@ -102,7 +91,7 @@ def test_a_change_to_an_unspecd_function_loads_no_verification_stack(repo: Path)
     pricing.write_text(
         pricing.read_text().replace("round(net * (1 + rate), 2)", "round(net * (1 + rate), 3)")
     )
-    _git(repo, "add", "-A")
+    git(repo, "add", "-A")
     assert "codemode.check.verify" in _loaded(repo)
 
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from codemode import config as config_mod
 from codemode.check.fastpath import spec_keys
-from codemode.cli.main import _columns
+from codemode.cli.main import terminal_columns
 from codemode.specs import RESERVED_KEYS, model, validate
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -193,7 +193,7 @@ def test_columns_is_what_shutil_says(columns: str | None, lines: str | None) -> 
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-        assert _columns() == shutil.get_terminal_size().columns
+        assert terminal_columns() == shutil.get_terminal_size().columns
     finally:
         for k, old in saved.items():
             if old is None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import textwrap
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from codemode.cli.main import main
 from codemode.config import load_config
 from codemode.scope import Scope
 from codemode.specs.spec_files import load_spec_file
+from gitkit import git
 
 TEXT = """\
 import re
@@ -51,10 +51,6 @@ def clamp(x: int, lo: int = 0, hi: int = 10) -> int:
 TEXT_IDS = ["pkg.text.slug", "pkg.text.shout", "pkg.text.Meter.double"]
 
 
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-
-
 def _project(root: Path, pyproject: str = "") -> Path:
     """A flat layout (no src/), so that the walk of `.` meets tests, conftest and setup.py."""
     files = {
@@ -73,7 +69,7 @@ def _project(root: Path, pyproject: str = "") -> Path:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    _git(root, "init", "-q")
+    git(root, "init", "-q")
     return root
 
 
@@ -134,7 +130,7 @@ def test_src_layout_searches_src_only(tmp_path: Path) -> None:
     (root / "src" / "lib" / "__init__.py").write_text(NUM)
     (root / "noxfile.py").write_text("def tests(session: object) -> None:\n    pass\n")
     (root / "pyproject.toml").write_text('[project]\nname = "lib"\n')
-    _git(root, "init", "-q")
+    git(root, "init", "-q")
     assert main(["regen", "--all", "--root", str(root), "-q"]) == 0
     assert sorted(p.name for p in (root / "specs").iterdir()) == ["lib.yml"]
 
@@ -147,7 +143,7 @@ def test_an_empty_scope_says_what_was_searched_and_what_to_run(
     (root / "tests" / "test_a.py").write_text("def test_a() -> None:\n    pass\n")
     (root / "util.py").write_text("def _only_private() -> int:\n    return 1\n")
     (root / "pyproject.toml").write_text('[project]\nname = "x"\n')
-    _git(root, "init", "-q")
+    git(root, "init", "-q")
     assert main(["regen", "--all", "--root", str(root)]) == 0
     out = capsys.readouterr().out
     assert "nothing to explore: searched . (1 module(s)" in out
@@ -205,7 +201,7 @@ def test_a_serializer_spec_survives_regen_then_check(tmp_path: Path) -> None:
         "calc.half:\n  serializer: twice\n  dataset:\n"
         "    - case: {id: by_hand, inputs: [3], expected: 3}\n"
     )
-    _git(root, "init", "-q")
+    git(root, "init", "-q")
     assert main(["regen", "--root", str(root), "--function", "calc.half", "-q"]) == 0
     [func] = load_spec_file(spec, root).functions
     assert func.serializer == "twice" and len(func.cases) > 3

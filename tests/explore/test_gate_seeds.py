@@ -47,7 +47,7 @@ def test_an_ordered_output_runs_under_more_seeds(tmp_path: Path) -> None:
 
 
 def test_a_deeply_nested_output_is_judged_without_recursing_to_the_limit() -> None:
-    from codemode.explore.writing.gate import _ordered
+    from codemode.explore.writing.gate import ordered
 
     nested: list[object] = []
     inner = nested
@@ -55,5 +55,5 @@ def test_a_deeply_nested_output_is_judged_without_recursing_to_the_limit() -> No
         deeper: list[object] = []
         inner.append(deeper)
         inner = deeper
-    assert _ordered(nested) is True
-    assert _ordered([["a"]]) is False and _ordered({"k": ["a", "b"]}) is True
+    assert ordered(nested) is True
+    assert ordered([["a"]]) is False and ordered({"k": ["a", "b"]}) is True

@@ -10,7 +10,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from test_inputs import _cases, _project, _regen, _spec
+from projectkit import cases as _cases
+from projectkit import project as _project
+from projectkit import regen as _regen
+from projectkit import spec as _spec
 
 from codemode.cli.main import main
 from codemode.config import load_config

@@ -13,6 +13,7 @@ from codemode.config import Config
 from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 from codemode.specs.spec_files import load_spec_file
+from gitkit import git
 
 NEW = ("shop.shipping.parcel_size", "shop.inventory.abc_class", "shop.customers.loyalty_tier")
 
@@ -188,33 +189,19 @@ def test_scopes_without_a_diff_pick_spec_functions(
     assert ("shop.pricing.to_cents" in ids) == (scope.kind == "all")
 
 
-def _git(root: Path, *args: str) -> None:
-    import subprocess
-
-    env = {
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_CONFIG_GLOBAL": "/dev/null",
-        "PATH": "/usr/bin:/bin",
-    }
-    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
-
-
 def test_staged_scope_regenerates_only_the_changed_function(
     shop_config: Config, shop: Path
 ) -> None:
-    _git(shop, "init", "-q", "-b", "main")
-    _git(shop, "add", "-A")
-    _git(shop, "commit", "-q", "-m", "base")
+    git(shop, "init", "-q", "-b", "main")
+    git(shop, "add", "-A")
+    git(shop, "commit", "-q", "-m", "base")
     src = shop / "src" / "shop" / "shipping.py"
     src.write_text(
         src.read_text()
         .replace("return max(1, days // 2)", "return max(1, days // 3)")
         .replace("        days = max(1, days // 2)", "        days = max(1, days // 3)")
     )
-    _git(shop, "add", "src/shop/shipping.py")
+    git(shop, "add", "src/shop/shipping.py")
     report = run_regen(shop_config, Scope("staged"), dry_run=False)
     assert [(f.id, f.status) for f in report.functions] == [("shop.shipping.delivery_days", "ok")]
     assert [e.file for e in report.edits] == ["specs/shop.shipping.yml"]

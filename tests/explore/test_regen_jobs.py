@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from codemode.cli.main import main
+from gitkit import git
 from lanekit import codemode
 
 SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
-GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
 
 # Which codemode processes ran a call: the nearest ancestor that is the run (``--jobs 1``) or
 # one of its lanes (forks of it, with its command line). Written under pids/, not a spec.
@@ -67,18 +66,14 @@ def tag(x: int) -> int:
 """
 
 
-def _git(root: Path, *args: str) -> None:
-    subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True)
-
-
 def _run(root: Path, *args: str) -> tuple[int, str, str, dict[str, bytes]]:
     """One regen from the committed tree: its exit code, report (less the elapsed line),
     progress, and every spec file's bytes; then the tree is as committed again."""
     code, out, err = codemode(root, "regen", *args)
     assert code in (0, 1), err
     specs = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.glob("specs/*.yml")}
-    _git(root, "checkout", "-q", ".")
-    _git(root, "clean", "-fdq", "-e", "pids")
+    git(root, "checkout", "-q", ".")
+    git(root, "clean", "-fdq", "-e", "pids")
     report = "\n".join(ln for ln in out.splitlines() if not ln.startswith("note: elapsed"))
     # the progress lines' estimates of the time left are timings too (#35)
     err = re.sub(r" · (~\d+ (s|min) left|done in \d+ (s|min))$", "", err, flags=re.M)
@@ -117,17 +112,17 @@ def _project(root: Path) -> None:
         "pkg.m0.scale:\n  dataset:\n    - case: {id: two, input: 2, expected: 5}\n"
         "pkg.m1.scale:\n  dataset:\n    - case: {id: two, input: 2, expected: 7}\n"
     )
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "init")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
 
 
 def test_the_shop_writes_the_same_specs_and_report_in_two_lanes(tmp_path: Path) -> None:
     root = tmp_path / "shop"
     shutil.copytree(SHOP, root, ignore=shutil.ignore_patterns("__pycache__"))
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "init")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
     serial = _run(root, "--all", "--jobs", "1")
     assert "by offline" in serial[1] and len(serial[3]) > 3  # new spec files were written
     assert _run(root, "--all", "--jobs", "2") == serial

@@ -4,15 +4,13 @@ re-exploration dropped `label[hundred]` (the refactor's mutants differ) for noth
 
 from __future__ import annotations
 
-import os
 import runpy
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from codemode.cli.main import main
-from gitkit import GIT_ENV, committed
+from gitkit import committed, git
 
 # docs/first-hour.md's project: two functions, a docstring example, a raise
 PRICES = runpy.run_path(str(Path(__file__).parents[2] / "tools" / "first_hour.py"))["PRICES"]
@@ -26,11 +24,6 @@ REFACTORED = PRICES.replace(
     'return f"{cents // 100}.{cents % 100:02d} EUR"',
     'euros, rest = divmod(cents, 100)\n    return f"{euros}.{rest:02d} EUR"',
 )
-
-
-def _git(root: Path, *args: str) -> None:
-    env = {**os.environ, **GIT_ENV}
-    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
 
 
 def _cases(spec: Path) -> list[str]:
@@ -51,14 +44,14 @@ def test_a_refactor_keeps_every_generated_case(
     )
     prices = tmp_path / "src" / "tinyshop" / "prices.py"
     assert main(["regen", "--root", str(tmp_path), "--all"]) == 0
-    _git(tmp_path, "add", "-A")
-    _git(tmp_path, "commit", "-qm", "specs")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "specs")
     (spec,) = (tmp_path / "specs").iterdir()
     before = _cases(spec)
     assert len(before) >= 10, before
 
     prices.write_text(REFACTORED)
-    _git(tmp_path, "add", "-A")
+    git(tmp_path, "add", "-A")
     capsys.readouterr()
     assert main(["regen", "--root", str(tmp_path), "--staged"]) == 0
     out = capsys.readouterr().out

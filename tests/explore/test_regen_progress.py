@@ -8,7 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from codemode.explore.writing.plan import _Done
+from codemode.explore.writing.plan import Done
 from codemode.explore.writing.progress import Tracker, module_of, time_left
 from lanekit import codemode
 
@@ -35,7 +35,7 @@ def _project(root: Path) -> None:
     (root / "src" / "pkg" / "calc.py").write_text(CALC)
     (root / "src" / "pkg" / "needs.py").write_text(NEEDS)
     (root / "pyproject.toml").write_text('[project]\nname = "p"\n')
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    git = ["git"]
     subprocess.run([*git, "init", "-q"], cwd=root, check=True)
     subprocess.run([*git, "add", "-A"], cwd=root, check=True)
     subprocess.run([*git, "commit", "-qm", "base"], cwd=root, check=True)
@@ -71,13 +71,13 @@ def test_the_estimate_is_the_time_per_function_explored_times_the_functions_left
     order = ["a.f", "a.g", "b.h", "b.Cls.m"]
     tracker = Tracker(order, {}, clock=lambda: now[0])
     now[0] += 30.0  # one function in 30 s: three left, ~90 s
-    tracker.arrived(done := _Done("a.f", "error", "no call could become a case"))
+    tracker.arrived(done := Done("a.f", "error", "no call could become a case"))
     assert tracker.lines(1, done) == ["[1/4] a.f: no call could become a case · ~2 min left"]
     # 30 s later a.g (up to date: it costs nothing, it does not count) and b.h (another lane's)
     # have finished: 60 s for two functions explored, one left when a.g is shown
     now[0] += 30.0
-    tracker.arrived(done := _Done("a.g", "ok", "up to date"))
-    tracker.arrived(_Done("b.h", "error", "no call could become a case"))
+    tracker.arrived(done := Done("a.g", "ok", "up to date"))
+    tracker.arrived(Done("b.h", "error", "no call could become a case"))
     first, summary = tracker.lines(2, done)
     assert first == "[2/4] a.g: up to date · ~30 s left" and summary.startswith("  a done: 2")
     assert module_of("b.Cls.m") == "b" and module_of("pkg.mod.func") == "pkg.mod"

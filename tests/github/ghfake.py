@@ -31,6 +31,7 @@ from codemode.report.model import (
     SpecReview,
 )
 from codemode.scope import Scope
+from gitkit import git
 
 REPO = "octo/shop"
 # token -> the login it writes as; an app installation token (the workflow's GITHUB_TOKEN)
@@ -413,24 +414,6 @@ def big_report(n: int) -> Report:
 # --- real git repositories and Actions payloads ------------------------------------------------
 
 PAYLOADS = Path(__file__).parent / "payloads"
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test",
-    "GIT_AUTHOR_EMAIL": "test@example.com",
-    "GIT_COMMITTER_NAME": "Test",
-    "GIT_COMMITTER_EMAIL": "test@example.com",
-    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
-
-
-def git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, **GIT_ENV}
-    done = subprocess.run(
-        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
-    )
-    return done.stdout.strip()
 
 
 def payload(name: str, tmp_path: Path, **subst: str) -> Path:
@@ -477,11 +460,11 @@ def base_and_feature(root: Path, changed: Path, text: str, message: str) -> tupl
     git(root, "init", "-q", "-b", "main")
     git(root, "add", ".")
     git(root, "commit", "-qm", "base")
-    base = git(root, "rev-parse", "HEAD")
+    base = git(root, "rev-parse", "HEAD").strip()
     git(root, "checkout", "-qb", "feature")
     changed.write_text(text)
     git(root, "commit", "-qam", message)
-    return base, git(root, "rev-parse", "HEAD")
+    return base, git(root, "rev-parse", "HEAD").strip()
 
 
 def actions_env(
@@ -491,7 +474,6 @@ def actions_env(
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_", "RUNNER_"))
     }
-    env.update(GIT_ENV)
     env.update(
         GITHUB_ACTIONS="true",
         GITHUB_API_URL=fake.url,

@@ -236,7 +236,7 @@ def _base_env() -> dict[str, str]:
 
 def test_git_helper_is_hermetic(tmp_path: Path) -> None:
     base, head = make_project(tmp_path / "p")
-    assert git(tmp_path / "p", "log", "--format=%an", "-1") == "Test" and base != head
+    assert git(tmp_path / "p", "log", "--format=%an", "-1").strip() == "t" and base != head
 
 
 def test_shallow_checkout_gets_the_base_fetched(
@@ -278,7 +278,7 @@ def _regen_project(tmp_path: Path) -> tuple[Path, Path, str, str]:
     git(tmp_path, "clone", "-q", "--bare", str(work), str(origin))
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", "-b", "feature", str(origin), str(clone))
-    return origin, clone, base, git(clone, "rev-parse", "HEAD")
+    return origin, clone, base, git(clone, "rev-parse", "HEAD").strip()
 
 
 def test_regen_commit_pushes_to_a_same_repository_pr(
@@ -291,8 +291,8 @@ def test_regen_commit_pushes_to_a_same_repository_pr(
     report = json.loads((clone / "codemode-report.json").read_text())
     applied = [e["file"] for e in report["edits"] if e["applied"]]
     assert applied, report
-    assert git(origin, "log", "-1", "--format=%an", "feature") == "github-actions[bot]"
-    assert git(origin, "rev-parse", "feature") != head
+    assert git(origin, "log", "-1", "--format=%an", "feature").strip() == "github-actions[bot]"
+    assert git(origin, "rev-parse", "feature").strip() != head
     assert "Spec edits committed" in str(_ours(fake_github)[0]["body"])
 
 
@@ -310,7 +310,7 @@ def test_regen_never_commits_for_a_fork(tmp_path: Path, fake_github: FakeGitHub)
     )
     done = run_codemode(["action"], clone, env)
     assert done.returncode == 0, done.stderr
-    assert git(origin, "rev-parse", "feature") == head
+    assert git(origin, "rev-parse", "feature").strip() == head
     report = json.loads((clone / "codemode-report.json").read_text())
     assert not any(e["applied"] for e in report["edits"])
     assert any("commit: true ignored" in n for n in report["notes"])
@@ -356,6 +356,6 @@ def test_action_yml_regen_pushes_from_the_deliver_step(
     assert "pushed" not in verify.stderr  # the step without the token wrote, never pushed
     assert deliver is not None and deliver.returncode == 0, deliver.stderr
     assert "codemode: pushed" in deliver.stderr
-    assert git(origin, "log", "-1", "--format=%an", "feature") == "github-actions[bot]"
+    assert git(origin, "log", "-1", "--format=%an", "feature").strip() == "github-actions[bot]"
     body = str(_ours(fake_github)[0]["body"])
     assert "Spec edits committed" in body and "pushed the regenerated specs" in body

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from composite import run_composite
-from ghfake import GIT_ENV, FakeGitHub, actions_env, base_and_feature, payload
+from ghfake import FakeGitHub, actions_env, base_and_feature, payload
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,7 +104,6 @@ def test_action_keeps_the_jobs_python_and_runs_the_project_with_it(
     env.pop("VIRTUAL_ENV", None)
     env.pop("PYTHONPATH", None)
     env["PATH"] = f"{job_bin}:/usr/local/bin:/usr/bin:/bin"
-    env.update(GIT_ENV)
     env["RUNNER_TEMP"] = str(tmp_path / "runner-temp")
     env["RUNNER_TOOL_CACHE"] = str(tmp_path / "tool-cache")
     os.makedirs(env["RUNNER_TEMP"])

@@ -78,7 +78,7 @@ def hostile(tmp_path: Path) -> tuple[Path, str, str]:
     )
     git(root, "add", ".")
     git(root, "commit", "-qm", "probe")
-    return root, base, git(root, "rev-parse", "HEAD")
+    return root, base, git(root, "rev-parse", "HEAD").strip()
 
 
 def _env(tmp_path: Path, fake: FakeGitHub, base: str, head: str) -> dict[str, str]:

@@ -106,13 +106,13 @@ def origin(tmp_path: Path) -> tuple[Path, list[str]]:
         (repo / "f.txt").write_text(f"{i}\n")
         git(repo, "add", "f.txt")
         git(repo, "commit", "-qm", f"c{i}")
-        shas.append(git(repo, "rev-parse", "HEAD"))
+        shas.append(git(repo, "rev-parse", "HEAD").strip())
     git(repo, "checkout", "-qb", "feature")
     for i in range(2):
         (repo / "g.txt").write_text(f"{i}\n")
         git(repo, "add", "g.txt")
         git(repo, "commit", "-qm", f"g{i}")
-    shas.append(git(repo, "rev-parse", "HEAD"))
+    shas.append(git(repo, "rev-parse", "HEAD").strip())
     return repo, shas
 
 
@@ -123,10 +123,10 @@ def test_shallow_checkout_gets_the_base_fetched(
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", "--depth=1", "-b", "feature", f"file://{repo}", str(clone))
     base = shas[3]
-    assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
+    assert git(clone, "rev-parse", "--is-shallow-repository").strip() == "true"
     notes = ensure_base(clone, base)  # HEAD: the checkout, as the action calls it
     assert notes and "--depth=50" in notes[0]
-    assert git(clone, "merge-base", base, "HEAD") == base
+    assert git(clone, "merge-base", base, "HEAD").strip() == base
     assert ensure_base(clone, base, shas[-1]) == []  # already there: no fetch
 
 
@@ -137,7 +137,7 @@ def test_shallow_checkout_gets_a_named_head_fetched(
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", "--depth=1", "-b", "main", f"file://{repo}", str(clone))
     assert ensure_base(clone, shas[2], shas[-1])
-    assert git(clone, "merge-base", shas[2], shas[-1]) == shas[2]
+    assert git(clone, "merge-base", shas[2], shas[-1]).strip() == shas[2]
 
 
 def test_unreachable_base_names_fetch_depth(origin: tuple[Path, list[str]], tmp_path: Path) -> None:
@@ -159,7 +159,7 @@ def test_commit_and_push_to_the_pr_branch(origin: tuple[Path, list[str]], tmp_pa
     with pytest.raises(FatalError, match="check out the PR branch"):
         commit_and_push(clone, ["g.txt"], "feature", "0" * 40, "codemode: regen", env=BOT)
     new = commit_and_push(clone, ["g.txt"], "feature", shas[-1], "codemode: regen", env=BOT)
-    assert git(repo, "rev-parse", "feature") == new
+    assert git(repo, "rev-parse", "feature").strip() == new
     assert (
         git(repo, "log", "-1", "--format=%an %s", "feature")
         == "github-actions[bot] codemode: regen"

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from gitkit import git
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # What `pip install <hook repo>` needs, nothing more (the checkout also holds node_modules).
 HOOK_REPO_FILES = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml")
@@ -72,12 +74,6 @@ specs = ["specs/**/*.yml"]
 source_roots = ["src"]
 timeout = 5
 """
-
-
-def git(cwd: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
-    ).stdout
 
 
 @dataclass

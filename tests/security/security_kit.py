@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitkit import GIT_ENV
+from gitkit import git
 
 HAZARDS = Path(__file__).parents[1] / "data" / "hazards"
 GOOD_ID = "hazards.good.add"
@@ -31,18 +31,6 @@ hazards.good.add:
 """
 CEILING_MB = 600  # peak RSS of the CLI and every process it waited for
 CEILING_S = 90.0
-
-
-def git(root: Path, *args: str) -> str:
-    out = subprocess.run(
-        ["git", *args],
-        cwd=root,
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **GIT_ENV},
-    )
-    return out.stdout
 
 
 def make_project(
@@ -155,7 +143,7 @@ def run_cli(
             cwd=root,
             stdout=out,
             stderr=err,
-            env={**base, **GIT_ENV, **(env or {})},
+            env={**base, **(env or {})},
             start_new_session=True,
         )
         killed: list[bool] = []

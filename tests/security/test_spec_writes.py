@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from security_kit import GIT_ENV, assert_contained, check, make_project, run_cli
+from security_kit import assert_contained, check, make_project, run_cli
 
 VICTIM = """
 def add(a: int, b: int) -> int:
@@ -62,7 +62,7 @@ def _popen(root: Path, *args: str) -> subprocess.Popen[bytes]:
         cwd=root,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        env={**os.environ, **GIT_ENV},
+        env=dict(os.environ),
     )
 
 

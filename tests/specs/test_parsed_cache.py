@@ -16,7 +16,6 @@ import pytest
 from codemode.cli.main import main
 from codemode.specs.parsed_cache import ParsedSpecs, flatten, unflatten
 from codemode.specs.spec_files import load_spec_file, load_spec_files
-from gitkit import GIT_ENV
 
 SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
 
@@ -44,7 +43,7 @@ shop.pricing.bad: 3
 def _repo(tmp_path: Path) -> Path:
     root = tmp_path / "shop"
     shutil.copytree(SHOP, root, ignore=shutil.ignore_patterns("__pycache__"))
-    env = {**os.environ, **GIT_ENV}
+    env = dict(os.environ)
     subprocess.run(["git", "init", "-q"], cwd=root, check=True, env=env)
     return root
 
@@ -167,7 +166,7 @@ def test_a_staged_check_reads_the_index_tree_through_the_project_cache(
     """``--staged`` reads spec files from a tree of the index in a new temporary folder each
     run: the cache is the project's and its key is the content and the name, not the path."""
     root = _repo(tmp_path)
-    env = {**os.environ, **GIT_ENV}
+    env = dict(os.environ)
     subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
     subprocess.run(["git", "commit", "-qm", "base"], cwd=root, check=True, env=env)
     pricing = root / "specs" / "pricing.yml"

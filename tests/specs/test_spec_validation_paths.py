@@ -53,7 +53,7 @@ def test_fast_path_equals_the_model(name: str, data: dict[str, Any]) -> None:
     assert quick is not None
     cls = getattr(model, name)
     assert quick == cls.model_validate(data).model_dump(by_alias=True)
-    assert validate._validate(name, data) == (quick, set(data))
+    assert validate.validate_as(name, data) == (quick, set(data))
 
 
 @pytest.mark.parametrize(
@@ -82,7 +82,7 @@ def test_anything_unsure_goes_to_the_model(name: str, data: dict[str, Any]) -> N
 
 def test_constants_match_the_models() -> None:
     assert tuple(model.EVALUATOR_KINDS) == validate.EVALUATOR_KINDS
-    assert {validate._EVALUATOR_MODELS[k] for k in validate.EVALUATOR_KINDS} == {
+    assert {validate.EVALUATOR_MODELS[k] for k in validate.EVALUATOR_KINDS} == {
         m.__name__ for m in model.EVALUATOR_KINDS.values()
     }
     assert set(validate._SCOPES) == set(get_args(model.FixtureScope))

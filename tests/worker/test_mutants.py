@@ -48,10 +48,10 @@ def test_an_alarm_at_either_edge_of_a_mutant_call_is_its_timeout_not_the_workers
     """The per-call alarm of the mutation analysis, going off just before the call or just
     after it returned (a loaded machine stops a process at any point), ended the worker
     with a _Hang, and the function's analysis with it: a regen wrote other cases."""
-    from codemode.worker.exploring import _Calls
+    from codemode.worker.exploring import Calls
     from codemode.worker.runner import Runner
 
-    calls = _Calls(Runner(None), {}, (sorted, None, None))
+    calls = Calls(Runner(None), {}, (sorted, None, None))
     # The limit is the process's CPU time (a timer the kernel checks at its tick): a call of
     # about 15 ms, with limits from 1 to 40 ms, sees it go off before, during and after it.
     rows = list(range(20_000, 0, -1))

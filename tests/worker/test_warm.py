@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from gitkit import GIT_ENV
+from gitkit import git
 
 pytestmark = pytest.mark.slow  # real virtualenvs, real processes: seconds each
 
@@ -86,7 +86,7 @@ class Project:
         (self.root / rel).write_text(text)
 
     def git(self, *args: str) -> None:
-        subprocess.run(["git", *args], cwd=self.root, env={**os.environ, **GIT_ENV}, check=True)
+        git(self.root, *args)
 
     def stage_calc(self, extra: str) -> None:
         self.write("src/shop/calc.py", CALC.format(extra=extra))

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 # Comments and string literals; an f-string is kept (its {fields} hold code), see _blank.
-_BLANK = re.compile(
+STRINGS_AND_COMMENTS = re.compile(
     r"#[^\n]*|\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'"
 )
 
 
-_DEF_LINE = re.compile(r"(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
+DEF_LINE = re.compile(r"(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
 
 
 # Lines at column 0 that continue the statement above rather than start a new one.
@@ -110,7 +110,7 @@ def decode_source(data: bytes) -> str:
         raise SourceError(f"1: cannot decode: {exc}") from exc
 
 
-def _blank(match: re.Match[str]) -> str:
+def blank_match(match: re.Match[str]) -> str:
     text = match.group()
     if text[0] == "#":
         return ""
@@ -126,7 +126,7 @@ def outline(text: str, first_line: int = 1) -> tuple[str, list[Def]]:
     over its lines (so keep ``text`` small: one chunk). A line that starts inside brackets or
     after a backslash continues its statement; any other code line closes the defs indented
     at least as deep, as Python's own indentation does."""
-    blanked = _BLANK.sub(_blank, text)
+    blanked = STRINGS_AND_COMMENTS.sub(blank_match, text)
     defs: list[Def] = []
     # indent, qual, is_class, start, cls; a def inside a function is no def of its own
     stack: list[tuple[int, str, bool, int, str | None]] = []
@@ -141,7 +141,7 @@ def outline(text: str, first_line: int = 1) -> tuple[str, list[Def]]:
                 indent = len(line[:indent].expandtabs())
             while stack and stack[-1][0] >= indent:
                 _close(stack, defs, last_code)
-            m = _DEF_LINE.match(code)
+            m = DEF_LINE.match(code)
             if code[0] == "@":
                 decorator = decorator or n
             elif m:
@@ -177,7 +177,7 @@ _TOP = re.compile(r"\n[^\s#)\]}]")
 
 
 # A second def or class at column 0 inside one chunk: only a merged chunk has one.
-_MORE_DEFS = re.compile(r"\n(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
+MORE_DEFS = re.compile(r"\n(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
 
 
 def _triple_quotes(text: str) -> list[tuple[int, str]]:
@@ -216,7 +216,7 @@ def split_chunks(text: str) -> list[Chunk]:
             continue  # inside a string
         first = text[start]
         decorator, name = first == "@", ""
-        if first in "acd" and (d := _DEF_LINE.match(text, start)):
+        if first in "acd" and (d := DEF_LINE.match(text, start)):
             name = d.group(2)
         elif first in "ef" and _CONTINUATION.match(text, start):
             continue  # an else/except clause continues the statement above

@@ -44,7 +44,7 @@ _ASSIGN = re.compile(
 )
 
 
-def _scan_statements(blanked: str, module: str, is_package: bool) -> ChunkInfo:
+def scan_chunk_statements(blanked: str, module: str, is_package: bool) -> ChunkInfo:
     """Imports, star imports and constant names of blanked plain statements."""
     info = ChunkInfo()
     for m in _IMPORT.finditer(blanked):
@@ -78,7 +78,7 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def _uses(blanked: str, name: str) -> Iterator[tuple[int, str]]:
+def uses_of(blanked: str, name: str) -> Iterator[tuple[int, str]]:
     """Offsets and dotted spellings (``a.b.name``, ``super().name``) of ``name`` as a word."""
     n = len(name)
     i = blanked.find(name)
@@ -102,15 +102,15 @@ def _uses(blanked: str, name: str) -> Iterator[tuple[int, str]]:
         i = blanked.find(name, i + n)
 
 
-def _combine(a: str, b: str) -> str:
+def combine_fingerprints(a: str, b: str) -> str:
     return "sha256:" + _sha256(f"{a}\n{b}".encode())
 
 
-def _merge(a: Function, b: Function) -> Function:
+def merge_functions(a: Function, b: Function) -> Function:
     """Two definitions with one id (overloads, property accessors): one combined function."""
     fp = None
     if a.fingerprint is not None and b.fingerprint is not None:
-        fp = _combine(a.fingerprint, b.fingerprint)
+        fp = combine_fingerprints(a.fingerprint, b.fingerprint)
     return Function(
         a.id,
         a.qualname,
@@ -287,7 +287,7 @@ class _Extractor:
             cls,
         )
         prev = self.info.functions.get(qual)
-        self.info.functions[qual] = _merge(prev, fn) if prev else fn
+        self.info.functions[qual] = merge_functions(prev, fn) if prev else fn
 
     def _class(self, node: ast.ClassDef) -> None:
         qual = self._qual(node.name)
@@ -325,8 +325,8 @@ class _Extractor:
             for sub in ast.walk(target):
                 if isinstance(sub, ast.Name):
                     prev = self.info.constants.get(sub.id)
-                    self.info.constants[sub.id] = _combine(prev, fp) if prev else fp
+                    self.info.constants[sub.id] = combine_fingerprints(prev, fp) if prev else fp
 
 
-def _extract(tree: ast.Module, module: str, is_package: bool) -> ChunkInfo:
+def extract_info(tree: ast.Module, module: str, is_package: bool) -> ChunkInfo:
     return _Extractor(module, is_package).run(tree)

@@ -26,20 +26,26 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from codemode.change.chunks import (
-    _BLANK,
-    _DEF_LINE,
-    _MORE_DEFS,
+    DEF_LINE,
+    MORE_DEFS,
+    STRINGS_AND_COMMENTS,
     Chunk,
     ChunkInfo,
     Def,
     Function,
     SourceError,
-    _blank,
+    blank_match,
     decode_source,
     outline,
     split_chunks,
 )
-from codemode.change.extract import _combine, _extract, _merge, _scan_statements, _uses
+from codemode.change.extract import (
+    combine_fingerprints,
+    extract_info,
+    merge_functions,
+    scan_chunk_statements,
+    uses_of,
+)
 
 # A file as plain data (``marshal``): path, module, text, and per chunk its start, end,
 # is_def, name, offsets and what it defines (None: not parsed).
@@ -123,7 +129,9 @@ class SourceFile:
         for chunk in self.chunks:
             if chunk.is_def or chunk.info is not None or chunk.scanned is not None:
                 continue
-            chunk.scanned = _scan_statements(self.local(chunk)[0], self.module, self.is_package)
+            chunk.scanned = scan_chunk_statements(
+                self.local(chunk)[0], self.module, self.is_package
+            )
             fresh = True
         if fresh:
             self._derived.clear()
@@ -142,7 +150,7 @@ class SourceFile:
             except (SyntaxError, ValueError):
                 self._parse_whole()  # raises SourceError if the file itself is broken
                 return
-            chunk.info = _extract(tree, self.module, self.is_package)
+            chunk.info = extract_info(tree, self.module, self.is_package)
             self._changed()
 
     def _parse_whole(self) -> None:
@@ -152,7 +160,7 @@ class SourceFile:
             raise SourceError(f"{exc.lineno or 1}: syntax error: {exc.msg}") from exc
         except ValueError as exc:
             raise SourceError(f"1: {exc}") from exc
-        info = _extract(tree, self.module, self.is_package)
+        info = extract_info(tree, self.module, self.is_package)
         n_lines = self.text.count("\n") + 1
         self.chunks = [Chunk(1, n_lines, False, info, "", 0, len(self.text))]
         self._changed()
@@ -184,7 +192,7 @@ class SourceFile:
             out: dict[str, Function] = {}
             for info in self.infos():
                 for qual, fn in info.functions.items():
-                    out[qual] = _merge(out[qual], fn) if qual in out else fn
+                    out[qual] = merge_functions(out[qual], fn) if qual in out else fn
             self._parsed = out
         return self._parsed
 
@@ -199,7 +207,7 @@ class SourceFile:
                             fn = Function(
                                 f"{self.module}.{d.qual}", d.qual, d.start, d.end, None, d.cls
                             )
-                            out[d.qual] = _merge(out[d.qual], fn) if d.qual in out else fn
+                            out[d.qual] = merge_functions(out[d.qual], fn) if d.qual in out else fn
             self._functions = out
         return self._functions
 
@@ -235,7 +243,7 @@ class SourceFile:
             out = {}
             for info in self.infos():
                 for name, fp in info.constants.items():
-                    out[name] = _combine(out[name], fp) if name in out else fp
+                    out[name] = combine_fingerprints(out[name], fp) if name in out else fp
             self._derived["constants"] = out
         return out
 
@@ -252,12 +260,15 @@ class SourceFile:
         if chunk.local is None:
             text = self.text[chunk.offset : chunk.end_offset]
             if not chunk.is_def and "def " not in text and "class " not in text:
-                chunk.local = (_BLANK.sub(_blank, text), [])  # plain statements, no defs
+                chunk.local = (
+                    STRINGS_AND_COMMENTS.sub(blank_match, text),
+                    [],
+                )  # plain statements, no defs
             elif chunk.name and text.count("def ") + text.count("class ") == 1 and "\\" not in text:
                 # one def and nothing nested (the common case): no line scan needed
-                blanked = _BLANK.sub(_blank, text)
+                blanked = STRINGS_AND_COMMENTS.sub(blank_match, text)
                 end = chunk.start + len(blanked.rstrip().split("\n")) - 1
-                head = _DEF_LINE.search(blanked)
+                head = DEF_LINE.search(blanked)
                 is_class = head is not None and head.group(1) == "class"
                 chunk.local = (blanked, [Def(chunk.name, is_class, chunk.start, end, None)])
             else:
@@ -281,7 +292,7 @@ class SourceFile:
         for index in sorted(hit):
             chunk = self.chunks[index]
             blanked, defs = self.local(chunk)
-            found = [(i, dotted) for name in names for i, dotted in _uses(blanked, name)]
+            found = [(i, dotted) for name in names for i, dotted in uses_of(blanked, name)]
             for i, dotted in sorted(found):
                 line = chunk.start + blanked.count("\n", 0, i)
                 enclosing = [d for d in defs if not d.is_class and d.start <= line <= d.end]
@@ -303,7 +314,7 @@ class SourceFile:
             for d in self.local(chunk)[1] if chunk else ():
                 if d.qual == qual and not d.is_class:
                     fn = Function(f"{self.module}.{d.qual}", d.qual, d.start, d.end, None, d.cls)
-                    found = _merge(found, fn) if found else fn
+                    found = merge_functions(found, fn) if found else fn
         return found
 
     def defines(self, qual: str) -> bool:
@@ -346,7 +357,7 @@ class SourceFile:
             for c in self.chunks:
                 if c.info is None and c.name and c.merged is None:
                     # a fact of the chunk's text: asked once, not after every parse
-                    c.merged = bool(_MORE_DEFS.search(self.text, c.offset + 1, c.end_offset))
+                    c.merged = bool(MORE_DEFS.search(self.text, c.offset + 1, c.end_offset))
                 if c.info is None and c.name and c.merged:
                     # A quote the pairing could not place merged later defs into this chunk
                     # (see split_chunks): index every top-level def its outline finds.

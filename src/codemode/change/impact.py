@@ -35,7 +35,7 @@ from codemode.change.reach import (
     instance_targets,
     module_bindings,
 )
-from codemode.change.words import Words, _WordsHelper, identifiers
+from codemode.change.words import Words, WordsHelper, identifiers
 
 _CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
 # modules without cached identifiers from which a helper process reads them (fewer: the
@@ -72,7 +72,7 @@ class Project:
     _families: dict[str, set[bytes]] = field(default_factory=dict)
     _factories: dict[str, set[bytes]] = field(default_factory=dict)
     bindings: set[str] = field(default_factory=set)  # module-level names impact went through
-    _helper: _WordsHelper | None = None  # holds the identifiers of the modules in _remote
+    _helper: WordsHelper | None = None  # holds the identifiers of the modules in _remote
     _remote: dict[str, int] = field(default_factory=dict)  # module -> its index there
 
     def load(self, files: Iterable[ModuleFile], words: bool = False) -> None:
@@ -127,7 +127,7 @@ class Project:
         if len(missing) < _HELPER_MIN_MODULES:
             return False
         git_dir = self.cache.git_dir if self.cache and self.cache.enabled else None
-        helper = _WordsHelper.start(self.repo, [mf.entry for mf in missing], git_dir)
+        helper = WordsHelper.start(self.repo, [mf.entry for mf in missing], git_dir)
         if helper is None:
             return False
         self._helper = helper

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from codemode.change import git
 from codemode.change.chunks import SourceError
 from codemode.change.functions import SourceFile
-from codemode.change.words import _reap, _receive, _send, close_fds, fork_server
+from codemode.change.words import close_fds, fork_server, reap, receive_frame, send_frame
 
 # (path, module, blob id, touched lines or None for the whole file) of one base side
 Request = tuple[str, str, str, list[int] | None]
@@ -113,7 +113,7 @@ class OldSides:
 
     def ask(self, files: list[Request]) -> bool:
         try:
-            _send(self.to_child, marshal.dumps(files))
+            send_frame(self.to_child, marshal.dumps(files))
         except OSError:
             return False
         self.asked = True
@@ -124,7 +124,7 @@ class OldSides:
         if not self.asked:
             return None
         try:
-            reply = _receive(self.from_child)
+            reply = receive_frame(self.from_child)
             if reply is None:
                 return None
             found: list[Any] = marshal.loads(reply)
@@ -140,11 +140,11 @@ class OldSides:
 def _reap_later(pid: int) -> None:
     import threading
 
-    threading.Thread(target=_reap, args=(pid,), daemon=True).start()
+    threading.Thread(target=reap, args=(pid,), daemon=True).start()
 
 
 def _serve(repo: Path, load: Loader, requests: int, replies: int) -> None:
-    request = _receive(requests)
+    request = receive_frame(requests)
     if request is None:
         return  # nothing to parse: the caller needed no base side
     files: list[Request] = marshal.loads(request)
@@ -153,4 +153,4 @@ def _serve(repo: Path, load: Loader, requests: int, replies: int) -> None:
     for path, module, sha, lines in files:
         src = load(path, module, blobs.get(sha), None if lines is None else set(lines))
         out.append(src.to_parts() if isinstance(src, SourceFile) else src)
-    _send(replies, marshal.dumps(out))
+    send_frame(replies, marshal.dumps(out))

@@ -215,14 +215,14 @@ def module_bindings(
     """(``module.NAME``, target) for each module-level name bound to an expression that uses a
     target: a ``functools.partial``, a decorator applied by hand (``fast = cached(slow)``), a
     table of functions. Its users reach the target through it."""
-    from codemode.change.extract import _uses
+    from codemode.change.extract import uses_of
 
     for chunk in src.chunks:
         if chunk.is_def or not any(w in src.text[chunk.offset : chunk.end_offset] for w in words):
             continue
         blanked, _ = src.local(chunk)
         for name in words:
-            for i, dotted in _uses(blanked, name):
+            for i, dotted in uses_of(blanked, name):
                 starts = [m.start() for m in _TOP_LINE.finditer(blanked, 0, i + 1)]
                 bound = _TOP_ASSIGN.match(blanked, starts[-1]) if starts else None
                 if bound is None or bound.end() > i:

@@ -54,7 +54,7 @@ class Words:
         return set(self.as_set() & names)
 
 
-class _WordsHelper:
+class WordsHelper:
     """A forked child holding the identifiers of some modules; it answers which of them
     write which names. Messages are length-prefixed ``marshal`` data over two pipes."""
 
@@ -64,13 +64,13 @@ class _WordsHelper:
     @classmethod
     def start(
         cls, repo: Path, entries: list[git.Entry], git_dir: Path | None
-    ) -> _WordsHelper | None:
+    ) -> WordsHelper | None:
         forked = fork_server(lambda rd, wr: _serve_words(repo, entries, git_dir, rd, wr))
         return cls(*forked) if forked is not None else None
 
     def query(self, names: set[bytes]) -> dict[int, set[bytes]]:
-        _send(self.to_child, marshal.dumps(sorted(names)))
-        reply = _receive(self.from_child)
+        send_frame(self.to_child, marshal.dumps(sorted(names)))
+        reply = receive_frame(self.from_child)
         if reply is None:
             raise EOFError("the identifiers helper ended")
         return {i: set(found) for i, found in marshal.loads(reply)}
@@ -79,7 +79,7 @@ class _WordsHelper:
         close_fds(self.to_child, self.from_child)
         # it exits on end of input; reaped in the background (a big process takes a while
         # to tear down, and nothing here waits for its answer any more)
-        threading.Thread(target=_reap, args=(self.pid,), daemon=True).start()
+        threading.Thread(target=reap, args=(self.pid,), daemon=True).start()
 
 
 def close_fds(*fds: int) -> None:
@@ -123,14 +123,14 @@ def fork_server(
     return pid, down[1], up[0]
 
 
-def _reap(pid: int) -> None:
+def reap(pid: int) -> None:
     try:
         os.waitpid(pid, 0)
     except ChildProcessError:
         pass
 
 
-def _send(fd: int, data: bytes) -> None:
+def send_frame(fd: int, data: bytes) -> None:
     view = memoryview(struct.pack("<Q", len(data)) + data)
     while view:
         view = view[os.write(fd, view) :]
@@ -147,7 +147,7 @@ def _read_exactly(fd: int, n: int) -> bytes | None:
     return b"".join(parts)
 
 
-def _receive(fd: int) -> bytes | None:
+def receive_frame(fd: int) -> bytes | None:
     head = _read_exactly(fd, 8)
     return None if head is None else _read_exactly(fd, struct.unpack("<Q", head)[0])
 
@@ -182,7 +182,7 @@ def _serve_words(
             break
         for word in module_words or ():
             building.setdefault(word, []).append(i)
-    while (request := _receive(requests)) is not None:
+    while (request := receive_frame(requests)) is not None:
         names = sorted(set(marshal.loads(request)))
         if index is not None:
             hits: dict[int, list[bytes]] = {}
@@ -197,4 +197,4 @@ def _serve_words(
                 for i, w in enumerate(words)
                 if w and not w.isdisjoint(wanted)
             ]
-        _send(replies, marshal.dumps(found_in))
+        send_frame(replies, marshal.dumps(found_in))

@@ -60,10 +60,10 @@ class _Parser(argparse.ArgumentParser):
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse's formatter asks shutil for the width, and importing shutil (bz2, lzma)
         # costs a few ms of every run: add_argument builds a formatter to check metavars
-        return self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
+        return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)  # type: ignore[call-arg]
 
 
-def _columns() -> int:
+def terminal_columns() -> int:
     """``shutil.get_terminal_size().columns``, as argparse's formatter would take it."""
     try:
         columns = int(os.environ["COLUMNS"])

@@ -29,7 +29,7 @@ _SKIP_DIRS = {
 }
 
 
-def _skip_dir(name: str) -> bool:
+def skip_dir(name: str) -> bool:
     return name in _SKIP_DIRS or (name.startswith(".") and name not in (".", ".."))
 
 
@@ -71,7 +71,7 @@ def _walk(base: Path, pattern: str) -> list[Path]:
     start = base / _static_prefix(pattern)
     found = []
     for dirpath, dirnames, filenames in os.walk(start):
-        dirnames[:] = sorted(d for d in dirnames if not _skip_dir(d))
+        dirnames[:] = sorted(d for d in dirnames if not skip_dir(d))
         rel_dir = Path(dirpath).relative_to(base).as_posix()
         prefix = "" if rel_dir == "." else rel_dir + "/"
         for name in filenames:

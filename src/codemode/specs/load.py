@@ -33,17 +33,17 @@ from codemode.specs.types import (
     SpecProblem,
 )
 from codemode.specs.validate import (
-    _EVALUATOR_MODELS,
     EVALUATOR_KINDS,
-    _did_you_mean,
-    _format_validation,
-    _hint_unknown,
-    _Invalid,
-    _model_fields,
-    _validate,
-    _validate_meta,
+    EVALUATOR_MODELS,
+    Invalid,
+    did_you_mean,
+    format_validation,
+    hint_unknown,
+    model_fields,
+    validate_as,
+    validate_meta,
 )
-from codemode.specs.yaml_nodes import _construct, _duplicate_keys, _key_str, _line, _pairs
+from codemode.specs.yaml_nodes import construct, duplicate_keys, key_str, node_line, pairs
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -114,12 +114,12 @@ def _expression_problems(
 
 def _case_node(item: yaml.Node, default_id: str) -> tuple[yaml.Node, yaml.MappingNode] | CaseSpec:
     """The ``case:`` key and mapping of a dataset item, or the item's error."""
-    line = _line(item)
+    line = node_line(item)
     if not isinstance(item, yaml.MappingNode):
         return CaseSpec(
             id=default_id, line=line, error="a dataset item must be a mapping `- case: {...}`"
         )
-    outer = {_key_str(k): (k, v) for k, v in _pairs(item)}
+    outer = {key_str(k): (k, v) for k, v in pairs(item)}
     extra = [k for k in outer if k != "case"]
     if "case" not in outer or extra:
         bad = extra[0] if extra else None
@@ -132,7 +132,7 @@ def _case_node(item: yaml.Node, default_id: str) -> tuple[yaml.Node, yaml.Mappin
         )
     case_key, case_node = outer["case"]
     if not isinstance(case_node, yaml.MappingNode):
-        return CaseSpec(id=default_id, line=_line(case_key), error="`case:` must be a mapping")
+        return CaseSpec(id=default_id, line=node_line(case_key), error="`case:` must be a mapping")
     return case_key, case_node
 
 
@@ -144,9 +144,9 @@ def _parse_case(
     if isinstance(found, CaseSpec):
         return found
     case_key, case_node = found
-    line = _line(case_key)
-    key_lines = {_key_str(k) or "": _line(k) for k, _ in _pairs(case_node)}
-    data = _construct(loader, case_node)
+    line = node_line(case_key)
+    key_lines = {key_str(k) or "": node_line(k) for k, _ in pairs(case_node)}
+    data = construct(loader, case_node)
     raw_id = data.get("id")
     case_id = str(raw_id) if raw_id is not None else default_id
     if not (case_id.isascii() and case_id.isprintable()):
@@ -155,11 +155,11 @@ def _parse_case(
             return CaseSpec(id=ascii(case_id), line=key_lines.get("id", line), error=bad_id)
         case_id = _nfc(case_id)
     try:
-        c, fields = _validate("CaseModel", data)
-    except _Invalid as bad:
-        err_line, msg = _format_validation(bad.error, key_lines, line)
+        c, fields = validate_as("CaseModel", data)
+    except Invalid as bad:
+        err_line, msg = format_validation(bad.error, key_lines, line)
         if bad.error.errors()[0]["type"] == "extra_forbidden":  # an unknown key: name the known
-            msg += _hint_unknown(str(bad.error.errors()[0]["loc"][0]), _model_fields(bad.model))
+            msg += hint_unknown(str(bad.error.errors()[0]["loc"][0]), model_fields(bad.model))
         return CaseSpec(id=case_id, line=err_line, error=msg)
     if case_id in seen_ids:
         return CaseSpec(
@@ -224,29 +224,29 @@ def _parse_evaluators(
     loader: Any, node: yaml.Node
 ) -> tuple[list[EvaluatorSpec], str | None, int | None]:
     if not isinstance(node, yaml.MappingNode):
-        return [], "`evals:` must be a mapping of name -> evaluator", _line(node)
+        return [], "`evals:` must be a mapping of name -> evaluator", node_line(node)
     out: list[EvaluatorSpec] = []
-    for k, v in _pairs(node):
-        name = _key_str(k) or "?"
-        data = _construct(loader, v)
+    for k, v in pairs(node):
+        name = key_str(k) or "?"
+        data = construct(loader, v)
         if not isinstance(data, dict):
-            return out, f"evaluator {name!r} must be a mapping such as {{type: int}}", _line(k)
+            return out, f"evaluator {name!r} must be a mapping such as {{type: int}}", node_line(k)
         kinds = [kind for kind in EVALUATOR_KINDS if kind in data]
         if len(kinds) != 1:
             known = ", ".join(EVALUATOR_KINDS)
             what = "has none" if not kinds else f"has several ({', '.join(kinds)})"
-            return out, f"evaluator {name!r} {what} of the evaluator keys: {known}", _line(k)
+            return out, f"evaluator {name!r} {what} of the evaluator keys: {known}", node_line(k)
         try:
-            params, _ = _validate(_EVALUATOR_MODELS[kinds[0]], data)
-        except _Invalid as bad:
-            _, msg = _format_validation(bad.error, {}, None)
-            return out, f"evaluator {name!r}: {msg}", _line(k)
+            params, _ = validate_as(EVALUATOR_MODELS[kinds[0]], data)
+        except Invalid as bad:
+            _, msg = format_validation(bad.error, {}, None)
+            return out, f"evaluator {name!r}: {msg}", node_line(k)
         for _, problem in _expression_problems(None, params.get("pattern"), params.get("type")):
-            return out, f"evaluator {name!r}: {problem}", _line(k)
+            return out, f"evaluator {name!r}: {problem}", node_line(k)
         too_long = bounds.expression_problem("assertion", params.get("assertion"))
         if too_long:
-            return out, f"evaluator {name!r}: {too_long}", _line(k)
-        out.append(EvaluatorSpec(name=name, kind=kinds[0], params=params, line=_line(k)))
+            return out, f"evaluator {name!r}: {too_long}", node_line(k)
+        out.append(EvaluatorSpec(name=name, kind=kinds[0], params=params, line=node_line(k)))
     return out, None, None
 
 
@@ -256,7 +256,7 @@ _FUNCTION_KEYS = ("fixture", "serializer", "evals", "dataset")
 def _parse_function(
     loader: Any, fid: str, key: yaml.Node, node: yaml.Node, meta: FunctionMetaSpec
 ) -> FunctionSpec:
-    line = _line(key)
+    line = node_line(key)
     if not isinstance(node, yaml.MappingNode):
         return FunctionSpec(
             id=fid,
@@ -264,13 +264,13 @@ def _parse_function(
             error=f"{fid!r} must be a mapping with a `dataset:` list (or is it a typo of a reserved "
             f"key: {', '.join(RESERVED_KEYS)}?)",
         )
-    children = {_key_str(k) or "": (k, v) for k, v in _pairs(node)}
+    children = {key_str(k) or "": (k, v) for k, v in pairs(node)}
     for name, (k, _) in children.items():
         if name not in _FUNCTION_KEYS:
             return FunctionSpec(
                 id=fid,
-                line=_line(k),
-                error=f"unknown key {name!r}" + _hint_unknown(name, _FUNCTION_KEYS),
+                line=node_line(k),
+                error=f"unknown key {name!r}" + hint_unknown(name, _FUNCTION_KEYS),
             )
     if "dataset" not in children:
         return FunctionSpec(
@@ -283,11 +283,11 @@ def _parse_function(
     ds_key, ds = children["dataset"]
     if not isinstance(ds, yaml.SequenceNode):
         return FunctionSpec(
-            id=fid, line=_line(ds_key), error="`dataset:` must be a list of `- case: {...}`"
+            id=fid, line=node_line(ds_key), error="`dataset:` must be a list of `- case: {...}`"
         )
     if not ds.value:
         return FunctionSpec(
-            id=fid, line=_line(ds_key), error="`dataset:` is empty; add at least one case"
+            id=fid, line=node_line(ds_key), error="`dataset:` is empty; add at least one case"
         )
     seen: dict[str, int | None] = {}
     generated = set(meta.generated)
@@ -309,23 +309,23 @@ def _function_options(
     """A function block's ``fixture``, ``serializer`` and ``evals``; or the block's error."""
     fixtures: tuple[str, ...] = ()
     if "fixture" in children:
-        fx = _construct(loader, children["fixture"][1])
+        fx = construct(loader, children["fixture"][1])
         if isinstance(fx, str):
             fx = [fx]
         if not isinstance(fx, list) or not all(isinstance(x, str) for x in fx):
             return FunctionSpec(
                 id=fid,
-                line=_line(children["fixture"][0]),
+                line=node_line(children["fixture"][0]),
                 error="`fixture:` must be a list of fixture names",
             )
         fixtures = tuple(fx)
     serializer = None
     if "serializer" in children:
-        s = _construct(loader, children["serializer"][1])
+        s = construct(loader, children["serializer"][1])
         if not isinstance(s, str):
             return FunctionSpec(
                 id=fid,
-                line=_line(children["serializer"][0]),
+                line=node_line(children["serializer"][0]),
                 error="`serializer:` must be the name of an entry under top-level `serializers:`",
             )
         serializer = s
@@ -351,18 +351,20 @@ def _named_entries(
         return []
     k, v = top[key]
     if not isinstance(v, yaml.MappingNode):
-        problems.append(SpecProblem(_line(k), f"`{key}:` must be a mapping of name -> {example}"))
+        problems.append(
+            SpecProblem(node_line(k), f"`{key}:` must be a mapping of name -> {example}")
+        )
         return []
     out: list[tuple[str, int | None, dict[str, Any]]] = []
-    for ek, ev in _pairs(v):
-        name = _key_str(ek) or "?"
+    for ek, ev in pairs(v):
+        name = key_str(ek) or "?"
         try:
-            data, _ = _validate(model_name, _construct(loader, ev))
-        except _Invalid as bad:
-            _, msg = _format_validation(bad.error, {}, None)
-            problems.append(SpecProblem(_line(ek), f"{what} {name!r}: {msg}"))
+            data, _ = validate_as(model_name, construct(loader, ev))
+        except Invalid as bad:
+            _, msg = format_validation(bad.error, {}, None)
+            problems.append(SpecProblem(node_line(ek), f"{what} {name!r}: {msg}"))
             continue
-        out.append((name, _line(ek), data))
+        out.append((name, node_line(ek), data))
     return out
 
 
@@ -392,10 +394,10 @@ def _parse_reserved(
     if "codemode" in top:
         k, v = top["codemode"]
         try:
-            functions = _validate_meta(_construct(loader, v) or {})
-        except _Invalid as bad:
-            _, msg = _format_validation(bad.error, {}, None)
-            problems.append(SpecProblem(_line(k), f"codemode metadata: {msg}"))
+            functions = validate_meta(construct(loader, v) or {})
+        except Invalid as bad:
+            _, msg = format_validation(bad.error, {}, None)
+            problems.append(SpecProblem(node_line(k), f"codemode metadata: {msg}"))
         else:
             for fid, meta in functions.items():
                 metas[fid] = FunctionMetaSpec(
@@ -423,10 +425,8 @@ def _bare_name(name: str, value: yaml.Node) -> str:
     (`len:`). Another bare word is a misspelt reserved key (`fixture:` for `fixtures:`), or
     a function that only vowel's Python API can supply (its `basic_usage/evals.yml` names
     `greet` and `add`, passed to `run_evals(..., functions=...)`): said as vowel's CLI says it."""
-    close = _did_you_mean(name, RESERVED_KEYS)
-    keys = (
-        {_key_str(kn) for kn, _ in _pairs(value)} if isinstance(value, yaml.MappingNode) else set()
-    )
+    close = did_you_mean(name, RESERVED_KEYS)
+    keys = {key_str(kn) for kn, _ in pairs(value)} if isinstance(value, yaml.MappingNode) else set()
     if close or not keys & {"dataset", "evals", "fixture", "serializer"}:
         return (
             f"unknown top-level key {name!r}{close}; top-level keys are codemode, fixtures, "
@@ -461,7 +461,7 @@ def _root_node(text: str) -> yaml.MappingNode | SpecProblem:
     if root is None:
         return SpecProblem(1, "the file is empty")
     if not isinstance(root, yaml.MappingNode):
-        return SpecProblem(_line(root), "the top level must be a mapping of function ids")
+        return SpecProblem(node_line(root), "the top level must be a mapping of function ids")
     return root
 
 
@@ -470,13 +470,15 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
     if isinstance(root, SpecProblem):
         return SpecFile(path, rel, problems=(root,))
     problems: list[SpecProblem] = []
-    _duplicate_keys(root, problems)
+    duplicate_keys(root, problems)
     loader = _Loader("")
     top: dict[str, tuple[yaml.Node, yaml.Node]] = {}
-    for k, v in _pairs(root):
-        ks = _key_str(k)
+    for k, v in pairs(root):
+        ks = key_str(k)
         if ks is None:
-            problems.append(SpecProblem(_line(k), "top-level keys must be function ids (strings)"))
+            problems.append(
+                SpecProblem(node_line(k), "top-level keys must be function ids (strings)")
+            )
             continue
         top.setdefault(ks, (k, v))
     try:
@@ -511,7 +513,7 @@ def _parse_functions(
         if name in RESERVED_KEYS:
             continue
         if "." not in name and not _is_builtin(name):
-            problems.append(SpecProblem(_line(k), _bare_name(name, v)))
+            problems.append(SpecProblem(node_line(k), _bare_name(name, v)))
             continue
         meta = metas.get(name, FunctionMetaSpec())
         functions.append(

@@ -16,7 +16,7 @@ from codemode.specs.types import (
     SCOPE_ALIASES,
 )
 
-_EVALUATOR_MODELS = {
+EVALUATOR_MODELS = {
     "type": "TypeEval",
     "assertion": "AssertionEval",
     "duration": "DurationEval",
@@ -26,7 +26,7 @@ _EVALUATOR_MODELS = {
 }
 
 
-EVALUATOR_KINDS = tuple(_EVALUATOR_MODELS)
+EVALUATOR_KINDS = tuple(EVALUATOR_MODELS)
 
 
 _SCOPES = ("case", "eval", "file", *SCOPE_ALIASES)
@@ -159,14 +159,14 @@ def _quick(name: str, data: Any) -> dict[str, Any] | None:
     return out if _rules_hold(name, out, set(data)) else None
 
 
-class _Invalid(Exception):
+class Invalid(Exception):
     def __init__(self, error: ValidationError, model: type[BaseModel]) -> None:
         super().__init__(str(error))
         self.error = error
         self.model = model
 
 
-def _validate(name: str, data: Any) -> tuple[dict[str, Any], set[str]]:
+def validate_as(name: str, data: Any) -> tuple[dict[str, Any], set[str]]:
     """(values with defaults, keys given), as the model would validate them; or _Invalid."""
     values = _quick(name, data)
     if values is not None:
@@ -179,12 +179,12 @@ def _validate(name: str, data: Any) -> tuple[dict[str, Any], set[str]]:
     try:
         parsed = cls.model_validate(data)
     except ValidationError as exc:
-        raise _Invalid(exc, cls) from None
+        raise Invalid(exc, cls) from None
     given = {cls.model_fields[f].alias or f for f in parsed.model_fields_set}
     return parsed.model_dump(by_alias=True), given
 
 
-def _validate_meta(data: Any) -> dict[str, dict[str, Any]]:
+def validate_meta(data: Any) -> dict[str, dict[str, Any]]:
     """The ``codemode:`` block's functions, validated as model.CodemodeMeta would."""
     if (
         type(data) is dict
@@ -202,11 +202,11 @@ def _validate_meta(data: Any) -> dict[str, dict[str, Any]]:
     try:
         parsed = model.CodemodeMeta.model_validate(data)
     except ValidationError as exc:
-        raise _Invalid(exc, model.CodemodeMeta) from None
+        raise Invalid(exc, model.CodemodeMeta) from None
     return {f: m.model_dump() for f, m in parsed.functions.items()}
 
 
-def _format_validation(
+def format_validation(
     exc: ValidationError, lines: dict[str, int | None], default: int | None
 ) -> tuple[int | None, str]:
     """First pydantic error as (line, one-line message naming the key)."""
@@ -221,16 +221,16 @@ def _format_validation(
     return line, f"{where}: {msg}" if where else msg
 
 
-def _model_fields(cls: type[BaseModel]) -> list[str]:
+def model_fields(cls: type[BaseModel]) -> list[str]:
     return [f.alias or name for name, f in cls.model_fields.items()]
 
 
-def _did_you_mean(key: str, known: Iterable[str]) -> str:
+def did_you_mean(key: str, known: Iterable[str]) -> str:
     import difflib
 
     close = difflib.get_close_matches(key, list(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _hint_unknown(key: str, known: Iterable[str]) -> str:
-    return _did_you_mean(key, known) or f"; known keys: {', '.join(known)}"
+def hint_unknown(key: str, known: Iterable[str]) -> str:
+    return did_you_mean(key, known) or f"; known keys: {', '.join(known)}"

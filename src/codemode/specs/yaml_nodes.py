@@ -18,19 +18,19 @@ from codemode.specs.types import (
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _line(node: yaml.Node | None) -> int | None:
+def node_line(node: yaml.Node | None) -> int | None:
     return node.start_mark.line + 1 if node is not None else None
 
 
-def _pairs(node: yaml.MappingNode) -> list[tuple[yaml.Node, yaml.Node]]:
+def pairs(node: yaml.MappingNode) -> list[tuple[yaml.Node, yaml.Node]]:
     return list(node.value)
 
 
-def _key_str(key: yaml.Node) -> str | None:
+def key_str(key: yaml.Node) -> str | None:
     return str(key.value) if isinstance(key, yaml.ScalarNode) else None
 
 
-def _duplicate_keys(node: yaml.Node, problems: list[SpecProblem]) -> None:
+def duplicate_keys(node: yaml.Node, problems: list[SpecProblem]) -> None:
     """PyYAML keeps the last of two equal keys silently; we report every duplicate, also those
     equal only once resolved (``1``, ``0x1`` and ``1.0`` are one key of the mapping, #21)."""
     stack = [node]
@@ -39,7 +39,7 @@ def _duplicate_keys(node: yaml.Node, problems: list[SpecProblem]) -> None:
         if isinstance(n, yaml.MappingNode):
             seen: dict[object, tuple[str, int | None]] = {}
             for k, v in n.value:
-                ks = _key_str(k)
+                ks = key_str(k)
                 if ks is not None and ks != "<<":
                     key = _resolved_key(k, ks)
                     if key in seen:
@@ -47,12 +47,12 @@ def _duplicate_keys(node: yaml.Node, problems: list[SpecProblem]) -> None:
                         same = "" if first == ks else f" (the same key as {first!r} once resolved)"
                         problems.append(
                             SpecProblem(
-                                _line(k),
+                                node_line(k),
                                 f"duplicate key {ks!r}{same} (first at line {at}); "
                                 "YAML keeps only the last one, so remove or rename one",
                             )
                         )
-                    seen.setdefault(key, (ks, _line(k)))
+                    seen.setdefault(key, (ks, node_line(k)))
                 stack.append(v)
         elif isinstance(n, yaml.SequenceNode):
             stack.extend(n.value)
@@ -87,7 +87,7 @@ class _Slow(Exception):
     """This node needs PyYAML's own constructor (a merge key, a set, an unknown tag...)."""
 
 
-def _construct(loader: Any, node: yaml.Node) -> Any:
+def construct(loader: Any, node: yaml.Node) -> Any:
     # PyYAML's generic constructor costs about 100 us per case (most of loading a big
     # spec); plain maps, lists and resolved scalars are built directly, same values.
     try:

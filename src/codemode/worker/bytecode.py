@@ -12,7 +12,7 @@ source, the interpreter's magic number and its optimization level:
 - by content, not by modification time: an edit within the same second as the last run is
   never served the old bytecode (a timestamp ``.pyc`` holds seconds and the size), and a
   staged tree's copy of a file reuses what the work tree compiled;
-- for the project's own files only (``policy._in_project``): the standard library and the
+- for the project's own files only (``policy.in_project``): the standard library and the
   dependencies load from their own ``__pycache__`` as ever.
 
 The folder is pruned when a run wrote to it and it passed MAX_BYTES: the entries read least

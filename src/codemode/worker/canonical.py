@@ -142,7 +142,7 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
         and not isinstance(value, types.ModuleType)
         and cls.__repr__ is object.__repr__  # type: ignore[comparison-overlap]
     ):
-        out: dict[str, Any] = {OBJECT_TAG: _qualname(cls)}
+        out: dict[str, Any] = {OBJECT_TAG: qualname(cls)}
         for k, v in vars(value).items():
             if not k.startswith("_"):
                 out[k] = canonical(v, d, path)
@@ -154,7 +154,7 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
         and not isinstance(value, types.GeneratorType)
     ):
         return {REPR_TAG: text}
-    return {UNREPRESENTABLE_TAG: _qualname(cls)}
+    return {UNREPRESENTABLE_TAG: qualname(cls)}
 
 
 def _callable_data(value: Any, d: int, path: set[int]) -> Any:
@@ -208,7 +208,7 @@ def _safe_repr(value: Any) -> str | None:
     return text if len(text) <= 2000 else None
 
 
-def _qualname(cls: type) -> str:
+def qualname(cls: type) -> str:
     mod = getattr(cls, "__module__", "") or ""
     name = getattr(cls, "__qualname__", cls.__name__)
     return name if mod == "builtins" else f"{mod}.{name}"

@@ -8,7 +8,7 @@ import time
 import types
 from collections.abc import Callable
 
-from .policy import _in_project
+from .policy import in_project
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~4 ms of every start
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 _CLOCK_READS = frozenset(["now", "utcnow", "today", "time", "time_ns"])
 
 
-class _ShiftedClock:
+class ShiftedClock:
     """The clock moved by ``seconds`` for one call, to tell a call whose output depends on
     the day from one that reads the clock for nothing (``now = now or datetime.now()`` on
     a path that never uses it). ``time.time`` moves, and with it ``date.today()``; the C
@@ -73,7 +73,7 @@ def _project_modules() -> list[Any]:
     global _PROJECT_MODULES
     mods = list(sys.modules.values())
     if _PROJECT_MODULES[0] != len(mods):
-        found = [m for m in mods if _in_project(getattr(m, "__file__", None))]
+        found = [m for m in mods if in_project(getattr(m, "__file__", None))]
         _PROJECT_MODULES = (len(mods), found)
     return _PROJECT_MODULES[1]
 
@@ -104,7 +104,7 @@ def _utc() -> Any:
     return real.timezone.utc
 
 
-def _clock_watch(seen: list[str]) -> Callable[..., Any]:
+def clock_watch(seen: list[str]) -> Callable[..., Any]:
     """A profile function that notes the first time the project's own code reads the clock
     (``datetime.now()``, ``date.today()``, ``time.time()``): an output that may depend on the
     day it was recorded ("2 years ago") would drift as time passes, so it is no case. Calls a
@@ -118,7 +118,7 @@ def _clock_watch(seen: list[str]) -> Callable[..., Any]:
             home = any(c.__module__ == "datetime" for c in owner.__mro__[:-1])
         else:
             home = getattr(owner, "__name__", "") == "time"
-        if home and _in_project(frame.f_code.co_filename):
+        if home and in_project(frame.f_code.co_filename):
             seen.append(f"{getattr(owner, '__name__', '?')}.{arg.__name__}()")
 
     return profile

@@ -120,7 +120,7 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise _Hang()
 
 
-class _Calls:
+class Calls:
     """Runs the request's cases through the runner, as ``check`` runs them."""
 
     def __init__(self, runner: Any, req: dict[str, Any], target: tuple[Any, Any, Any]) -> None:
@@ -208,7 +208,7 @@ def run_mutants(runner: Any, req: dict[str, Any]) -> None:
         mut, fn, owners, sites = None, None, [], []
         runner.send({"note": f"no source to mutate: {exc}"})
     runner.send({"sites": [list(s) for s in sites]})
-    calls = _Calls(runner, req, target)
+    calls = Calls(runner, req, target)
     try:
         _run_sites(runner, req, calls, func, mut, fn, owners, sites)
     finally:
@@ -219,7 +219,7 @@ def run_mutants(runner: Any, req: dict[str, Any]) -> None:
 def _run_sites(
     runner: Any,
     req: dict[str, Any],
-    calls: _Calls,
+    calls: Calls,
     func: Any,
     mut: Any,
     fn: Any,

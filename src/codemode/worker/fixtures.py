@@ -6,7 +6,7 @@ from __future__ import annotations
 import types
 from collections.abc import Callable
 
-from .policy import _exc_line, import_object
+from .policy import exc_line, import_object
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~4 ms of every start
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ class Fixtures:
             try:
                 td()
             except Exception as exc:
-                errors.append(_exc_line(exc))
+                errors.append(exc_line(exc))
         for k in [k for k in self.file_values if k[0] == key]:
             del self.file_values[k]
         return errors

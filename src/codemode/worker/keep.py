@@ -496,10 +496,10 @@ def forget_project(
     dependency pulled in while preloading is imported afresh from the tree under check. Those
     ``held`` keeps (a ``keep.Keeper``) stay where the run's side matches them (#36): its tree,
     and for a change's old side (``--old-side`` in the worker's ``argv``) the old content."""
-    from .warm import _prefixes, kept  # warm imports this module: not at the top
+    from .warm import interpreter_prefixes, kept  # warm imports this module: not at the top
 
     names = project_names(root, paths)
-    prefixes = _prefixes()
+    prefixes = interpreter_prefixes()
     table = held.table if held is not None else {}
     for name, module in list(sys.modules.items()):
         if name.startswith("_codemode_worker") or name == "__main__" or name in table:

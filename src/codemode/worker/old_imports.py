@@ -9,7 +9,7 @@ serves those modules from their old source, and does not find the modules the ch
 
 A served module keeps its place in the work tree: its ``__file__``, its package's
 ``__path__`` and its code's file name are the work tree's, so the project's checks by path
-(``policy._in_project``, the clock watch), a data file read next to ``__file__`` and the
+(``policy.in_project``, the clock watch), a data file read next to ``__file__`` and the
 submodules the change did not touch resolve as they do on the new side. Its bytecode is
 never a timestamped ``.pyc`` (that would be keyed by the work tree's file, the new source):
 compiled, or taken from the private cache keyed by the source's digest (``bytecode.py``),

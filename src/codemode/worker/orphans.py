@@ -52,7 +52,7 @@ def _tree() -> dict[int, list[int]]:
     return children
 
 
-def _descendants(pid: int, tree: dict[int, list[int]] | None = None) -> list[int]:
+def descendants(pid: int, tree: dict[int, list[int]] | None = None) -> list[int]:
     children = _tree() if tree is None else tree
     out, todo = [], [pid]
     while todo:
@@ -105,9 +105,9 @@ def kill_descendants(wait: float = 2.0) -> None:
     deadline = time.monotonic() + wait
     while True:
         tree = _tree()  # one scan per round (~2 ms at 70 processes), not one per question
-        below = _descendants(os.getpid(), tree)
+        below = descendants(os.getpid(), tree)
         kept = SPARED | {p for p in below if _warm_worker(p)}
-        spared = {p for s in kept for p in (s, *_descendants(s, tree))}
+        spared = {p for s in kept for p in (s, *descendants(s, tree))}
         pids = [p for p in below if p not in spared]
         for pid in pids:
             with contextlib.suppress(OSError):

@@ -91,7 +91,7 @@ def _under(path: str, folder: str) -> bool:
 _IN_PROJECT: dict[str, bool] = {}
 
 
-def _in_project(path: str | None) -> bool:
+def in_project(path: str | None) -> bool:
     if not path or not _Policy.root:
         return False
     known = _IN_PROJECT.get(path)
@@ -130,7 +130,7 @@ def _module_allowed(name: str) -> bool | None:
         where = getattr(module, "__file__", None) or next(
             iter(getattr(module, "__path__", [])), None
         )
-        return _in_project(where)
+        return in_project(where)
     import importlib.util
 
     try:  # the top-level package only: finding it imports nothing
@@ -142,7 +142,7 @@ def _module_allowed(name: str) -> bool | None:
     where = spec.origin if spec.origin not in (None, "built-in", "frozen") else None
     if where is None and spec.submodule_search_locations:
         where = next(iter(spec.submodule_search_locations), None)
-    return _in_project(where)
+    return in_project(where)
 
 
 def _refused(path: str, what: str) -> TargetError:
@@ -233,7 +233,7 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
     if builtin is not None:
         _check_resolved(path, builtin[0], builtin[1])
         return builtin
-    msg = _exc_line(last_error) if last_error else f"cannot import {path!r}"
+    msg = exc_line(last_error) if last_error else f"cannot import {path!r}"
     raise TargetError("import", msg)
 
 
@@ -319,13 +319,13 @@ def _import_failed(module: str, exc: BaseException) -> str:
     )
     tb = traceback.extract_tb(exc.__traceback__)
     frames = [f for f in tb if not f.filename.startswith("<") and f.filename != __file__]
-    user = [f for f in frames if _in_project(f.filename)] or frames
+    user = [f for f in frames if in_project(f.filename)] or frames
     where = f" at {os.path.relpath(user[-1].filename)}:{user[-1].lineno}" if user else ""
     if isinstance(exc, ModuleNotFoundError):  # a dependency, or the project's own metadata
         hint = _install_hint(sys.executable)
     else:
         hint = "the module fails when imported: fix it (or what it needs at import time)"
-    message = f"cannot import {failed}: {_exc_line(exc)}{where}; {hint}"
+    message = f"cannot import {failed}: {exc_line(exc)}{where}; {hint}"
     _FAILED[failed] = message
     return message
 
@@ -355,7 +355,7 @@ def _install_hint(exe: str) -> str:
     )
 
 
-def _exc_line(exc: BaseException) -> str:
+def exc_line(exc: BaseException) -> str:
     if isinstance(exc, SyntaxError):
         return f"SyntaxError: {exc.msg} ({exc.filename}, line {exc.lineno})"
     return f"{type(exc).__name__}: {exc}"

@@ -25,8 +25,8 @@ from codemode.worker.environment import scrub_env
 from codemode.worker.errtail import ErrTail
 from codemode.worker.exits import wait_exit
 from codemode.worker.orphans import adopt_orphans as adopt_orphans  # check.lanes uses it
+from codemode.worker.reply_lines import ReplyLines, WorkerDied
 from codemode.worker.reply_lines import ReplyTooBig as ReplyTooBig
-from codemode.worker.reply_lines import WorkerDied, _Lines
 
 # The worker's entry script, run by path in the project's interpreter (not imported here).
 RUNTIME_SCRIPT = Path(__file__).resolve().with_name("runtime.py")
@@ -143,7 +143,7 @@ class Worker:
         self.allow_callables = tuple(allow_callables)
         self.received = 0  # bytes of large replies kept so far (see _recv)
         self.proc: Process | None = None
-        self.reader: _Lines | None = None
+        self.reader: ReplyLines | None = None
         self.stderr: ErrTail | None = None
         self.ready = False
         # The worker forks a child per function block; one that cannot (no os.fork) is
@@ -198,7 +198,7 @@ class Worker:
         """Take ``proc`` (a worker just started, on pipes) as this worker's process."""
         self.proc = proc
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        self.reader = _Lines(self.proc.stdout.fileno())
+        self.reader = ReplyLines(self.proc.stdout.fileno())
         # The tail's thread owns a copy of the pipe: a closed number reused by another file
         # is never read by it.
         self.stderr = ErrTail(os.dup(self.proc.stderr.fileno()))

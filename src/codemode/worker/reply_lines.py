@@ -23,7 +23,7 @@ class ReplyTooBig(WorkerDied):
     """A reply line past MAX_REPLY_BYTES: the worker is replaced, the case is an error."""
 
 
-class _Lines:
+class ReplyLines:
     """Reads newline-terminated replies from a pipe, with a deadline per line."""
 
     def __init__(self, fd: int) -> None:

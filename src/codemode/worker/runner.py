@@ -11,10 +11,10 @@ import types
 from collections.abc import Awaitable, Callable, Iterable
 
 from . import wall
-from .canonical import COLLISIONS, _qualname, canonical, dumps, realize, typed
-from .clock import _clock_watch, _ShiftedClock
+from .canonical import COLLISIONS, canonical, dumps, qualname, realize, typed
+from .clock import ShiftedClock, clock_watch
 from .fixtures import Fixtures, apply_serializer
-from .policy import TargetError, _exc_line, import_path
+from .policy import TargetError, exc_line, import_path
 from .typeexpr import type_answer
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~4 ms of every start
@@ -207,12 +207,12 @@ class Runner:
         """The state the next child starts from, taken here so every child inherits it
         (leaks.py): brought up to date after this worker's imports since the last fork."""
         from . import leaks
-        from .policy import _in_project
+        from .policy import in_project
 
         _before_fork()
         if self.snap is None and self.snap_modules == len(sys.modules):
             return  # opaque, and nothing imported since: a child runs one block
-        self.snap = leaks.snapshot(_in_project, self.snap, self.blocks >= TAGS_AFTER)
+        self.snap = leaks.snapshot(in_project, self.snap, self.blocks >= TAGS_AFTER)
         self.snap_modules = len(sys.modules)
 
     def _child_main(self, requests: Any, replies: Any) -> None:
@@ -360,7 +360,7 @@ class Runner:
                 if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                     raise
                 out.update(
-                    outcome="error", message="fixture or serializer failed: " + _exc_line(exc)
+                    outcome="error", message="fixture or serializer failed: " + exc_line(exc)
                 )
                 return out
             kwargs.update(fx)
@@ -434,7 +434,7 @@ def _convert(result: Any, module: Any, case: dict[str, Any], out: dict[str, Any]
             ]
     except (SystemExit, Exception) as exc:
         try:
-            text = _exc_line(exc)[:2000]
+            text = exc_line(exc)[:2000]
         except Exception:  # an exception whose str() raises too
             text = type(exc).__name__
         out.update(outcome="error", message="the returned value could not be converted: " + text)
@@ -458,8 +458,8 @@ def _call(
     clock: list[str] = []
     watching = bool(case.get("watch_clock"))
     if watching:
-        sys.setprofile(_clock_watch(clock))
-    shifted = _ShiftedClock(float(case["clock_shift"])) if case.get("clock_shift") else None
+        sys.setprofile(clock_watch(clock))
+    shifted = ShiftedClock(float(case["clock_shift"])) if case.get("clock_shift") else None
     old_stdout = sys.stdout  # restored, should the function replace it
     t0 = time.perf_counter()
     try:
@@ -538,7 +538,7 @@ def _bind(obj: Any, owner: Any, fx: dict[str, Any]) -> tuple[Callable[..., Any],
                         "error",
                         f"{owner.__qualname__} needs an instance: add a fixture with "
                         f"`cls: {owner.__module__}.{owner.__qualname__}` (and its args) and list it "
-                        f"under `fixture:` ({_exc_line(exc)})",
+                        f"under `fixture:` ({exc_line(exc)})",
                     ) from exc
             if isinstance(obj, property):
                 fget = obj.fget
@@ -557,8 +557,8 @@ def _exc_info(exc: BaseException) -> dict[str, Any]:
     where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else ""
     return {
         "type": cls.__name__,
-        "qualname": _qualname(cls),
-        "mro": [c.__name__ for c in mro] + [_qualname(c) for c in mro],
+        "qualname": qualname(cls),
+        "mro": [c.__name__ for c in mro] + [qualname(c) for c in mro],
         "message": message[:2000],
         "where": where,
         "origin": _raise_origin(tb),

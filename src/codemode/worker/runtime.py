@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     _setup_paths(a.root, a.path)
     policy.configure(a.root, a.allow)
     if a.bytecode:
-        _bytecode().install(a.bytecode, policy._in_project)
+        _bytecode().install(a.bytecode, policy.in_project)
     if a.old_side:
         import importlib
 

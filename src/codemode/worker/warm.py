@@ -58,7 +58,7 @@ def address(folder: str, name: str = SOCKET) -> tuple[str, int]:
     return f"/proc/self/fd/{fd}/{name}", fd
 
 
-def _prefixes() -> tuple[str, ...]:
+def interpreter_prefixes() -> tuple[str, ...]:
     return tuple({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 
 
@@ -85,7 +85,7 @@ def _under_prefix(real: str, prefixes: tuple[str, ...]) -> bool:
 
 def learned_since(before: set[str]) -> list[str]:
     """The modules imported since ``before`` (names) that a warm worker may preload."""
-    prefixes = _prefixes()
+    prefixes = interpreter_prefixes()
     return [
         name
         for name, module in list(sys.modules.items())

@@ -11,37 +11,37 @@ from collections.abc import Sequence
 from typing import Any
 
 from codemode.explore.offline.reading import (
-    _TEMPLATES,
-    _is_ellipsis,
-    _none_checked,
-    _reads_templates,
+    TEMPLATES,
     body_usage,
     format_variants,
     index_bounds,
+    is_ellipsis,
     member_names,
+    none_checked,
     option_lists,
     option_texts,
     powers,
+    reads_templates,
     record_keys,
     table_numbers,
     type_aliases,
 )
 from codemode.explore.offline.text_forms import BYTES_FORMS
 from codemode.explore.offline.values import (
-    _DATES,
-    _MAPPINGS,
-    _NAME_HINTS,
-    _NUMERIC_TEXTS,
-    _SEQUENCES,
+    DATES,
+    MAPPINGS,
+    NAME_HINTS,
+    NUMERIC_TEXTS,
+    SEQUENCES,
     TEXTS,
     NumberValues,
     TextValues,
     Value,
-    _values,
     dedupe,
     interleave,
     literal_label,
     timedeltas,
+    values_in,
 )
 from codemode.explore.target import MISSING, Param
 
@@ -58,7 +58,8 @@ class Builder:
     ):
         strings = [v for v in literals if isinstance(v, str)]
         words = [
-            str(v.value) for v in interleave([_values(member_names(fn, module)), _values(strings)])
+            str(v.value)
+            for v in interleave([values_in(member_names(fn, module)), values_in(strings)])
         ]
         self.text = TextValues(words, patterns).values
         indices = index_bounds(fn)
@@ -95,7 +96,7 @@ class Builder:
             usage = body_usage(self.fn, p.name) if self.fn is not None else set()
             if "dispatch" in usage and values and "int" not in kinds:
                 values.insert(min(len(values), 3), Value(7, "other_type"))  # turned away
-            if self.fn is not None and _none_checked(self.fn, p.name):
+            if self.fn is not None and none_checked(self.fn, p.name):
                 values.insert(min(len(values), 2), Value(None, "none"))  # `if ending is None:`
         if any(type(v.value) is str for v in values):
             values = [*option_texts(self.fn, p.name, self.module), *values]
@@ -138,14 +139,14 @@ class Builder:
             ]
         if name == "Annotated":
             return self.by_node(elts[0], depth)
-        if name in ("tuple", "Tuple") and len(elts) > 1 and not _is_ellipsis(elts[-1]):
+        if name in ("tuple", "Tuple") and len(elts) > 1 and not is_ellipsis(elts[-1]):
             parts = [self.by_node(e, depth + 1) for e in elts]
             if not all(parts):
                 return []
             return [Value([p[i % len(p)].value for p in parts], f"tuple_{i}") for i in range(4)]
-        if name in _SEQUENCES:
+        if name in SEQUENCES:
             return self.items(self.by_node(elts[0], depth + 1))
-        if name in _MAPPINGS and len(elts) == 2:
+        if name in MAPPINGS and len(elts) == 2:
             return mappings(self.by_node(elts[0], depth + 1), self.by_node(elts[1], depth + 1))
         return self.simple(name, depth)
 
@@ -155,14 +156,14 @@ class Builder:
         parts = [self.by_node(m, depth) for m in members]
         kinds = {type(v.value) for part in parts for v in part}
         if str in kinds and kinds & {int, float}:
-            texts = [Value(t, label) for t, label in _NUMERIC_TEXTS]
+            texts = [Value(t, label) for t, label in NUMERIC_TEXTS]
             parts = [texts + p if any(type(v.value) is str for v in p) else p for p in parts]
         return dedupe(interleave(parts))
 
     def simple(self, name: str, depth: int) -> list[Value]:
         if name in ("str", "AnyStr", "LiteralString"):
-            if self.fn is not None and _reads_templates(self.fn):  # fields where they matter
-                return [*self.text[:4], *_TEMPLATES, *self.text[4:]]
+            if self.fn is not None and reads_templates(self.fn):  # fields where they matter
+                return [*self.text[:4], *TEMPLATES, *self.text[4:]]
             return list(self.text)
         if name == "int":
             return list(self.ints)
@@ -173,14 +174,14 @@ class Builder:
         if name == "bytes":
             return [*(Value(v, label) for v, label in BYTES_FORMS), Value(b"\x00\xff", "binary")]
         if name == "date":
-            return [Value(d, label) for d, label in _DATES]
+            return [Value(d, label) for d, label in DATES]
         if name == "datetime":
             return [
-                Value(dt.datetime(d.year, d.month, d.day, 9, 30), label) for d, label in _DATES[:5]
+                Value(dt.datetime(d.year, d.month, d.day, 9, 30), label) for d, label in DATES[:5]
             ] + [Value(dt.datetime(2024, 5, 15, 0, 0), "midnight")]
         if name == "timedelta":
             return list(self.timedeltas)
-        if name in _SEQUENCES:
+        if name in SEQUENCES:
             return self.items(list(self.text))[:32] + self.items(list(self.ints))[:8]
         if name == "items":  # iterated, its items unknown: lists of text and of numbers in turn
             return interleave([self.items(list(self.text))[:16], self.items(list(self.ints))[:8]])
@@ -190,7 +191,7 @@ class Builder:
                 Value([["-", "_"], ["o", "0"]], "two_pairs"),
                 Value([], "no_pairs"),
             ]
-        if name in _MAPPINGS:
+        if name in MAPPINGS:
             rows = records(record_keys(self.fn)) if self.fn is not None else []
             return rows or mappings(self.text[:5], self.ints[:5])  # rows: no junk records
         if name in self.aliases and depth < 2:  # NumberOrString: TypeAlias = "float | str"
@@ -233,7 +234,7 @@ class Builder:
         if kinds:
             return kinds
         lowered = p.name.lower()
-        for kind, names in _NAME_HINTS.items():
+        for kind, names in NAME_HINTS.items():
             if lowered in names or any(lowered.endswith("_" + n) for n in names):
                 return [kind]
         if "iterable" in usage:  # iterated, nothing more known: a collection, then text
@@ -283,7 +284,7 @@ def records(keys: Sequence[str]) -> list[Value]:
     def row(i: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for k in keys:
-            hint = next((h for h, names in _NAME_HINTS.items() if k.lower() in names), "str")
+            hint = next((h for h, names in NAME_HINTS.items() if k.lower() in names), "str")
             choices: dict[str, tuple[Any, ...]] = {
                 "int": (2, 1, 3),
                 "float": (2.5, 1.0, 4.25),

@@ -107,7 +107,7 @@ def files_read_once() -> Iterator[None]:
             _ONCE = outer
 
 
-def _kept(kind: str, key: str, make: Any) -> Any:
+def kept_once(kind: str, key: str, make: Any) -> Any:
     once = _ONCE
     if once is None:
         return make()
@@ -125,11 +125,11 @@ def read_source(path: Path) -> str | None:
         except (OSError, UnicodeDecodeError):
             return None
 
-    return _kept("text", str(path), read)  # type: ignore[no-any-return]
+    return kept_once("text", str(path), read)  # type: ignore[no-any-return]
 
 
 def python_files(root: Path) -> Iterator[tuple[str, Path]]:
-    return iter(_kept("py", str(root), lambda: list(_python_files(root))))
+    return iter(kept_once("py", str(root), lambda: list(_python_files(root))))
 
 
 def _python_files(root: Path) -> Iterator[tuple[str, Path]]:
@@ -223,7 +223,7 @@ def _imports(tree: ast.Module) -> str:
     return "\n".join(lines)
 
 
-def _tables(tree: ast.Module) -> dict[str, ast.expr]:
+def module_tables(tree: ast.Module) -> dict[str, ast.expr]:
     """Module-level ``NAME = [...]`` / ``(...)``: parametrize tables kept apart from the test."""
     out: dict[str, ast.expr] = {}
     for node in tree.body:
@@ -237,7 +237,7 @@ def _tables(tree: ast.Module) -> dict[str, ast.expr]:
     return out
 
 
-def _parametrize_rows(
+def parametrize_rows(
     fn: ast.FunctionDef | ast.AsyncFunctionDef, tables: dict[str, ast.expr]
 ) -> list[dict[str, ast.expr]]:
     rows: list[dict[str, ast.expr]] = [{}]
@@ -277,7 +277,7 @@ def candidate_shape(c: Candidate) -> tuple[Any, ...]:
     return (tuple(value_shape(a) for a in c.args), tuple(sorted(c.kwargs)))
 
 
-class _Sub(ast.NodeTransformer):
+class SubstituteNames(ast.NodeTransformer):
     def __init__(self, row: dict[str, ast.expr]) -> None:
         self.row = row
 
@@ -285,21 +285,21 @@ class _Sub(ast.NodeTransformer):
         return self.row.get(node.id, node)
 
 
-def _calls_in_file(
+def calls_in_file(
     info: TargetInfo, tree: ast.Module, same_module: bool, source: str, drops: Drops | None = None
 ) -> Iterator[Candidate]:
     matcher = _Matcher(info, tree, same_module)
     if not matcher.names and not matcher.modules:
         return
     setup = _imports(tree)
-    tables = _tables(tree)
+    tables = module_tables(tree)
     module_env = assignments(tree.body)
     carrier = Carrier(tree, module_env, same_module)
     class_env = class_tables(tree) if source == "tests" else {}
     loops_of: dict[int, dict[int, list[Row]]] = {}
 
     def rows_at(fn: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> list[Row]:
-        rows = _parametrize_rows(fn, tables) if source == "tests" else [{}]
+        rows = parametrize_rows(fn, tables) if source == "tests" else [{}]
         # the rows of the tables the test iterates (`for a, b in self.versions:`)
         if id(fn) not in loops_of:
             loops_of[id(fn)] = loop_rows(fn, {**module_env, **class_env.get(id(fn), {})})
@@ -320,7 +320,9 @@ def _calls_in_file(
                 rows += [(f"from_{test}", r) for test, r in via.get(id(node), [])]
                 local = assignments(fn.body)
                 for label, row in rows[:MAX_READ]:
-                    call = _Sub(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
+                    call = (
+                        SubstituteNames(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
+                    )
                     cand = _carried(call, label, source, setup, carrier, local, row, drops)
                     if cand is not None:
                         yield cand
@@ -341,7 +343,7 @@ def _carried(
     if literal_arguments(call) is None:
         bound = (
             {
-                k: _Sub(row).visit(ast.parse(ast.unparse(v), mode="eval")).body
+                k: SubstituteNames(row).visit(ast.parse(ast.unparse(v), mode="eval")).body
                 for k, v in local.items()
             }
             if row and local
@@ -382,7 +384,7 @@ def file_calls(
         if len(bucket) >= MAX_READ:
             continue
         same = path.resolve() == target
-        found = _calls_in_file(info, tree, same, "tests" if is_test else "callers", drops)
+        found = calls_in_file(info, tree, same, "tests" if is_test else "callers", drops)
         for cand in found:
             bucket.append(cand)
             if len(bucket) >= MAX_READ:
@@ -421,7 +423,7 @@ def docstring_calls(info: TargetInfo) -> list[Candidate]:
     context: list[str] = []  # `>>> text = "..."` before `>>> f(text)`
     for prompt, line in doctest_lines(info.docstring):
         if prompt:
-            out += _examples_in(info, line, context)
+            out += examples_in(info, line, context)
         elif "->" in line and len(required) == 1:
             try:
                 value = ast.literal_eval(line.split("->", 1)[0].strip())
@@ -431,7 +433,7 @@ def docstring_calls(info: TargetInfo) -> list[Candidate]:
     return out
 
 
-def _examples_in(info: TargetInfo, text: str, context: list[str]) -> list[Candidate]:
+def examples_in(info: TargetInfo, text: str, context: list[str]) -> list[Candidate]:
     try:
         tree = ast.parse(text)
     except SyntaxError:

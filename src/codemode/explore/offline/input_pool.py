@@ -191,10 +191,10 @@ def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> 
     """Each ``obj.method(...)`` in a test whose instance is built in place or assigned from
     the class in the same test, once per row of the tables the test takes its values from
     (``parametrize``, a loop over a table: explore/offline/row_bindings.py)."""
-    from codemode.explore.offline.harvest import _parametrize_rows, _Sub, _tables
+    from codemode.explore.offline.harvest import SubstituteNames, module_tables, parametrize_rows
     from codemode.explore.offline.row_bindings import MAX_ROWS, assignments, class_tables, loop_rows
 
-    env, classes, tables = assignments(tree.body), class_tables(tree), _tables(tree)
+    env, classes, tables = assignments(tree.body), class_tables(tree), module_tables(tree)
     built_args = _BuiltArgs(tree, env)
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -208,7 +208,7 @@ def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> 
                 and _recipe_call(node.value, cls_name)
             ):
                 built[node.targets[0].id] = node.value
-        rows = _parametrize_rows(fn, tables)
+        rows = parametrize_rows(fn, tables)
         loops = loop_rows(fn, {**env, **classes.get(id(fn), {})})
         for node in ast.walk(fn):
             if not (
@@ -221,10 +221,12 @@ def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> 
             made = built.get(base.id) if isinstance(base, ast.Name) else base
             bound = [{**r, **b} for r in rows for b in loops.get(id(node), [{}])][:MAX_ROWS]
             for row in bound:
-                call = _Sub(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
+                call = SubstituteNames(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
                 recipe = None
                 if made is not None:
-                    where = _Sub(row).visit(ast.parse(ast.unparse(made), mode="eval")).body
+                    where = (
+                        SubstituteNames(row).visit(ast.parse(ast.unparse(made), mode="eval")).body
+                    )
                     recipe = _recipe(where, cls_name, cls_id)
                 literal = _literals(call)
                 label = f"from_{fn.name}"
@@ -249,7 +251,7 @@ class _BuiltArgs:
     def __call__(
         self, call: ast.Call, fn: ast.FunctionDef | ast.AsyncFunctionDef, row: dict[str, ast.expr]
     ) -> dict[str, Any] | None:
-        from codemode.explore.offline.harvest import _Sub
+        from codemode.explore.offline.harvest import SubstituteNames
         from codemode.explore.offline.row_bindings import assignments
 
         if any(isinstance(a, ast.Starred) for a in call.args) or any(
@@ -257,7 +259,7 @@ class _BuiltArgs:
         ):
             return None
         local = {
-            k: _Sub(row).visit(ast.parse(ast.unparse(v), mode="eval")).body
+            k: SubstituteNames(row).visit(ast.parse(ast.unparse(v), mode="eval")).body
             for k, v in assignments(fn.body).items()
         }
         carried = self.carrier.carry(call, local)

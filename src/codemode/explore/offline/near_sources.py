@@ -21,11 +21,11 @@ from typing import Any
 from codemode.explore.offline.harvest import (
     SKIP_DIRS,
     Candidate,
-    _calls_in_file,
-    _examples_in,
-    _kept,
+    calls_in_file,
     doctest_lines,
+    examples_in,
     is_test_file,
+    kept_once,
     python_files,
     read_source,
 )
@@ -128,7 +128,7 @@ def sibling_calls(info: TargetInfo, root: Path) -> list[Candidate]:
     for _, tree in _test_trees(root, siblings):
         for name in siblings:
             other = dataclasses.replace(info, qualname=name)
-            for cand in _calls_in_file(other, tree, False, "tests"):
+            for cand in calls_in_file(other, tree, False, "tests"):
                 if cand.exprs is not None or cand.kwargs:
                     continue
                 label = f"like_{name}"
@@ -155,7 +155,7 @@ def doc_file_calls(info: TargetInfo, root: Path) -> list[Candidate]:
 
 
 def _text_files(root: Path) -> list[Path]:
-    return list(_kept("docs", str(root), lambda: _list_text_files(root)))
+    return list(kept_once("docs", str(root), lambda: _list_text_files(root)))
 
 
 def _list_text_files(root: Path) -> list[Path]:
@@ -177,7 +177,7 @@ def _examples_from_text(info: TargetInfo, text: str, own: bool) -> list[Candidat
     skip = range(info.lineno, info.end_lineno + 1) if own else range(0)
     for prompt, example in doctest_lines(text, skip):
         if prompt:
-            out += _examples_in(info, example, context)
+            out += examples_in(info, example, context)
     return [c._replace(label="doc_example") for c in out]
 
 

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from codemode.explore.offline.values import (
-    _DICT_METHODS,
-    _LIST_METHODS,
-    _STR_METHODS,
+    DICT_METHODS,
+    LIST_METHODS,
+    STR_METHODS,
     Value,
     literal_label,
 )
@@ -292,7 +292,7 @@ def type_aliases(module: ast.Module) -> dict[str, ast.expr]:
     return out
 
 
-def _is_ellipsis(node: ast.expr) -> bool:
+def is_ellipsis(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is Ellipsis
 
 
@@ -340,11 +340,11 @@ def body_usage(fn: ast.AST, name: str) -> set[str]:
         ):
             if node.attr == "decode":
                 out.add("bytes")
-            elif node.attr in _STR_METHODS:
+            elif node.attr in STR_METHODS:
                 out.add("str")
-            elif node.attr in _LIST_METHODS:
+            elif node.attr in LIST_METHODS:
                 out.add("list")
-            elif node.attr in _DICT_METHODS:
+            elif node.attr in DICT_METHODS:
                 out.add("dict")
             elif not node.attr.startswith("__") and name not in rebound:
                 out.add("object")  # (once rebound, ``obj = UUID(obj)``, it is another value)
@@ -444,7 +444,7 @@ def _isinstance_of(node: ast.AST, name: str) -> bool:
     )
 
 
-def _none_checked(fn: ast.AST, name: str) -> bool:
+def none_checked(fn: ast.AST, name: str) -> bool:
     """Whether the body tells None apart in ``name`` (``ending is None``)."""
     for node in ast.walk(fn):
         if isinstance(node, ast.Compare) and any(
@@ -458,14 +458,14 @@ def _none_checked(fn: ast.AST, name: str) -> bool:
     return False
 
 
-_TEMPLATES = (
+TEMPLATES = (
     Value("{noun} is {1:d} years old{punct}", "format_fields"),
     Value("{0.name} {items[0]!r:>10} {}", "format_compound_fields"),
     Value("{{not a field}} {x}", "format_escaped_braces"),
 )
 
 
-def _reads_templates(fn: ast.AST) -> bool:
+def reads_templates(fn: ast.AST) -> bool:
     """Whether the body reads format templates (``string.Formatter().parse``,
     ``.format_map``, ``.format(`` on a parameter): then text holds replacement fields."""
     params = {a.arg for a in ast.walk(fn) if isinstance(a, ast.arg)}

@@ -90,7 +90,7 @@ _FLOAT_MAGNITUDES = (
     (1.5e200, "enormous"),
 )
 # A parameter that takes a number or its text (``float | str``) gets numbers written as text.
-_NUMERIC_TEXTS = (
+NUMERIC_TEXTS = (
     ("1000", "text_thousand"),
     ("-3", "text_negative"),
     ("7", "text_digit"),
@@ -136,7 +136,7 @@ def _unit_spans() -> tuple[list[tuple[dt.timedelta, str]], list[tuple[dt.timedel
 
 
 _TIMEDELTA_EACH, _TIMEDELTA_EDGES = _unit_spans()
-_DATES = (
+DATES = (
     (dt.date(2024, 5, 15), "mid_month"),
     (dt.date(2024, 1, 1), "new_year"),
     (dt.date(2024, 12, 31), "year_end"),
@@ -145,10 +145,10 @@ _DATES = (
     (dt.date(2024, 6, 2), "sunday"),
     (dt.date(2023, 3, 31), "month_end"),
 )
-_SEQUENCES: tuple[str, ...] = ("list", "List", "Sequence", "Iterable", "Collection", "set", "Set")
-_SEQUENCES += ("frozenset", "tuple", "Tuple", "MutableSequence", "Iterator", "AbstractSet")
-_MAPPINGS = ("dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict")
-_STR_METHODS = frozenset(
+SEQUENCES: tuple[str, ...] = ("list", "List", "Sequence", "Iterable", "Collection", "set", "Set")
+SEQUENCES += ("frozenset", "tuple", "Tuple", "MutableSequence", "Iterator", "AbstractSet")
+MAPPINGS = ("dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict")
+STR_METHODS = frozenset(
     [
         "lower",
         "upper",
@@ -192,9 +192,9 @@ _STR_METHODS = frozenset(
         "isidentifier",
     ]
 )
-_LIST_METHODS = frozenset(["append", "extend", "pop", "insert", "sort", "reverse", "remove"])
-_DICT_METHODS = frozenset(["items", "keys", "values", "get", "setdefault", "update"])
-_NAME_HINTS = {
+LIST_METHODS = frozenset(["append", "extend", "pop", "insert", "sort", "reverse", "remove"])
+DICT_METHODS = frozenset(["items", "keys", "values", "get", "setdefault", "update"])
+NAME_HINTS = {
     "int": [
         "n",
         "count",
@@ -365,7 +365,7 @@ class TextValues:
         self.values = dedupe(values)
 
 
-def _values(texts: Sequence[str]) -> list[Value]:
+def values_in(texts: Sequence[str]) -> list[Value]:
     return [Value(t, "") for t in texts]
 
 

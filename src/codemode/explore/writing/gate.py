@@ -116,13 +116,13 @@ def _run(
     return run
 
 
-def _ordered(value: Any, depth: int = 0) -> bool:
+def ordered(value: Any, depth: int = 0) -> bool:
     if depth > 50:  # an output nested this deep: assume an order rather than recurse on
         return True
     if isinstance(value, (list, tuple)):
-        return len(value) >= 2 or any(_ordered(v, depth + 1) for v in value)
+        return len(value) >= 2 or any(ordered(v, depth + 1) for v in value)
     if isinstance(value, dict):
-        return any(_ordered(v, depth + 1) for v in value.values())
+        return any(ordered(v, depth + 1) for v in value.values())
     return False
 
 
@@ -130,7 +130,7 @@ def _holds_order(observed: list[dict[str, tuple[bool, Any]]], update: FunctionUp
     """A new case passed every run so far with an output that holds an order."""
     for c in update.cases:
         outcomes = [o.get(str(c["id"]), (False, None)) for o in observed]
-        if all(ok for ok, _ in outcomes) and any(_ordered(v) for _, v in outcomes):
+        if all(ok for ok, _ in outcomes) and any(ordered(v) for _, v in outcomes):
             return True
     return False
 

@@ -20,7 +20,7 @@ from codemode.specs.write import FunctionUpdate
 
 
 @dataclass
-class _Target:
+class Target:
     id: str
     changed_lines: tuple[int, ...] = ()
     explicit: bool = False
@@ -29,7 +29,7 @@ class _Target:
 
 
 @dataclass
-class _Done:
+class Done:
     id: str
     status: Verdict
     message: str
@@ -46,18 +46,18 @@ class _Done:
     refused: list[Refusal] = field(default_factory=list)  # chosen calls not written (#22)
 
 
-def _targets(
+def regen_targets(
     config: Config, scope: Scope, function_ids: Sequence[str], index: SpecIndex
-) -> tuple[list[_Target], Scan | None]:
+) -> tuple[list[Target], Scan | None]:
     """The functions to explore, and (for --all and paths) what the bootstrap searched."""
     if function_ids:
-        return [_Target(fid, explicit=True) for fid in dict.fromkeys(function_ids)], None
+        return [Target(fid, explicit=True) for fid in dict.fromkeys(function_ids)], None
     if scope.is_change:
         from codemode.change import diff
 
         analysis = diff.without_tests(diff.analyze(config, scope), config)
         return [
-            _Target(f.id, f.changed_lines, changed=True)
+            Target(f.id, f.changed_lines, changed=True)
             for f in analysis.functions
             if f.status in ("added", "modified", "renamed")
         ], None
@@ -71,7 +71,7 @@ def _targets(
         scan = scan_sources(config)
     known = index.function_ids()
     ids += [f.id for f in scan.functions] if scan else []
-    return [_Target(fid, new=fid not in known) for fid in dict.fromkeys(ids)], scan
+    return [Target(fid, new=fid not in known) for fid in dict.fromkeys(ids)], scan
 
 
 def _split_paths(config: Config, paths: Sequence[str]) -> tuple[list[Path], list[Path]]:
@@ -94,7 +94,7 @@ def _split_paths(config: Config, paths: Sequence[str]) -> tuple[list[Path], list
     return specs, sources
 
 
-def _spec_for(index: SpecIndex, fid: str) -> tuple[SpecFile, FunctionSpec] | None:
+def spec_for(index: SpecIndex, fid: str) -> tuple[SpecFile, FunctionSpec] | None:
     for spec in index.files:
         f = spec.function(fid)
         if f is not None:
@@ -102,14 +102,14 @@ def _spec_for(index: SpecIndex, fid: str) -> tuple[SpecFile, FunctionSpec] | Non
     return None
 
 
-def _new_spec_rel(config: Config, index: SpecIndex, module: str) -> str:
+def new_spec_rel(config: Config, index: SpecIndex, module: str) -> str:
     for spec in index.files:  # next to the module's other functions, when it has some
         if any(f.id.startswith(module + ".") for f in spec.functions):
             return spec.rel
     return spec_rel_for(config, module)
 
 
-def _summary(func: FunctionSpec | None) -> str:
+def cases_summary(func: FunctionSpec | None) -> str:
     if func is None:
         return ""
     from codemode.specs.write import flow
@@ -126,18 +126,18 @@ def _summary(func: FunctionSpec | None) -> str:
     return "\n".join(lines)
 
 
-def _skip(
-    target: _Target, fingerprint: str | None, spec: SpecFile | None, func: FunctionSpec | None
-) -> _Done | None:
+def skip_reason(
+    target: Target, fingerprint: str | None, spec: SpecFile | None, func: FunctionSpec | None
+) -> Done | None:
     """Nothing to explore: the function did not change since its cases were generated, or its
     spec is hand-written and nothing asks for more."""
     meta = func.meta if func else None
     rel = spec.rel if spec else None
     if meta and meta.fingerprint == fingerprint and meta.explored_by and not target.explicit:
-        return _Done(target.id, "ok", "up to date (fingerprint unchanged)", rel)
+        return Done(target.id, "ok", "up to date (fingerprint unchanged)", rel)
     if meta and not meta.fingerprint and not (target.explicit or target.changed):
         # --all over a hand-written spec: nothing says it is stale; adding cases is a choice.
-        return _Done(
+        return Done(
             target.id,
             "ok",
             "hand-written spec; name it with --function to add generated cases",

@@ -24,8 +24,8 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
-from codemode.explore.writing.plan import _Done
-from codemode.explore.writing.summary import _cause
+from codemode.explore.writing.plan import Done
+from codemode.explore.writing.summary import cause_of
 from codemode.report.call import short_name
 
 Clock = Callable[[], float]
@@ -71,17 +71,17 @@ class Tracker:
             self.last_of[self.module[fid]] = i
         # A bootstrap's (the scan names the modules); one module's summary is the run's.
         self.per_module = modules is not None and len(self.last_of) > 1
-        self.results: dict[str, list[_Done]] = {}
+        self.results: dict[str, list[Done]] = {}
         self.finished = 0  # functions done, shown or not yet
         self.explored = 0  # of those, the ones that cost time: not up to date, not hand-written
 
-    def lines(self, n: int, done: _Done) -> list[str]:
+    def lines(self, n: int, done: Done) -> list[str]:
         """The lines for ``done``, the ``n``-th function shown (from 1)."""
         mark = f"[{n}/{self.total}]"
         first = self.shown.setdefault(done.message, mark)
         said = done.message
         if first != mark and len(said) > SHORT:
-            said = f"same as {first}: {_cause(said)}"
+            said = f"same as {first}: {cause_of(said)}"
         out = [f"{mark} {done.id}: {said}{self._when(n)}"]
         module = self.module.get(done.id, module_of(done.id))
         self.results.setdefault(module, []).append(done)
@@ -89,7 +89,7 @@ class Tracker:
             out.append(module_summary(module, self.results[module]))
         return out
 
-    def arrived(self, done: _Done) -> None:
+    def arrived(self, done: Done) -> None:
         """``done`` finished (it is shown once the functions before it are)."""
         self.finished += 1
         if not (done.status == "ok" and done.update is None):
@@ -109,12 +109,12 @@ def _duration(seconds: float) -> str:
     return time_left(seconds).removeprefix("~").removesuffix(" left")
 
 
-def module_summary(module: str, done: Sequence[_Done]) -> str:
+def module_summary(module: str, done: Sequence[Done]) -> str:
     """``  pkg.mod: 12 function(s), 10 got 34 case(s), 2 without cases (2 reads the clock)``."""
     fresh = [d for d in done if d.update is not None]
     cases = sum(len(d.update.cases) for d in fresh if d.update is not None)
     parts = [f"{len(done)} function(s)"] + ([f"{len(fresh)} got {cases} case(s)"] if fresh else [])
-    without = Counter(_cause(d.message) for d in done if d.status in ("missing", "error"))
+    without = Counter(cause_of(d.message) for d in done if d.status in ("missing", "error"))
     if without:
         why = "; ".join(f"{k} {cause}" for cause, k in without.most_common())
         parts.append(f"{sum(without.values())} without cases ({why})")

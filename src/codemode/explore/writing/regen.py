@@ -25,23 +25,23 @@ from codemode.explore.offline.evaluators import offline_evaluators
 from codemode.explore.writing.built_fixture import refixture
 from codemode.explore.writing.path_fixture import as_spec
 from codemode.explore.writing.plan import (
-    _Done,
-    _new_spec_rel,
-    _skip,
-    _spec_for,
-    _summary,
-    _Target,
-    _targets,
+    Done,
+    Target,
+    cases_summary,
+    new_spec_rel,
+    regen_targets,
+    skip_reason,
+    spec_for,
 )
 from codemode.explore.writing.progress import Tracker
 from codemode.explore.writing.serializers import choose_serializer, own_schema
 from codemode.explore.writing.summary import (
-    _bootstrap_summary,
-    _empty_scope,
-    _gate_refusals,
-    _needs_fixture,
-    _no_case,
     blocked_note,
+    bootstrap_summary,
+    empty_scope,
+    gate_refusals,
+    needs_fixture,
+    no_case,
 )
 from codemode.lock import OutsideRepository
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
@@ -68,7 +68,7 @@ Progress = Callable[[str], None]
 EXPLORE_TIMEOUT = 5.0  # seconds per exploratory call: planned inputs may be slow, never hang
 
 
-class _Run:
+class Run:
     def __init__(
         self,
         config: Config,
@@ -91,7 +91,7 @@ class _Run:
         self.done = 0
         self.total = 0
         self.order: list[str] = []  # target ids, in the order progress is shown
-        self.finished: dict[str, _Done] = {}
+        self.finished: dict[str, Done] = {}
         self.tracker = Tracker([])  # the progress lines and their estimate (#35): run_regen's
         from codemode.explore.writing.gate import GateWorkers, seeded
 
@@ -99,9 +99,9 @@ class _Run:
         # child, so one worker start (and import) per process, not two per function.
         self.gate_workers = GateWorkers(lambda: seeded(make_worker(config)))
         self.write_here = True  # False in a --jobs run's parent: its lanes write (regen_lanes)
-        self.on_done: Callable[[_Done], None] | None = None  # a lane sends each result on
+        self.on_done: Callable[[Done], None] | None = None  # a lane sends each result on
 
-    def _finished(self, done: _Done) -> None:
+    def _finished(self, done: Done) -> None:
         """Write and show each function in the order of the targets, whichever finishes first,
         so that two runs write the same files and print the same lines (functions explored at
         once finish in any order)."""
@@ -121,20 +121,20 @@ class _Run:
     def _worker(self) -> Worker:
         return make_worker(self.config.replace(timeout=min(self.config.timeout, EXPLORE_TIMEOUT)))
 
-    async def one(self, target: _Target, sem: asyncio.Semaphore) -> _Done:
+    async def one(self, target: Target, sem: asyncio.Semaphore) -> Done:
         from codemode.explore.llm.client import Unreachable
 
         async with sem:
             try:
                 done = await self._explore(target)
             except FatalError as exc:  # the line names the function already: not twice
-                done = _Done(target.id, "error", str(exc).removeprefix(f"{target.id}: "))
+                done = Done(target.id, "error", str(exc).removeprefix(f"{target.id}: "))
             except Unreachable:
                 raise  # the model's server is down: every function would fail alike
             except Exception as exc:
                 # A bug of ours on one function is that function's problem: the others go on
                 # and are written (toolz's memoize docstring stopped a bootstrap at 36 of 94, #23).
-                done = _Done(target.id, "error", self._internal_error(target.id, exc))
+                done = Done(target.id, "error", self._internal_error(target.id, exc))
             if target.new and not target.explicit and done.status == "error":
                 # A bootstrap goes on past a function it cannot explore: it stays without a
                 # spec (missing), the reason is in the summary, and the run does not fail.
@@ -163,7 +163,7 @@ class _Run:
         what = what if len(what) <= 160 else what[:157] + "..."
         return f"internal error while exploring ({what}); {where}; please report it"
 
-    def _write_now(self, done: _Done) -> None:
+    def _write_now(self, done: Done) -> None:
         """Write a finished function's cases at once: a run that dies later keeps them."""
         if self.dry_run or done.update is None or not done.spec_rel:
             return
@@ -176,16 +176,16 @@ class _Run:
             done.message = f"the edited spec would not load ({bad}); not written"
             done.update = None
 
-    async def _explore(self, target: _Target) -> _Done:
+    async def _explore(self, target: Target) -> Done:
         from codemode.explore.target import load_target
 
         info = await asyncio.to_thread(load_target, self.config, target.id)
-        found = _spec_for(self.index, target.id)
+        found = spec_for(self.index, target.id)
         spec, func = found if found else (None, None)
-        skip = _skip(target, info.fingerprint, spec, func)
+        skip = skip_reason(target, info.fingerprint, spec, func)
         if skip is not None:
             return skip
-        rel = spec.rel if spec else _new_spec_rel(self.config, self.index, info.module)
+        rel = spec.rel if spec else new_spec_rel(self.config, self.index, info.module)
         fixtures = [spec.fixtures[n].to_wire() for n in func.fixtures] if spec and func else []
         fixture_names = list(func.fixtures) if func else []
         # The explorer passes real values: its own schema would build them twice.
@@ -199,7 +199,7 @@ class _Run:
 
         worker = self._worker()
         recorder = Recorder(worker, target.id, fixtures, fixture_names, rel, serializer)
-        done = _Done(target.id, "ok", "", rel)
+        done = Done(target.id, "ok", "", rel)
         try:
             cases, evaluators = await self._gather(target, info, recorder, func, taken, done)
             # a path it writes to (#31), a value it is handed (#32): a fixture may give cases
@@ -209,7 +209,7 @@ class _Run:
             if done.status != "ok":  # needs a fixture, or a budget left it unexplored
                 return done
         except _ModelError as exc:
-            return _Done(
+            return Done(
                 target.id,
                 "skipped" if exc.skipped else "error",
                 f"not explored: {exc}" if exc.skipped else f"{exc}; the spec was kept as it was",
@@ -223,11 +223,11 @@ class _Run:
         if cases and deleted:  # a reviewer deleted these by hand: they stay deleted
             cases = [c for c in cases if str(c["id"]) not in deleted]
             if not cases:
-                return _Done(target.id, "ok", "every new case was deleted before by hand", rel)
+                return Done(target.id, "ok", "every new case was deleted before by hand", rel)
         own = own_schema(target.id, spec, func)
         cases, written_with = choose_serializer(target.id, cases, func, done.notes, own)
         if not cases:
-            done.status, done.message = "error", _no_case(recorder)
+            done.status, done.message = "error", no_case(recorder)
             return done
         done.notes += [n for n in (blocked_note(target.id, recorder),) if n]
         if func is not None:
@@ -239,12 +239,12 @@ class _Run:
 
     async def _gather(
         self,
-        target: _Target,
+        target: Target,
         info: TargetInfo,
         recorder: Recorder,
         func: FunctionSpec | None,
         taken: set[str],
-        done: _Done,
+        done: Done,
     ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
         """Explore offline or with the model: the candidate cases and global evaluators."""
         if self.model is None:
@@ -253,7 +253,7 @@ class _Run:
             keep = [] if target.explicit else _kept(func)  # --function: explore afresh
             offline = await asyncio.to_thread(self._offline, info, recorder, done, keep)
             if offline.needs_fixture and not offline.cases:
-                _needs_fixture(done, offline.needs_fixture, done.spec_rel or "the spec file")
+                needs_fixture(done, offline.needs_fixture, done.spec_rel or "the spec file")
                 return [], {}
             cases = [c for c in offline.cases if c["id"] not in taken] or offline.cases
             used = set(taken)
@@ -286,8 +286,8 @@ class _Run:
         return ex.cases, ex.evaluators
 
     async def _gate(
-        self, update: FunctionUpdate, spec: SpecFile | None, func: FunctionSpec | None, done: _Done
-    ) -> _Done:
+        self, update: FunctionUpdate, spec: SpecFile | None, func: FunctionSpec | None, done: Done
+    ) -> Done:
         """Re-run the candidates twice in fresh workers; only what holds both times is kept."""
         from codemode.explore.writing.gate import EXTRA_SEEDS, GATE_PROCESSES, run_gate
 
@@ -308,7 +308,7 @@ class _Run:
         kept = [c for c in update.cases if c["id"] in set(gate.passed)]
         evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
         flaky = tuple(gate.nondeterministic)
-        done.refused += _gate_refusals(update, gate.nondeterministic, gate.unfaithful, gate.why)
+        done.refused += gate_refusals(update, gate.nondeterministic, gate.unfaithful, gate.why)
         if not kept:
             done.status, done.message = (
                 "error",
@@ -327,7 +327,7 @@ class _Run:
         self,
         info: TargetInfo,
         recorder: Recorder,
-        done: _Done,
+        done: Done,
         keep: list[tuple[str, tuple[Any, ...], dict[str, Any]]],
     ) -> OfflineResult:
         from codemode.explore.offline.explorer import explore
@@ -349,7 +349,7 @@ class _Run:
 
     async def _explore_model(
         self,
-        target: _Target,
+        target: Target,
         info: TargetInfo,
         recorder: Recorder,
         func: FunctionSpec | None,
@@ -374,7 +374,7 @@ class _Run:
                 model,
                 budget,
                 rounds=self.config.coverage_rounds,
-                spec_summary=_summary(func),
+                spec_summary=cases_summary(func),
                 changed_lines=target.changed_lines,
                 taken_ids=taken,
                 cached=cached,
@@ -424,14 +424,14 @@ def run_regen(
     """
     started = time.perf_counter()
     chosen = model if model is not None else config.model
-    run = _Run(config, None, progress, retry_delay, dry_run)
-    targets, scan = _targets(config, scope, function_ids, run.index)
+    run = Run(config, None, progress, retry_delay, dry_run)
+    targets, scan = regen_targets(config, scope, function_ids, run.index)
     targets = [t for t in targets if in_shard(t.id, shard)]
     run.total = len(targets)
     run.order = [t.id for t in targets]
     run.tracker = Tracker(run.order, {f.id: f.module for f in scan.functions} if scan else None)
     if not targets:
-        return Report(notes=(_empty_scope(config, scope, scan),), mode="regen", scope=scope)
+        return Report(notes=(empty_scope(config, scope, scan),), mode="regen", scope=scope)
     if chosen is not None:
         from codemode.explore.llm.answers import AnswerCache, cache_dir
         from codemode.explore.llm.budget import Budget, price_for
@@ -458,14 +458,14 @@ def run_regen(
         run.gate_workers.close()
     report = _finish(config, run, done, dry_run)
     elapsed = time.perf_counter() - started
-    summary = _bootstrap_summary(done, report, scan) if scan is not None else []
+    summary = bootstrap_summary(done, report, scan) if scan is not None else []
     return report._replace(
         scope=scope,
         notes=(*report.notes, *summary, f"elapsed {elapsed:.2f} s"),
     )
 
 
-def _explore_all(run: _Run, targets: list[_Target]) -> list[_Done]:
+def _explore_all(run: Run, targets: list[Target]) -> list[Done]:
     """Every target's result, in order: in ``--jobs`` lanes when they pay (offline only: a
     model's budget and answers' cache are one account the functions draw on in turn)."""
     if run.model is None:
@@ -477,7 +477,7 @@ def _explore_all(run: _Run, targets: list[_Target]) -> list[_Done]:
     return asyncio.run(_gather(run, targets))
 
 
-async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
+async def _gather(run: Run, targets: list[Target]) -> list[Done]:
     sem = asyncio.Semaphore(max(1, run.config.concurrency))
     if run.model is not None:
         from codemode.explore.llm.snippets import SnippetRunner
@@ -488,7 +488,7 @@ async def _gather(run: _Run, targets: list[_Target]) -> list[_Done]:
     return list(await asyncio.gather(*(run.one(t, sem) for t in targets)))
 
 
-async def _all_or_stop(run: _Run, targets: list[_Target], sem: asyncio.Semaphore) -> list[_Done]:
+async def _all_or_stop(run: Run, targets: list[Target], sem: asyncio.Semaphore) -> list[Done]:
     """Every function, unless the model's server is unreachable: then the run stops (exit 2)."""
     from codemode.explore.llm.client import Unreachable
 
@@ -519,7 +519,7 @@ def _write_file(
         return None, str(exc)
 
 
-def _finish(config: Config, run: _Run, done: list[_Done], dry_run: bool) -> Report:
+def _finish(config: Config, run: Run, done: list[Done], dry_run: bool) -> Report:
     by_file: dict[str, list[FunctionUpdate]] = {}
     for d in done:
         if d.update is not None and d.spec_rel:

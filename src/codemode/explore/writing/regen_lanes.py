@@ -25,16 +25,16 @@ from typing import TYPE_CHECKING
 from codemode.check import lanes
 from codemode.config import Config
 from codemode.errors import FatalError
-from codemode.explore.writing.plan import _Done, _new_spec_rel, _spec_for, _Target
+from codemode.explore.writing.plan import Done, Target, new_spec_rel, spec_for
 from codemode.specs.index import SpecIndex
 
 if TYPE_CHECKING:
-    from codemode.explore.writing.regen import _Run
+    from codemode.explore.writing.regen import Run
 
-Explore = Callable[[list[_Target]], list[_Done]]
+Explore = Callable[[list[Target]], list[Done]]
 
 
-def groups(config: Config, index: SpecIndex, targets: list[_Target]) -> list[list[int]]:
+def groups(config: Config, index: SpecIndex, targets: list[Target]) -> list[list[int]]:
     """The targets' indices in groups that hold every target of a spec file and of a module,
     each group in the targets' order, the groups in the order of their first target."""
     parent = list(range(len(targets)))
@@ -60,16 +60,16 @@ def _keys(config: Config, index: SpecIndex, fid: str) -> tuple[str, ...]:
     """The spec file a function's cases go to (as ``_Run._explore`` finds it) and its module."""
     from codemode.explore.target import split_id
 
-    found = _spec_for(index, fid)
+    found = spec_for(index, fid)
     try:
         module = split_id(config, fid)[0]
     except FatalError:  # no module: the function fails alone, and writes nothing
         return (f"spec {found[0].rel}",) if found else ()
-    rel = found[0].rel if found else _new_spec_rel(config, index, module)
+    rel = found[0].rel if found else new_spec_rel(config, index, module)
     return f"spec {rel}", f"module {module}"
 
 
-def in_lanes(run: _Run, targets: list[_Target], explore: Explore) -> list[_Done] | None:
+def in_lanes(run: Run, targets: list[Target], explore: Explore) -> list[Done] | None:
     """Every target's result in the targets' order, explored in lanes; None when the run
     should stay in this process (one lane, or no fork)."""
     shares = groups(run.config, run.index, targets)
@@ -81,12 +81,12 @@ def in_lanes(run: _Run, targets: list[_Target], explore: Explore) -> list[_Done]
     plan = lanes.plan([len(g) for g in shares], count, split=False)
     _preload()
 
-    def work(units: Iterable[lanes.Unit], send: lanes.Send[tuple[_Done, str | None]]) -> None:
+    def work(units: Iterable[lanes.Unit], send: lanes.Send[tuple[Done, str | None]]) -> None:
         mine = sorted(i for u in units for i in shares[u.spec])
         at = {targets[i].id: i for i in mine}
         sent: set[str] = set()
 
-        def on_done(done: _Done) -> None:
+        def on_done(done: Done) -> None:
             rel = done.spec_rel or ""
             before = run.before.get(rel) if rel not in sent else None
             if before is not None:
@@ -101,7 +101,7 @@ def in_lanes(run: _Run, targets: list[_Target], explore: Explore) -> list[_Done]
         finally:
             run.gate_workers.close()
 
-    def arrived(piece: tuple[object, tuple[_Done, str | None]]) -> None:
+    def arrived(piece: tuple[object, tuple[Done, str | None]]) -> None:
         done, before = piece[1]
         if before is not None and done.spec_rel:
             run.before.setdefault(done.spec_rel, before)
@@ -115,7 +115,7 @@ def in_lanes(run: _Run, targets: list[_Target], explore: Explore) -> list[_Done]
         for i, t in enumerate(targets):
             if i not in got:
                 why = f"not explored: {exc} (killed? out of memory?); the spec was kept as it was"
-                got[i] = _Done(t.id, "error", why)
+                got[i] = Done(t.id, "error", why)
                 run._finished(got[i])
     finally:
         run.write_here = True

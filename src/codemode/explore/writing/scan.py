@@ -24,7 +24,7 @@ from typing import NamedTuple
 from codemode.change.chunks import SourceError, decode_source, module_name
 from codemode.change.functions import SourceFile
 from codemode.config import Config
-from codemode.specs.discover import _skip_dir, glob_regex
+from codemode.specs.discover import glob_regex, skip_dir
 
 DEFAULT_EXCLUDE = (
     "**/tests/**",
@@ -103,7 +103,7 @@ def is_private_module(module: str) -> bool:
 def _walk_py(start: Path) -> list[Path]:
     out: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(start):
-        dirnames[:] = sorted(d for d in dirnames if not _skip_dir(d))
+        dirnames[:] = sorted(d for d in dirnames if not skip_dir(d))
         out += [Path(dirpath) / f for f in sorted(filenames) if f.endswith(".py")]
     return out
 

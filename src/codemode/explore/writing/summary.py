@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from codemode.config import Config
-from codemode.explore.writing.plan import _Done
+from codemode.explore.writing.plan import Done
 from codemode.explore.writing.scan import Scan
 from codemode.report.model import Refusal, Report
 from codemode.scope import Scope
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from codemode.explore.record import Recorder
 
 
-def _needs_fixture(done: _Done, params: Sequence[str], rel: str) -> _Done:
+def needs_fixture(done: Done, params: Sequence[str], rel: str) -> Done:
     names = ", ".join(params)
     done.status = "error"
     done.message = (
@@ -42,7 +42,7 @@ def blocked_note(function_id: str, recorder: Recorder) -> str | None:
     )
 
 
-def _no_case(recorder: Recorder) -> str:
+def no_case(recorder: Recorder) -> str:
     """Why a function got no case; when every call failed the same way (an import error, a
     class that needs an instance), that cause, so a bootstrap's summary names it."""
     why = "no call could become a case"
@@ -67,7 +67,7 @@ def _no_case(recorder: Recorder) -> str:
     return why + "; the spec was kept as it was"
 
 
-def _empty_scope(config: Config, scope: Scope, scan: Scan | None) -> str:
+def empty_scope(config: Config, scope: Scope, scan: Scan | None) -> str:
     """Nothing to explore: say where we looked and what to run instead."""
     if scan is None:
         if scope.is_change:
@@ -102,7 +102,7 @@ _CAUSES = (
 )
 
 
-def _cause(message: str) -> str:
+def cause_of(message: str) -> str:
     for pattern, cause in _CAUSES:
         found = pattern.search(message)
         if found:
@@ -110,11 +110,11 @@ def _cause(message: str) -> str:
     return message.split(";")[0].split(" (")[0]
 
 
-def _bootstrap_summary(done: list[_Done], report: Report, scan: Scan | None) -> list[str]:
+def bootstrap_summary(done: list[Done], report: Report, scan: Scan | None) -> list[str]:
     """One line a bootstrap ends with: functions, spec files written, cases, skipped and why."""
     cases = sum(len(d.update.cases) for d in done if d.update is not None)
     written = sum(1 for e in report.edits if e.applied)
-    skipped = Counter(_cause(d.message) for d in done if d.status in ("missing", "error"))
+    skipped = Counter(cause_of(d.message) for d in done if d.status in ("missing", "error"))
     fresh = sum(1 for d in done if d.update is not None)
     parts = [f"{fresh} got {cases} generated case(s) in {written} spec file(s) written"]
     same = len(done) - fresh - sum(skipped.values())
@@ -135,7 +135,7 @@ def _bootstrap_summary(done: list[_Done], report: Report, scan: Scan | None) -> 
     return out
 
 
-def _gate_refusals(
+def gate_refusals(
     update: FunctionUpdate,
     nondeterministic: Sequence[str],
     unfaithful: Sequence[str],
