@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT / "tests" / "hooks"))
+sys.path[:0] = [str(REPO_ROOT / "tests" / "hooks"), str(REPO_ROOT / "tests")]
 from hookkit import PYPROJECT, SPEC  # noqa: E402
 
 # Each: (name, setup run untimed, the copy's work, the original's work). Timed in a fresh

@@ -16,19 +16,6 @@ from codemode.config import Config
 from codemode.scope import Scope
 from gitkit import git
 
-# Pinned commit dates: the identity and config are the root conftest's; these tests also want
-# commit ids that do not depend on the clock.
-GIT_DATES = {
-    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+00:00",
-    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+00:00",
-}
-
-
-@pytest.fixture(autouse=True)
-def pinned_dates(monkeypatch: pytest.MonkeyPatch) -> None:
-    for key, value in GIT_DATES.items():
-        monkeypatch.setenv(key, value)
-
 
 @dataclass
 class GitRepo:

@@ -161,7 +161,7 @@ def test_commit_and_push_to_the_pr_branch(origin: tuple[Path, list[str]], tmp_pa
     new = commit_and_push(clone, ["g.txt"], "feature", shas[-1], "codemode: regen", env=BOT)
     assert git(repo, "rev-parse", "feature").strip() == new
     assert (
-        git(repo, "log", "-1", "--format=%an %s", "feature")
+        git(repo, "log", "-1", "--format=%an %s", "feature").strip()
         == "github-actions[bot] codemode: regen"
     )
 

@@ -21,14 +21,8 @@ from gitkit import git
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # What `pip install <hook repo>` needs, nothing more (the checkout also holds node_modules).
 HOOK_REPO_FILES = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml")
+# git's identity and dates are the root conftest's (tests/gitkit.py), in os.environ already.
 PINNED = {
-    "GIT_AUTHOR_NAME": "Hook Tester",
-    "GIT_AUTHOR_EMAIL": "hooks@example.invalid",
-    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+00:00",
-    "GIT_COMMITTER_NAME": "Hook Tester",
-    "GIT_COMMITTER_EMAIL": "hooks@example.invalid",
-    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+00:00",
-    "GIT_CONFIG_NOSYSTEM": "1",
     "NO_COLOR": "1",
     "PRE_COMMIT_COLOR": "never",
 }
