@@ -19,30 +19,10 @@ from typing import Any, NamedTuple
 from codemode.effects import Effects
 from codemode.effects import parse as parse_effects
 from codemode.errors import FatalError
+from codemode.verdicts import DEFAULT_FAIL_ON, FAIL_ON_WORDS
 
-# `changed`: the behaviour diff found a call whose outcome the change altered (#18); like a
-# drifted case, someone must look before it merges, so it fails by default. `message_changed`:
-# every such call raises the same exception type as before, with another message (#32: a bare
-# `except:` narrowed blocked two commits for a message); shown everywhere, it fails only on
-# request. `skipped`: a budget stop left the function unexplored (#22); it fails nothing by default.
-VERDICTS = (
-    "ok",
-    "drifted",
-    "stale",
-    "missing",
-    "orphaned",
-    "error",
-    "changed",
-    "message_changed",
-    "skipped",
-)
-# The spec review's call-outs are words of fail_on too (#35). By default a run fails on the
-# two that hide a behaviour change: an edited expectation the code contradicts, and a removed
-# case (or function block) that fails at head. `weakened` (a passing case removed) and
-# `loosened` (a check made weaker) are shown, and fail only on request.
-REVIEW_VERDICTS = ("contradicted", "hides_change", "weakened", "loosened")
-FAIL_ON_WORDS = VERDICTS + REVIEW_VERDICTS
-DEFAULT_FAIL_ON = ("drifted", "error", "changed", "contradicted", "hides_change")
+# The words of fail_on (function verdicts and the review's call-outs) and its default are
+# defined once, in codemode.verdicts, with the report's words.
 
 DEFAULT_SPEC_GLOBS = (
     "specs/**/*.yml",

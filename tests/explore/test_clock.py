@@ -61,7 +61,7 @@ def test_the_models_calls_follow_the_same_rule(tmp_path: Path) -> None:
 
     from codemode.check.run import make_worker
     from codemode.config import load_config
-    from codemode.explore.llm.budget import Budget
+    from codemode.explore.llm.budget import ModelBudget
     from codemode.explore.llm.pipeline import explore_with_model
     from codemode.explore.llm.snippets import SnippetRunner
     from codemode.explore.record import Recorder
@@ -86,7 +86,7 @@ def test_the_models_calls_follow_the_same_rule(tmp_path: Path) -> None:
                 with SnippetRunner(feed_seconds=0.5) as runner:
                     info = load_target(config, fid)
                     ex = await explore_with_model(
-                        info, recorder, runner, script.model(), Budget("scripted")
+                        info, recorder, runner, script.model(), ModelBudget("scripted")
                     )
                     return list(ex.cases)
 

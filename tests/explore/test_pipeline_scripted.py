@@ -8,7 +8,7 @@ from typing import Any
 from scripted import Scripted, call_numbers, choose_all
 
 from codemode.config import Config
-from codemode.explore.llm.budget import Budget
+from codemode.explore.llm.budget import ModelBudget
 from codemode.explore.llm.pipeline import Exploration, explore_with_model
 from codemode.explore.llm.snippets import SnippetRunner
 from codemode.explore.record import Recorder
@@ -30,7 +30,7 @@ def explore(
 ) -> tuple[Exploration, Recorder]:
     info = load_target(config, fid)
     recorder = Recorder(worker, fid)
-    budget = kw.pop("budget", None) or Budget("scripted")
+    budget = kw.pop("budget", None) or ModelBudget("scripted")
 
     async def go() -> Exploration:
         with SnippetRunner(feed_seconds=0.5) as runner:
@@ -170,7 +170,7 @@ def test_a_budget_stop_keeps_the_calls_already_recorded(
     shop_config: Config, worker: Worker
 ) -> None:
     script = Scripted([GOOD_PLAN], choose=choose_all())
-    ex, recorder = explore(shop_config, worker, script, budget=Budget("scripted", max_requests=1))
+    ex, recorder = explore(shop_config, worker, script, budget=ModelBudget("scripted", max_requests=1))
     assert [p for p, _ in script.prompts] == ["run"]
     assert ex.requests == 1 and "max-model-requests 1" in ex.stopped
     # the snippets already paid for ran; their calls become cases, chosen offline

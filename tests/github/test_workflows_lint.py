@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from codemode.config import VERDICTS
 from codemode.github.inputs import Inputs, read_inputs
+from codemode.verdicts import VERDICTS
 
 # end to end: seconds each (deselect with -m "not slow")
 pytestmark = pytest.mark.slow

@@ -77,15 +77,16 @@ def test_merge_keeps_the_worse_verdict_for_a_function_seen_twice() -> None:
 
 
 def test_the_verdict_words_are_one_list() -> None:
-    """report.model's Literal is the definition; config (the core, which may not import the
-    report stage) parses --fail-on and [tool.codemode] fail_on against the same words."""
+    """codemode.verdicts' Literals are the definition; config (the core, which may not import
+    the report stage) parses --fail-on and [tool.codemode] fail_on with the same objects."""
     from typing import get_args
 
-    from codemode import config
+    from codemode import config, verdicts
     from codemode.report import model
 
-    assert config.VERDICTS == model.VERDICTS == get_args(model.Verdict)
-    # the spec review's words (#35): --fail-on takes both lists
-    assert config.REVIEW_VERDICTS == model.REVIEW_VERDICTS == get_args(model.ReviewVerdict)
-    assert config.FAIL_ON_WORDS == model.VERDICTS + model.REVIEW_VERDICTS
+    assert get_args(verdicts.Verdict) == verdicts.VERDICTS
+    assert get_args(verdicts.ReviewVerdict) == verdicts.REVIEW_VERDICTS
+    assert config.FAIL_ON_WORDS is verdicts.FAIL_ON_WORDS
+    assert verdicts.FAIL_ON_WORDS == verdicts.VERDICTS + verdicts.REVIEW_VERDICTS
+    assert set(verdicts.DEFAULT_FAIL_ON) <= set(verdicts.FAIL_ON_WORDS)
     assert get_args(model.CaseStatus) == model.CASE_STATUSES

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from codemode.specs.compose import Budget, compose
+from codemode.specs.compose import OverBudget, compose
 
 ROOT = Path(__file__).resolve().parents[2]
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -101,6 +101,6 @@ def test_yaml_errors_are_pyyamls() -> None:
     ],
 )
 def test_a_budget_stops_the_composition(text: str, words: str) -> None:
-    with pytest.raises(Budget) as exc:
+    with pytest.raises(OverBudget) as exc:
         _ours(text)
     assert words in exc.value.problem.message

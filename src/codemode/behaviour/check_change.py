@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from codemode.config import Config
-from codemode.report.model import FunctionResult, Report, Verdict
+from codemode.report.model import FunctionResult, Report
 from codemode.scope import Scope
 from codemode.shard import in_shard
+from codemode.verdicts import DIFFED, Verdict
 
 # The engine (the worker, the pool's parsers) is imported only when a function is diffed:
 # a commit that changes no public function pays nothing for it.
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from codemode.specs.index import SpecIndex
     from codemode.worker.pool import Worker
 
-_DIFFED = ("modified", "impacted", "renamed")
 # What the check (in this process) and the diff (in its fork) both import: imported once,
 # before the fork, which then shares it (each importing its own copy cost ~50 ms of CPU).
 _SHARED = (
@@ -238,7 +238,7 @@ def diff_targets(
     analysis: DiffResult, shard: tuple[int, int] | None = None
 ) -> list[ChangedFunction]:
     """The changed or impacted public functions that exist on both sides, tests left out."""
-    found = [f for f in analysis.functions if f.status in _DIFFED and in_shard(f.id, shard)]
+    found = [f for f in analysis.functions if f.status in DIFFED and in_shard(f.id, shard)]
     if not found:
         return []  # an added function has no old side: nothing to import for it
     from codemode.explore.offline.harvest import is_test_file
@@ -308,7 +308,7 @@ def run_part(
 ) -> list[FunctionDiff]:
     """One process's share: a worker per side (those given, else new ones), the pools built
     one ahead in a thread."""
-    from codemode.behaviour.engine import Budget, FunctionDiff, diff_function, sides
+    from codemode.behaviour.engine import DiffBudget, FunctionDiff, diff_function, sides
     from codemode.behaviour.left_out import dropped
     from codemode.explore.offline.harvest import files_read_once
 
@@ -322,7 +322,7 @@ def run_part(
     first = old_w.env.get("PYTHONHASHSEED", "0")
     seed = str((int(first) + 1) % 2**32) if first.isdigit() else _seed()
     again = _Again(config, part, seed)
-    budget = Budget(config.diff_seconds, config.diff_calls)
+    budget = DiffBudget(config.diff_seconds, config.diff_calls)
     with files_read_once():  # every function's pool reads the same files: once
         pools = _Pools(part)
         try:

@@ -36,7 +36,7 @@ MAX_WITNESSES = 20  # per function: past this, more of the same says nothing new
 NOT_COMPARED = "not compared: "
 
 
-class Budget(NamedTuple):
+class DiffBudget(NamedTuple):
     """``[tool.codemode] diff_budget``: per function, the seconds and the calls it may take."""
 
     seconds: float = 2.0
@@ -100,7 +100,7 @@ def diff_function(
     pool: Sequence[PoolCall],
     old: Side,
     new: Side,
-    budget: Budget,
+    budget: DiffBudget,
     rel_tol: float = 1e-9,
     again: Again | None = None,
     started: float | None = None,
@@ -179,7 +179,7 @@ def _all_failed(got: dict[str, Outcome]) -> bool:
     )
 
 
-def _cut_note(budget: Budget, ran: int, pool: int, cut: bool, unconfirmed: int) -> str:
+def _cut_note(budget: DiffBudget, ran: int, pool: int, cut: bool, unconfirmed: int) -> str:
     if cut or unconfirmed:
         note = f"the diff budget ({budget.seconds:g} s) cut the search after {ran} of {pool} "
         note += "inputs"

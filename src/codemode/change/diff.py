@@ -29,6 +29,7 @@ from codemode.change.cache import (
 )
 from codemode.config import Config
 from codemode.scope import Scope
+from codemode.verdicts import CODE_CHANGED, ChangeStatus
 
 if TYPE_CHECKING:  # imported where used: a cached answer needs none (a hook's startup)
     from codemode.change import git
@@ -39,7 +40,6 @@ if TYPE_CHECKING:  # imported where used: a cached answer needs none (a hook's s
     from codemode.change.parse_sides import Job, OldSides
 
 
-STATUSES = ("added", "modified", "removed", "renamed", "unchanged", "impacted")
 # changed .py files from which identifiers are read in a helper process (fewer: not worth it)
 _HELPER_MIN_CHANGES = 32
 _NO_RENAMES: Mapping[str, str] = MappingProxyType({})
@@ -50,7 +50,7 @@ _NO_RENAMES: Mapping[str, str] = MappingProxyType({})
 class ChangedFunction(NamedTuple):
     id: str  # "pkg.mod.Class.method"
     path: str  # repo-relative posix path at head (at base for removed)
-    status: str  # one of STATUSES
+    status: ChangeStatus
     renamed_from: str | None = None
     impacted_by: tuple[str, ...] = ()  # changed ids whose change reaches this one
     via: tuple[str, ...] = ()  # the linking path: changed id, ..., this id
@@ -298,7 +298,7 @@ class _Analysis:
         old_fns, new_fns = self._functions(old_sides), self._functions(new_sides)
         results = self._statuses(old_fns, new_fns, old_sides, new_sides)
         renames = {r.renamed_from: r.id for r in results.values() if r.renamed_from}
-        changed = {i for i, r in results.items() if r.status in ("added", "modified", "removed")}
+        changed = {i for i, r in results.items() if r.status in CODE_CHANGED}
         changed |= self._changed_constants(old_sides, new_sides)
         project.removed = frozenset(i for i, r in results.items() if r.status == "removed")
         for fid, imp in impacted(project, changed, self.config.impact_depth).items():
@@ -505,7 +505,7 @@ class _Analysis:
         return results
 
     def _head(
-        self, fn: Function, side: _Side, status: str, renamed_from: str | None = None
+        self, fn: Function, side: _Side, status: ChangeStatus, renamed_from: str | None = None
     ) -> ChangedFunction:
         span = range(fn.lineno, fn.end_lineno + 1)
         if status == "added" or (side.touched is None and status == "modified"):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from codemode.report.model import FunctionResult
 from codemode.shard import in_shard
+from codemode.verdicts import EDITED
 
 if TYPE_CHECKING:
     from codemode.change.diff import ChangedFunction, DiffResult
@@ -98,7 +99,7 @@ def _missing(
             continue
         if cf.renamed_from and index.files_for(cf.renamed_from):
             continue  # the orphaned old spec names this rename; one finding, not two
-        if cf.status in ("added", "modified", "renamed") and not index.files_for(fid):
+        if cf.status in EDITED and not index.files_for(fid):
             why = f"{cf.status} with no spec; run `{regen}` to write one"
             out.append(
                 FunctionResult(

@@ -28,13 +28,15 @@ from codemode.report.model import (
     FAILING_CASE_ORDER,
     STATUS_ORDER,
     CaseResult,
+    CaseStatus,
     FunctionResult,
     Report,
     impact_text,
 )
 from codemode.report.notation import case_pair, differences_text
+from codemode.verdicts import Verdict
 
-ICONS = {
+ICONS: dict[Verdict, str] = {
     "error": "🛑",
     "drifted": "❌",
     "orphaned": "⚠️",
@@ -45,7 +47,7 @@ ICONS = {
     "message_changed": "✉️",
     "ok": "✅",
 }
-CASE_ICONS = {
+CASE_ICONS: dict[CaseStatus, str] = {
     "passed": "✅",
     "drifted": "❌",
     "failed": "❌",

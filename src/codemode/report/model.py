@@ -14,31 +14,13 @@ from typing import Any, Final, Literal, NamedTuple, get_args
 
 from codemode.errors import EXIT_FAILED, EXIT_OK
 from codemode.scope import Scope
+from codemode.verdicts import REVIEW_VERDICTS, VERDICTS, Verdict
 
 REPORT_VERSION = 1
 
-# The words of a report, defined here once: a verdict per function, a status per case.
-# `changed`: the behaviour diff found calls whose outcome the change altered, outside the
-# spec's cases (its witnesses, #18). `message_changed`: every such call still raises the same
-# exception type, with another message (#32). `skipped`: a budget stop left it unexplored (#22).
-Verdict = Literal[
-    "ok",
-    "drifted",
-    "stale",
-    "missing",
-    "orphaned",
-    "error",
-    "changed",
-    "message_changed",
-    "skipped",
-]
+# The words of a report: a verdict per function (codemode.verdicts defines it, with the
+# review's call-outs, for config's fail_on too), a status per case.
 CaseStatus = Literal["passed", "drifted", "failed", "error", "empty", "skipped"]
-VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # config.VERDICTS parses --fail-on with these
-# The spec review's call-outs that can fail a run too (#35), each a word of --fail-on: an edited
-# expectation the code contradicts, a removed case (or block) that fails at head (the removal
-# hides a behaviour change), a removed case that still passes, a check loosened.
-ReviewVerdict = Literal["contradicted", "hides_change", "weakened", "loosened"]
-REVIEW_VERDICTS: tuple[ReviewVerdict, ...] = get_args(ReviewVerdict)  # config's too
 
 # Case statuses: what happened to one case.
 CASE_PASSED: Final = "passed"
@@ -52,7 +34,7 @@ CASE_STATUSES: tuple[CaseStatus, ...] = get_args(CaseStatus)
 FAILING_CASE_ORDER = {CASE_ERROR: 0, CASE_DRIFTED: 1, CASE_FAILED: 2}
 
 # Order of importance, most important first: used for sorting and for truncating comments.
-STATUS_ORDER = {
+STATUS_ORDER: dict[Verdict, int] = {
     "error": 0,
     "drifted": 1,
     "changed": 1,

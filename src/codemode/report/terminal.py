@@ -13,15 +13,17 @@ from codemode.report.inert import inert_report
 from codemode.report.model import (
     CASE_PASSED,
     CaseResult,
+    CaseStatus,
     FunctionResult,
     Refusal,
     Report,
     impact_text,
 )
 from codemode.scope import regen_command
+from codemode.verdicts import Verdict
 
 _COLORS = {"red": "31", "green": "32", "yellow": "33", "cyan": "36", "dim": "2", "bold": "1"}
-_STATUS_COLOR = {
+STATUS_COLOR: dict[Verdict | CaseStatus, str] = {
     "ok": "green",
     "drifted": "red",
     "error": "red",
@@ -61,7 +63,7 @@ class Painter:
         return f"\x1b[{_COLORS[name]}m{text}\x1b[0m"
 
     def status(self, status: str) -> str:
-        return self(status, _STATUS_COLOR.get(status, "bold"))
+        return self(status, STATUS_COLOR.get(status, "bold"))
 
 
 def _loc(spec: str | None, line: int | None) -> str:

@@ -39,7 +39,7 @@ class _Open:
         self.pairs = mapping
 
 
-class Budget(Exception):
+class OverBudget(Exception):
     """The document is over a budget: the composition stops with this problem."""
 
     def __init__(self, problem: SpecProblem) -> None:
@@ -54,7 +54,7 @@ def _line(mark: Any) -> int | None:
 def compose(loader: Any) -> Any:
     """The single document's root node (None for an empty stream), like ``get_single_node``.
 
-    Raises ``yaml.YAMLError`` as PyYAML's composer would, and ``Budget`` for a document over
+    Raises ``yaml.YAMLError`` as PyYAML's composer would, and ``OverBudget`` for a document over
     the bounds.
     """
     get, check = loader.get_event, loader.check_event
@@ -125,7 +125,7 @@ class _Unkept(dict[str, str]):
 
 def _scalar(event: Any, resolve: Any, plain: dict[str, str], depth: int) -> Any:
     if depth >= MAX_DEPTH:
-        raise Budget(too_deep(_line(event.start_mark)))
+        raise OverBudget(too_deep(_line(event.start_mark)))
     tag, value = event.tag, event.value
     if tag is None or tag == "!":
         if event.implicit[0]:
@@ -135,7 +135,7 @@ def _scalar(event: Any, resolve: Any, plain: dict[str, str], depth: int) -> Any:
         else:  # a quoted scalar is a string: what Resolver.resolve answers, without the call
             tag = _STR_TAG
     if tag == _INT_TAG and len(value) > MAX_INT_DIGITS:
-        raise Budget(
+        raise OverBudget(
             SpecProblem(
                 _line(event.start_mark),
                 f"an integer of {len(value):,} digits; integers in a spec are "
@@ -149,7 +149,7 @@ def _alias(
     event: Any, anchors: dict[str, tuple[Any, int, int]], open_anchors: set[str], depth: int
 ) -> tuple[Any, int, int]:
     if event.anchor in open_anchors:
-        raise Budget(
+        raise OverBudget(
             SpecProblem(
                 _line(event.start_mark),
                 "a value contains itself through an alias; write the data out",
@@ -159,7 +159,7 @@ def _alias(
         raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
     node, size, height = anchors[event.anchor]
     if depth + height > MAX_DEPTH:  # aliases inside aliases nest deeper than the text shows
-        raise Budget(too_deep(_line(event.start_mark)))
+        raise OverBudget(too_deep(_line(event.start_mark)))
     return node, size, height
 
 
@@ -171,7 +171,7 @@ def _start(
     depth: int,
 ) -> _Open:
     if depth >= MAX_DEPTH:
-        raise Budget(too_deep(_line(event.start_mark)))
+        raise OverBudget(too_deep(_line(event.start_mark)))
     mapping = type(event) is yaml.MappingStartEvent
     cls = _Map if mapping else _Seq
     tag = event.tag
@@ -187,7 +187,7 @@ def _start(
 def _add(parent: _Open, node: Any, size: int, height: int) -> None:
     parent.size += size
     if parent.size > MAX_NODES:
-        raise Budget(
+        raise OverBudget(
             SpecProblem(
                 _line(parent.node.start_mark),
                 f"aliases expand to more than {MAX_NODES:,} values (an alias bomb?); "

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 import yaml
 
 from codemode.specs import RESERVED_KEYS, bounds
-from codemode.specs.compose import Budget, compose
+from codemode.specs.compose import OverBudget, compose
 from codemode.specs.types import (
     SCOPE_ALIASES,
     CaseSpec,
@@ -451,7 +451,7 @@ def _root_node(text: str) -> yaml.MappingNode | SpecProblem:
             root = compose(loader)
         finally:
             loader.dispose()
-    except Budget as exc:
+    except OverBudget as exc:
         return exc.problem
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

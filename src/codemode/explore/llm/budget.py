@@ -41,7 +41,7 @@ class BudgetExceeded(Exception):
 
 
 @dataclass
-class Budget:
+class ModelBudget:
     model: str
     max_requests: int | None = None
     max_cost: float | None = None

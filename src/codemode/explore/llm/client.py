@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from codemode.errors import FatalError
-from codemode.explore.llm.budget import Budget
+from codemode.explore.llm.budget import ModelBudget
 
 if TYPE_CHECKING:  # pydantic-ai loads when a model explores, not when this module does
     from pydantic_ai.models import Model
@@ -267,7 +267,7 @@ def _unreachable(exc: BaseException) -> bool:
     )
 
 
-def _settings(model_settings: Any, budget: Budget) -> Any:
+def _settings(model_settings: Any, budget: ModelBudget) -> Any:
     """The SDK's retries off; a request never outlives ``--max-seconds`` (its timeout, #22)."""
     settings: Any = {**(model_settings or {}), "max_retries": 0}
     left = budget.seconds_left()
@@ -298,7 +298,7 @@ def _http_error(model: Any, exc: BaseException, tally: Tally, attempt: int) -> f
     return delay if left is None else min(delay, left)
 
 
-def _unreadable(budget: Budget, tally: Tally, exc: BaseException) -> ModelFailed:
+def _unreadable(budget: ModelBudget, tally: Tally, exc: BaseException) -> ModelFailed:
     """The server answered, but not in a form the client could read (``choices: []``, a
     stream cut short): counted, as the server saw it; the function keeps what it recorded."""
     budget.settle(1, 1, 0, 0)
@@ -316,7 +316,7 @@ def _make_retrying_model() -> type:
     class RetryingModel(WrapperModel):
         """One retry policy for every provider; every attempt is counted and charged."""
 
-        def __init__(self, wrapped: Any, budget: Budget, base_delay: float) -> None:
+        def __init__(self, wrapped: Any, budget: ModelBudget, base_delay: float) -> None:
             super().__init__(wrapped)
             self.budget = budget
             self.base_delay = base_delay
@@ -349,7 +349,7 @@ def _make_retrying_model() -> type:
     return RetryingModel
 
 
-def retrying(model: Model, budget: Budget, base_delay: float | None = None) -> Model:
+def retrying(model: Model, budget: ModelBudget, base_delay: float | None = None) -> Model:
     """``model`` behind our retry policy and request accounting (a pydantic-ai Model)."""
     from pydantic_ai.models import infer_model
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from codemode.explore.llm import prompts
-from codemode.explore.llm.budget import Budget, BudgetExceeded
+from codemode.explore.llm.budget import BudgetExceeded, ModelBudget
 from codemode.explore.llm.snippets import SnippetResult, SnippetRunner
 from codemode.explore.record import CallRecord, Recorder, wire_call
 from codemode.explore.selection.cases import (
@@ -168,7 +168,7 @@ class _Session:
 
 
 def _agent(
-    session: _Session, model: Model, budget: Budget, retry_delay: float | None
+    session: _Session, model: Model, budget: ModelBudget, retry_delay: float | None
 ) -> Agent[None, prompts.Answer]:
     from pydantic_ai import Agent, RunContext, Tool, ToolOutput
     from pydantic_ai.tools import ToolDefinition
@@ -193,7 +193,7 @@ def _agent(
 
 
 async def _converse(
-    session: _Session, prompt: str, model: Model, budget: Budget, delay: float | None
+    session: _Session, prompt: str, model: Model, budget: ModelBudget, delay: float | None
 ) -> prompts.SpecChoice | None:
     """The conversation; returns the choice, or None when a budget stopped it (noted)."""
     from pydantic_ai import UsageLimits
@@ -240,7 +240,7 @@ async def explore_with_model(
     recorder: Recorder,
     runner: SnippetRunner,
     model: Model,
-    budget: Budget,
+    budget: ModelBudget,
     *,
     rounds: int = 1,
     spec_summary: str = "",

@@ -11,12 +11,13 @@ from pathlib import Path
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.explore.writing.scan import Scan, scan_sources, spec_rel_for
-from codemode.report.model import Refusal, Verdict
+from codemode.report.model import Refusal
 from codemode.scope import Scope
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import SpecIndex
 from codemode.specs.types import FunctionSpec, SpecFile
 from codemode.specs.write import FunctionUpdate
+from codemode.verdicts import EDITED, Verdict
 
 
 @dataclass
@@ -59,7 +60,7 @@ def regen_targets(
         return [
             Target(f.id, f.changed_lines, changed=True)
             for f in analysis.functions
-            if f.status in ("added", "modified", "renamed")
+            if f.status in EDITED
         ], None
     if scope.kind == "paths":
         spec_paths, source_paths = _split_paths(config, scope.paths)

@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # the explorers load lazily (the LLM stack, the sandbox): typ
     from pydantic_ai.models import Model
 
     from codemode.explore.llm.answers import AnswerCache
-    from codemode.explore.llm.budget import Budget
+    from codemode.explore.llm.budget import ModelBudget
     from codemode.explore.llm.pipeline import Exploration
     from codemode.explore.llm.snippets import SnippetRunner
     from codemode.explore.offline.explorer import OfflineResult
@@ -85,7 +85,7 @@ class Run:
         self.retry_delay = retry_delay
         self.index = build_index(config)
         self.label = "offline"
-        self.budget: Budget | None = None
+        self.budget: ModelBudget | None = None
         self.runner: SnippetRunner | None = None
         self.cache: AnswerCache | None = None
         self.done = 0
@@ -434,12 +434,12 @@ def run_regen(
         return Report(notes=(empty_scope(config, scope, scan),), mode="regen", scope=scope)
     if chosen is not None:
         from codemode.explore.llm.answers import AnswerCache, cache_dir
-        from codemode.explore.llm.budget import Budget, price_for
+        from codemode.explore.llm.budget import ModelBudget, price_for
         from codemode.explore.llm.client import build_model, model_label
 
         run.model = build_model(chosen, config.base_url, base_url_origin=config.base_url_origin)
         run.label = model_label(chosen)
-        run.budget = Budget(
+        run.budget = ModelBudget(
             run.label,
             config.max_model_requests,
             config.max_cost,
