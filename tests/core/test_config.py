@@ -137,19 +137,23 @@ def test_warm_idle_is_a_number_of_seconds(tmp_path: Path) -> None:
 
 
 def test_the_documented_default_fail_on_is_the_codes() -> None:
-    """README, docs/pre-commit.md, docs/github-action.md, action.yml and `check --help` give the
-    default fail_on; each must say what DEFAULT_FAIL_ON is (#35: two of them omitted `changed`)."""
+    """README, docs/*.md, action.yml and `check --help` give the default fail_on; each must say
+    what codemode.verdicts.DEFAULT_FAIL_ON is (#35: two of them omitted `changed`; #34)."""
     import re
 
-    from codemode.config import DEFAULT_FAIL_ON
+    from codemode.verdicts import DEFAULT_FAIL_ON
 
     root = Path(__file__).resolve().parents[2]
     as_list = "[" + ", ".join(f'"{v}"' for v in DEFAULT_FAIL_ON) + "]"
     as_flag = ",".join(DEFAULT_FAIL_ON)
-    for rel in ("README.md", "docs/pre-commit.md"):
-        text = (root / rel).read_text(encoding="utf-8")
-        row = re.search(r"^\| `fail_on` \| `([^`]*)` \|", text, re.MULTILINE)
-        assert row is not None and row.group(1) == as_list, rel
+    # every settings table in README.md and docs/*.md that gives fail_on's default
+    rows = {}
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for row in re.finditer(r"^\| `fail_on` \| `([^`]*)` \|", text, re.MULTILINE):
+            rows[f"{path.relative_to(root)}:{text.count(chr(10), 0, row.start()) + 1}"] = row[1]
+    assert {r.split(":")[0] for r in rows} >= {"README.md", "docs/pre-commit.md"}
+    assert {where: given for where, given in rows.items() if given != as_list} == {}
     action_doc = (root / "docs" / "github-action.md").read_text(encoding="utf-8")
     assert re.search(r"^\| `fail-on` \| `([^`]*)` \|", action_doc, re.MULTILINE).group(1) == as_flag  # type: ignore[union-attr]
     assert f"(default `{as_flag}`)" in action_doc

@@ -39,6 +39,7 @@ from codemode.explore.offline.harvest import (
     patterns,
     read_source,
 )
+from codemode.explore.offline.input_sources import INPUT_SOURCES
 from codemode.explore.offline.near_sources import data_texts, doc_file_calls, sibling_calls
 from codemode.explore.offline.test_names import Drops
 from codemode.explore.offline.values import Value, dedupe
@@ -54,7 +55,6 @@ MAX_PLANNED = 400
 MAX_CASES: int = Config._field_defaults[
     "max_cases"
 ]  # the default of `[tool.codemode] max_cases`, one number
-SOURCE_ORDER = ("tests", "docstring", "callers", "variants", "constants", "types")
 _CONSTANT_LABELS: tuple[str, ...] = ("at_", "below_", "above_", "literal_", "around_", "upper_")
 _CONSTANT_LABELS += ("with_", "ends_with_", "starts_with_", "matches_pattern", "has_pattern")
 _CONSTANT_LABELS += ("inside_", "digits_joined_by_", "padded_pattern", "repeated_")
@@ -512,7 +512,7 @@ def explore(
     result.cases = build_cases(chosen, info, set())
     # a kept case's inputs came from the spec (where an earlier regen found them)
     used = {"spec" if by_n[r.n].source == KEPT else by_n[r.n].source for r in picked if r.n in by_n}
-    result.sources = tuple(s for s in ("spec", *SOURCE_ORDER) if s in used)
+    result.sources = tuple(s for s in INPUT_SOURCES if s in used)
     result.mutants = mutation.mutants
     result.killed = len(mutation.killed_by(picked))
     survivors = mutation.survivors(picked)

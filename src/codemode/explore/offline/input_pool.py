@@ -20,23 +20,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from codemode.config import Config
 from codemode.errors import FatalError
+from codemode.explore.offline.input_sources import INPUT_SOURCES, InputSource
 
 if TYPE_CHECKING:
     from codemode.explore.offline.test_names import Drops
     from codemode.explore.target import TargetInfo
 
-# The order calls are tried in, so a budget that cuts the search keeps the likeliest ones:
-# a maintainer's example beats a generated value.
-SOURCE_ORDER = (
-    "spec",
-    "tests",
-    "docstring",
-    "receivers",
-    "callers",
-    "variants",
-    "constants",
-    "types",
-)
 MAX_POOL = 1000
 
 
@@ -48,7 +37,7 @@ class PoolCall(NamedTuple):
 
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
-    source: str  # one of SOURCE_ORDER
+    source: InputSource
     label: str = ""
     exprs: dict[str, Any] | None = None
     receiver: dict[str, Any] | None = None
@@ -78,7 +67,7 @@ def pool_for(
     old_files: bool = True,
 ) -> Pool:
     """The inputs for ``function_id`` (``old_id`` at the old side, when it was renamed),
-    deduplicated, in ``SOURCE_ORDER``, new side before old within a source. ``old_root``: the
+    deduplicated, in ``INPUT_SOURCES`` order, new side before old within a source. ``old_root``: the
     old side's changed files (their tests and callers are read there). ``old_files``:
     False when the change touched no file but the functions' own modules (no test, no
     caller): the old side's files then hold the new side's calls, and are not read twice."""
@@ -102,7 +91,7 @@ def pool_for(
             or ((old_info.literals, old_info.params) != (new_info.literals, new_info.params))
         )
         found += _side_calls(old_info, old_root, "old", drops, planned=planned, files=old_files)
-    rank = {s: i for i, s in enumerate(SOURCE_ORDER)}
+    rank = {s: i for i, s in enumerate(INPUT_SOURCES)}
     found.sort(key=lambda c: rank.get(c.source, len(rank)))  # stable: new before old
     out: dict[str, PoolCall] = {}
     for call in found:
