@@ -58,9 +58,6 @@ class Effects(NamedTuple):
             any(a.network for a in found),
         )
 
-    def all_writes(self) -> tuple[str, ...]:
-        return self.project.writes + tuple(w for _, a in self.functions for w in a.writes)
-
 
 def absolute_globs(globs: list[str], root: Path) -> tuple[str, ...]:
     """Each glob made absolute (``~`` is the home folder); ``dir/**`` also names ``dir``

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from codemode.change.git import fingerprint_functions_at, repo_root
+from codemode.change.git import repo_root
 from codemode.change.side_tree import materialize_staged
 from codemode.cli.main import main
 from codemode.errors import FatalError
@@ -84,20 +84,6 @@ def test_repo_root_from_a_subdirectory_and_outside(repo, tmp_path: Path):
     assert repo_root(sub) == repo.root.resolve()
     with pytest.raises(FatalError, match=r"not a git repository.*run `git init`"):
         repo_root(tmp_path)
-
-
-def test_fingerprint_functions_at_a_ref_and_the_worktree(repo):
-    repo.write("src/pkg/a.py", SRC)
-    repo.commit()
-    at_head = fingerprint_functions_at(repo.config(), "HEAD")
-    assert set(at_head) == {"pkg.a.helper", "pkg.a.caller"}
-    repo.write("src/pkg/a.py", SRC.replace("x + 1", "x + 2"))
-    in_tree = fingerprint_functions_at(repo.config(), None)
-    assert in_tree["pkg.a.caller"] == at_head["pkg.a.caller"]
-    assert in_tree["pkg.a.helper"] != at_head["pkg.a.helper"]
-    # the same fingerprints as the diff reports
-    result = repo.analyze(Scope("worktree"))
-    assert repo.by_id(result)["pkg.a.helper"].fingerprint == in_tree["pkg.a.helper"]
 
 
 def test_config_root_in_a_subdirectory_of_the_repository(repo):

@@ -58,7 +58,7 @@ class ChangedFunction(NamedTuple):
     end_lineno: int | None = None
     changed_lines: tuple[int, ...] = ()  # head-side lines inside the function the change touched
     # at head ("sha256:..."); None for a removed function, and for an impacted one outside
-    # --all (its chunk need not be parsed: ask fingerprint_functions_at)
+    # --all (its chunk need not be parsed)
     fingerprint: str | None = None
 
 

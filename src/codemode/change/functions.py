@@ -396,13 +396,3 @@ def _info_from(parts: InfoParts | None) -> ChunkInfo | None:
         dict(constants),
         {q: tuple(b) for q, b in classes.items()},
     )
-
-
-# -- extraction from a parsed chunk ------------------------------------------------------------
-
-
-def extract_all(path: str, module: str, data: bytes) -> SourceFile:
-    """Parse a whole file (``--all``, fingerprints at a ref); raises SourceError."""
-    src = SourceFile.from_bytes(path, module, data)
-    src.parse_all()
-    return src

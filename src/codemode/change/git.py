@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from codemode.errors import FatalError
 
 if TYPE_CHECKING:
-    from codemode.config import Config
     from codemode.scope import Scope
 
 REGULAR_MODES = frozenset({"100644", "100755"})
@@ -454,34 +453,6 @@ def read_entries(root: Path, entries: Sequence[Entry]) -> Iterator[tuple[Entry, 
     for sha, data in cat_blobs(root, by_sha):
         for e in by_sha[sha]:
             yield e, data
-
-
-def fingerprint_functions_at(config: Config, ref: str | None) -> dict[str, str]:
-    """Function id -> fingerprint for every function at ``ref`` (None: the work tree)."""
-    from codemode.change.chunks import SourceError, module_name
-    from codemode.change.functions import extract_all
-
-    root = repo_root(config.root)
-    if ref is None:
-        sides = Sides("", None, "worktree")
-    else:
-        commit = commit_or_none(root, ref)
-        if commit is None:
-            raise FatalError(f"unknown revision {ref!r}; check the name")
-        sides = Sides("", commit, "commit")
-    out: dict[str, str] = {}
-    for entry, data in read_entries(root, list_files(root, sides)):
-        module = module_name(entry.path, config.source_roots)
-        if module is None:
-            continue
-        try:
-            src = extract_all(entry.path, module, data)
-        except SourceError:
-            continue
-        for fn in src.functions().values():
-            if fn.fingerprint:
-                out[fn.id] = fn.fingerprint
-    return out
 
 
 # -- the runner's checkout (the GitHub Action) ----------------------------------------------------

@@ -25,7 +25,6 @@ from codemode.report.model import (
     CASE_SKIPPED,
     CaseResult,
     CaseStatus,
-    Check,
     Verdict,
 )
 from codemode.specs.types import CaseSpec, EvaluatorSpec
@@ -47,9 +46,6 @@ class Evaluation(NamedTuple):
     passed: bool | None  # None = skipped
     message: str = ""
     spec_error: bool = False  # the spec cannot be judged as written: the case is an error
-
-    def to_check(self) -> Check:
-        return Check(self.name, self.passed, self.message)
 
 
 class Evaluator(Protocol):
