@@ -27,7 +27,7 @@ import ast
 import builtins
 import importlib
 
-from .policy import _module_allowed, _refused, import_object
+from .policy import import_object, module_allowed, refused
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,8 +100,8 @@ def _line(line: str, ns: dict[str, Any]) -> None:
             ns[a.asname or a.name] = import_object(f"{stmt.module}.{a.name}")
     elif isinstance(stmt, ast.Import):
         for a in stmt.names:
-            if _module_allowed(a.name) is not True:
-                raise _refused(a.name, f"module {a.name!r}")
+            if module_allowed(a.name) is not True:
+                raise refused(a.name, f"module {a.name!r}")
             module = importlib.import_module(a.name)
             ns[a.asname or a.name.split(".")[0]] = module if a.asname else _top(a.name)
     elif (

@@ -121,7 +121,7 @@ def _allowlisted(name: str) -> bool:
 _ALLOWLISTED: dict[str, bool] = {}
 
 
-def _module_allowed(name: str) -> bool | None:
+def module_allowed(name: str) -> bool | None:
     """True: a project or allowlisted module; False: anything else; None: not found at all."""
     if _allowlisted(name):
         return True
@@ -145,7 +145,7 @@ def _module_allowed(name: str) -> bool | None:
     return in_project(where)
 
 
-def _refused(path: str, what: str) -> TargetError:
+def refused(path: str, what: str) -> TargetError:
     return TargetError(
         "refused",
         f"{path!r} resolves to {what}, outside the project's source roots and the allowed "
@@ -169,10 +169,10 @@ def _check_resolved(path: str, obj: Any, owner: Any = None) -> None:
     if isinstance(home, str) and home == "builtins":
         name = getattr(obj, "__name__", "")
         if name in _DENIED_BUILTINS:
-            raise _refused(path, f"the builtin {name}()")
+            raise refused(path, f"the builtin {name}()")
         return
-    if not isinstance(home, str) or not _module_allowed(home):
-        raise _refused(path, f"module {home!r}")
+    if not isinstance(home, str) or not module_allowed(home):
+        raise refused(path, f"module {home!r}")
 
 
 def import_path(path: str) -> tuple[Any, Any, Any]:
@@ -184,9 +184,9 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
         if (no_package := _no_package(mod_name)) is not None:  # `pkg.mod.func` is no module
             last_error = no_package
             continue
-        if _module_allowed(mod_name) is False:
-            if i == 1 or _module_allowed(parts[0]) is False:
-                raise _refused(path, f"module {parts[0]!r}")
+        if module_allowed(mod_name) is False:
+            if i == 1 or module_allowed(parts[0]) is False:
+                raise refused(path, f"module {parts[0]!r}")
             continue  # a prefix that is no module (Class.method): try a shorter one
         failed = _failed_before(mod_name)
         if failed is not None:
@@ -225,8 +225,8 @@ def import_path(path: str) -> tuple[Any, Any, Any]:
                     f"{where} has {what} {attr!r}: renamed or removed? Point the spec at the "
                     "function's new name, or delete the block",
                 ) from None
-            if isinstance(obj, types.ModuleType) and not _module_allowed(obj.__name__):
-                raise _refused(path, f"module {obj.__name__!r}")
+            if isinstance(obj, types.ModuleType) and not module_allowed(obj.__name__):
+                raise refused(path, f"module {obj.__name__!r}")
         _check_resolved(path, obj, owner)
         return obj, owner, module
     builtin = _builtin(parts)

@@ -213,7 +213,7 @@ class _Matcher:
         return False
 
 
-def _imports(tree: ast.Module) -> str:
+def import_lines(tree: ast.Module) -> str:
     lines = []
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -291,7 +291,7 @@ def calls_in_file(
     matcher = _Matcher(info, tree, same_module)
     if not matcher.names and not matcher.modules:
         return
-    setup = _imports(tree)
+    setup = import_lines(tree)
     tables = module_tables(tree)
     module_env = assignments(tree.body)
     carrier = Carrier(tree, module_env, same_module)
@@ -438,7 +438,7 @@ def examples_in(info: TargetInfo, text: str, context: list[str]) -> list[Candida
         tree = ast.parse(text)
     except SyntaxError:
         return []
-    setup = "\n".join([_imports(tree), *context])
+    setup = "\n".join([import_lines(tree), *context])
     for stmt in tree.body:  # names later examples use (one line each: setup runs by line)
         if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)):
             context.append(ast.unparse(stmt).replace("\n", " "))

@@ -231,10 +231,10 @@ class _BuiltArgs:
     (explore/offline/test_names.py), or None when they cannot be carried."""
 
     def __init__(self, tree: ast.Module, env: dict[str, ast.expr]) -> None:
-        from codemode.explore.offline.harvest import _imports
+        from codemode.explore.offline.harvest import import_lines
         from codemode.explore.offline.test_names import Carrier
 
-        self.setup = _imports(tree)
+        self.setup = import_lines(tree)
         self.carrier = Carrier(tree, env, False)
 
     def __call__(
