@@ -25,6 +25,12 @@ MAX_ARGUMENT_CHARS = 64_000
 MAX_RECORDED_CHARS = 64_000_000
 
 
+# The plain types a new block's global type evaluator may name (explore/offline/evaluators.py):
+# every explorer call answers them with its outcome, so the evaluator is chosen from the
+# records instead of running every call of the function a second time to ask.
+EVALUATOR_TYPES = ("int", "float", "str", "bool", "list", "dict")
+_EVALUATOR_TYPES_WIRE = [{"expr": t, "strict": False} for t in EVALUATOR_TYPES]
+
 # How far `clock_free` moves the clock: years, so "2 years ago" cannot stay the same.
 CLOCK_SHIFT = 3 * 365.25 * 86400.0
 
@@ -47,6 +53,8 @@ class CallRecord:
     typed: Any = None  # the result with its Python types, for the sandbox
     receiver: Any = None  # the instance a method was called on, when a snippet built it
     clock: str | None = None  # the project read the clock (``date.today()``): no case
+    # the answers to EVALUATOR_TYPES (None: the result is of that type), when asked
+    types: tuple[Any, ...] = ()
 
     @property
     def outcome_key(self) -> tuple[str, str]:
@@ -157,7 +165,7 @@ class Recorder:
                     self._refuse(key, a, k)
             if fresh:
                 wire = [
-                    wire_call(key, a, k, trace=True, receiver=receiver)
+                    wire_call(key, a, k, trace=True, receiver=receiver, types=_EVALUATOR_TYPES_WIRE)
                     for key, (a, k) in fresh.items()
                 ]
                 self.worker_calls += len(wire)
@@ -177,6 +185,7 @@ class Recorder:
                         typed=o.typed if o else None,
                         receiver=receiver,
                         clock=o.clock if o else None,
+                        types=tuple(o.types) if o else (),
                     )
                     self.records.append(rec)
                     self._memo[key] = rec

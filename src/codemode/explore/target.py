@@ -7,6 +7,7 @@ so everything here comes from ``ast`` over the file on disk.
 from __future__ import annotations
 
 import ast
+import functools
 import textwrap
 import threading
 from dataclasses import dataclass, field
@@ -258,6 +259,17 @@ def load_target(config: Config, function_id: str, root: Path | None = None) -> T
         return _load_target(config, function_id, root)
 
 
+@functools.lru_cache(maxsize=16)
+def _module_source(rel: str, module: str, data: bytes) -> tuple[SourceFile, ast.Module]:
+    """A module's source, tree and fingerprints, once per content: a bootstrap loads every
+    function of a module, and parsed the whole module (and fingerprinted each of its
+    functions) once for each (#36). Shared: read, never changed."""
+    sf = SourceFile.from_bytes(rel, module, data)
+    tree = ast.parse(sf.text)
+    sf.parse_all()
+    return sf, tree
+
+
 def _load_target(config: Config, function_id: str, root: Path | None) -> TargetInfo:
     module, qualname, path = split_id(config, function_id, root)
     base = root or config.root
@@ -266,9 +278,8 @@ def _load_target(config: Config, function_id: str, root: Path | None) -> TargetI
     except ValueError:
         rel = path.as_posix()
     try:
-        sf = SourceFile.from_bytes(rel, module, path.read_bytes())
-        tree = ast.parse(sf.text)
-    except (SourceError, SyntaxError, ValueError) as exc:
+        sf, tree = _module_source(rel, module, path.read_bytes())
+    except (SourceError, SyntaxError, ValueError, OSError) as exc:
         raise FatalError(f"{function_id}: {path} does not parse: {exc}") from exc
     text = sf.text
     found = _find(tree, qualname)
@@ -286,7 +297,6 @@ def _load_target(config: Config, function_id: str, root: Path | None) -> TargetI
     end = fn.end_lineno or fn.lineno
     lines = text.splitlines()
     source = "\n".join(lines[start - 1 : end]) + "\n"
-    sf.parse_all()
     f = sf.functions().get(qualname)
     fp = f.fingerprint if f is not None else None
     params = _params(fn, is_method)

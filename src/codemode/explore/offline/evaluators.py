@@ -20,4 +20,21 @@ def offline_evaluators(recorder: Recorder, info: TargetInfo) -> dict[str, dict[s
     kind = kinds.pop()
     if kind not in ("int", "float", "str", "bool", "list", "dict"):
         return {}
+    answered = _answered(recorder, info, kind)
+    if answered is not None:  # every call answered the type with its outcome
+        return {f"is_{kind}".title().replace("_", ""): {"type": kind}} if answered else {}
     return validate_evaluators(recorder, info, [ProposedEvaluator(name=f"is_{kind}", type=kind)])
+
+
+def _answered(recorder: Recorder, info: TargetInfo, kind: str) -> bool | None:
+    """Whether every usable returned call is of type ``kind``, as the worker answered with the
+    call (``EVALUATOR_TYPES``); None when a record holds no answer (a call built from
+    expressions): then the calls are asked again (``validate_evaluators``)."""
+    from codemode.explore.record import EVALUATOR_TYPES
+    from codemode.explore.selection.cases import usable
+
+    at = EVALUATOR_TYPES.index(kind)
+    returned = [r for r in recorder.records if r.kind == "returned" and usable(r, info)]
+    if not returned or any(len(r.types) != len(EVALUATOR_TYPES) for r in returned):
+        return None
+    return all(r.types[at] is None for r in returned)

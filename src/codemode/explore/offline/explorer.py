@@ -36,8 +36,8 @@ from codemode.explore.offline.harvest import (
     Candidate,
     docstring_calls,
     file_calls,
+    parsed,
     patterns,
-    read_source,
 )
 from codemode.explore.offline.input_sources import INPUT_SOURCES
 from codemode.explore.offline.near_sources import data_texts, doc_file_calls, sibling_calls
@@ -107,11 +107,7 @@ def _fn_node(info: TargetInfo) -> ast.AST | None:
 
 
 def _module_tree(info: TargetInfo) -> ast.Module | None:
-    text = read_source(info.path)
-    try:
-        return ast.parse(text) if text is not None else None
-    except SyntaxError:
-        return None
+    return parsed(info.path)[1]
 
 
 def _params(info: TargetInfo, fixtures: Sequence[str]) -> list[Param]:

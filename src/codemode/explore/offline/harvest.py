@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import os
 import threading
 from collections.abc import Container, Iterator
@@ -36,7 +37,7 @@ from codemode.explore.offline.spread import (
     value_shape,
 )
 from codemode.explore.offline.test_names import Carrier, Drops
-from codemode.explore.target import TargetInfo
+from codemode.explore.target import AST_LOCK, TargetInfo
 
 MAX_FROM_FILES = 120  # calls per function from tests and callers (table rows count each)
 MAX_FILES = 400
@@ -128,6 +129,26 @@ def read_source(path: Path) -> str | None:
     return kept_once("text", str(path), read)  # type: ignore[no-any-return]
 
 
+def parsed(path: Path) -> tuple[str, ast.Module | None]:
+    """A Python file's text and tree ("", None: unreadable), parsed once per content: every
+    function of a module reads the same module, tests and callers, and a bootstrap parsed
+    each file again for each of them (#36). The tree is shared: what reads it never changes
+    it (the transformers here work on fresh parses)."""
+    text = read_source(path)
+    if text is None:
+        return "", None
+    return text, _tree(text)
+
+
+@functools.lru_cache(maxsize=128)
+def _tree(text: str) -> ast.Module | None:
+    with AST_LOCK:
+        try:
+            return ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+
+
 def python_files(root: Path) -> Iterator[tuple[str, Path]]:
     return iter(kept_once("py", str(root), lambda: list(_python_files(root))))
 
@@ -175,6 +196,32 @@ def _call_from(node: ast.Call, label: str, source: str, setup: str) -> Candidate
     return Candidate((), {}, label, source, exprs)
 
 
+class _Index(NamedTuple):
+    tree: ast.Module
+    imports: list[ast.Import | ast.ImportFrom]
+    calls: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, list[ast.Call]]]  # walk order
+
+
+_INDEXES: dict[int, _Index] = {}
+
+
+def _index(tree: ast.Module) -> _Index:
+    """A shared tree's imports and each function's calls, walked once (``parsed``): a file
+    read for each function of a module was walked whole for each (#36)."""
+    got = _INDEXES.get(id(tree))
+    if got is None or got.tree is not tree:
+        imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        calls = [
+            (fn, [n for n in ast.walk(fn) if isinstance(n, ast.Call)])
+            for fn in ast.walk(tree)
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ]
+        if len(_INDEXES) >= 256:
+            _INDEXES.clear()
+        got = _INDEXES[id(tree)] = _Index(tree, imports, calls)
+    return got
+
+
 class _Matcher:
     """Which calls in a file are calls of the target: ``name(...)`` where the file defines
     or imports the name, ``mod.name(...)`` where ``mod`` is the target's module."""
@@ -185,7 +232,7 @@ class _Matcher:
         last = info.module.rsplit(".", 1)[-1]
         self.names: set[str] = {info.name} if same_module else set()
         self.modules: set[str] = set()
-        for node in ast.walk(tree):
+        for node in _index(tree).imports:
             if isinstance(node, ast.ImportFrom):
                 for a in node.names:
                     if a.name == info.name:
@@ -308,13 +355,11 @@ def calls_in_file(
 
     # the calls a test makes through a helper of its file (`self.check('[1]', [1])`)
     via = helper_rows(tree, matcher.matches, rows_at) if source == "tests" else {}
-    for fn in ast.walk(tree):
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
+    for fn, calls in _index(tree).calls:
         if same_module and fn.name == info.name:
             continue  # its own recursive calls say nothing new
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Call) and matcher.matches(node):
+        for node in calls:
+            if matcher.matches(node):
                 label = f"from_{fn.name}" if source == "tests" else f"as_in_{fn.name}"
                 rows = [(label, r) for r in rows_at(fn, node)]
                 rows += [(f"from_{test}", r) for test, r in via.get(id(node), [])]
@@ -375,9 +420,8 @@ def file_calls(
         text = read_source(path)
         if text is None or info.name not in text:
             continue
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
+        _, tree = parsed(path)
+        if tree is None:
             continue
         is_test = is_test_file(rel)
         bucket = tests if is_test else callers

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 import os
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from codemode.explore.offline.harvest import (
     examples_in,
     is_test_file,
     kept_once,
+    parsed,
     python_files,
     read_source,
 )
@@ -71,11 +71,7 @@ def _fit(info: TargetInfo, args: tuple[Any, ...]) -> bool:
 
 def module_functions(info: TargetInfo) -> list[str]:
     """The public module-level functions of the target's module, the target left out."""
-    text = read_source(info.path)
-    try:
-        tree = ast.parse(text) if text is not None else None
-    except SyntaxError:
-        return []
+    _, tree = parsed(info.path)
     if tree is None:
         return []
     return [
@@ -87,30 +83,12 @@ def module_functions(info: TargetInfo) -> list[str]:
     ]
 
 
-@functools.lru_cache(maxsize=64)
-def _parsed(path: str, mtime_ns: int, size: int) -> tuple[str, ast.Module | None]:
-    """A test file's text and tree, once per version of the file: every function of a
-    module reads the same test files for its siblings."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return "", None
-    try:
-        return text, ast.parse(text)
-    except (SyntaxError, ValueError):
-        return text, None
-
-
 def _test_trees(root: Path, words: list[str]) -> list[tuple[str, ast.Module]]:
     out = []
     for rel, path in python_files(root):
         if not is_test_file(rel):
             continue
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        text, tree = _parsed(str(path), st.st_mtime_ns, st.st_size)
+        text, tree = parsed(path)
         if tree is not None and any(w in text for w in words):
             out.append((rel, tree))
     return out
