@@ -33,8 +33,11 @@ def _answered(recorder: Recorder, info: TargetInfo, kind: str) -> bool | None:
     from codemode.explore.record import EVALUATOR_TYPES
     from codemode.explore.selection.cases import usable
 
-    at = EVALUATOR_TYPES.index(kind)
-    returned = [r for r in recorder.records if r.kind == "returned" and usable(r, info)]
-    if not returned or any(len(r.types) != len(EVALUATOR_TYPES) for r in returned):
+    at, n = EVALUATOR_TYPES.index(kind), len(EVALUATOR_TYPES)
+    returned = [r for r in recorder.records if r.kind == "returned"]
+    # `usable` is dear (a YAML round trip): asked only of the calls that do not answer yes
+    failing = [r for r in returned if len(r.types) != n or r.types[at] is not None]
+    failing = [r for r in failing if usable(r, info)]
+    if any(len(r.types) != n for r in failing):
         return None
-    return all(r.types[at] is None for r in returned)
+    return not failing and any(usable(r, info) for r in returned)
