@@ -1,0 +1,80 @@
+"""What a bootstrap pays per function (#36): the explored calls are run once, not again to
+choose the block's type evaluator, and a module is parsed once per content, not once per
+function, without ever serving an edited module's old text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from projectkit import meta, project, regen, spec
+
+from codemode.check.run import make_worker
+from codemode.config import load_config
+from codemode.explore.offline.evaluators import offline_evaluators
+from codemode.explore.record import Recorder
+from codemode.explore.target import _module_source, load_target
+from codemode.worker.pool import Worker
+
+SRC = {
+    "src/pkg/nums.py": """
+        def double(n: int) -> int:
+            return n * 2
+
+        def label(n: int) -> str:
+            return "big" if n > 9 else "small"
+    """
+}
+
+
+class _Counting:
+    """The run's real worker, counting the batches of calls it is sent."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+        self.batches = 0
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        self.batches += 1
+        return self.worker.run(*args, **kwargs)
+
+
+def test_the_type_evaluator_is_chosen_without_running_the_calls_again(tmp_path: Path) -> None:
+    root = project(tmp_path, SRC)
+    config = load_config(root)
+    info = load_target(config, "pkg.nums.double")
+    worker = make_worker(config)
+    try:
+        counting = _Counting(worker)
+        recorder = Recorder(counting, "pkg.nums.double")  # type: ignore[arg-type]
+        recorder.call_many([((n,), {}) for n in (0, 1, -3, 7)])
+        ran = counting.batches
+        evaluators = offline_evaluators(recorder, info)
+        assert counting.batches == ran == 1
+    finally:
+        worker.close()
+    assert evaluators == {"IsInt": {"type": "int"}}
+
+
+def test_a_module_is_parsed_once_per_content_and_an_edit_is_seen(tmp_path: Path) -> None:
+    root = project(tmp_path, SRC)
+    config = load_config(root)
+    _module_source.cache_clear()
+    assert load_target(config, "pkg.nums.double").params[0].name == "n"
+    assert load_target(config, "pkg.nums.label").signature == "def label(n: int) -> str"
+    assert _module_source.cache_info().hits == 1  # the second function of the module
+    path = root / "src" / "pkg" / "nums.py"
+    # the same size, at once: a key of mtime and size could serve the old text
+    text = path.read_text().replace("def label(n: int)", "def label(k: int)")
+    path.write_text(text.replace("n > 9", "k > 9"))
+    assert load_target(config, "pkg.nums.label").signature == "def label(k: int) -> str"
+
+
+def test_a_bootstrap_still_writes_the_type_evaluator(tmp_path: Path) -> None:
+    root = project(tmp_path, SRC)
+    report = regen(root, "pkg.nums.double", "pkg.nums.label")
+    assert {f["status"] for f in report["functions"]} == {"ok"}  # type: ignore[index,union-attr]
+    data = spec(root, "pkg.nums")
+    assert meta(data, "pkg.nums.double") is not None
+    assert data["pkg.nums.double"]["evals"] == {"IsInt": {"type": "int"}}  # type: ignore[index]
+    assert data["pkg.nums.label"]["evals"] == {"IsStr": {"type": "str"}}  # type: ignore[index]
