@@ -94,6 +94,25 @@ def _test_trees(root: Path, words: list[str]) -> list[tuple[str, ast.Module]]:
     return out
 
 
+_HARVESTS: dict[tuple[int, str, str], tuple[ast.Module, list[Candidate]]] = {}
+
+
+def _sibling_harvest(info: TargetInfo, name: str, tree: ast.Module) -> list[Candidate]:
+    """The literal positional calls of ``name`` (a function of the target's module) in a test
+    file's ``tree``, harvested once: every function of the module asks for every sibling's,
+    and a module of n functions harvested n * n times (#36)."""
+    key = (id(tree), info.module, name)
+    got = _HARVESTS.get(key)
+    if got is None or got[0] is not tree:
+        other = dataclasses.replace(info, qualname=name)
+        calls = calls_in_file(other, tree, False, "tests")
+        if len(_HARVESTS) >= 4096:
+            _HARVESTS.clear()
+        found = [c for c in calls if c.exprs is None and not c.kwargs]
+        got = _HARVESTS[key] = (tree, found)
+    return got[1]
+
+
 def sibling_calls(info: TargetInfo, root: Path) -> list[Candidate]:
     """The literal arguments the tests pass to the target's siblings, as calls of the target:
     the whole argument list where its length fits the target, and each argument alone as
@@ -105,10 +124,7 @@ def sibling_calls(info: TargetInfo, root: Path) -> list[Candidate]:
     out: dict[str, Candidate] = {}
     for _, tree in _test_trees(root, siblings):
         for name in siblings:
-            other = dataclasses.replace(info, qualname=name)
-            for cand in calls_in_file(other, tree, False, "tests"):
-                if cand.exprs is not None or cand.kwargs:
-                    continue
+            for cand in _sibling_harvest(info, name, tree):
                 label = f"like_{name}"
                 if required <= len(cand.args) <= total and _fit(info, cand.args):
                     out.setdefault(repr(cand.args), Candidate(cand.args, {}, label, "tests"))
