@@ -78,3 +78,36 @@ def test_a_bootstrap_still_writes_the_type_evaluator(tmp_path: Path) -> None:
     assert meta(data, "pkg.nums.double") is not None
     assert data["pkg.nums.double"]["evals"] == {"IsInt": {"type": "int"}}  # type: ignore[index]
     assert data["pkg.nums.label"]["evals"] == {"IsStr": {"type": "str"}}  # type: ignore[index]
+
+
+def test_a_function_whose_calls_are_slow_stops_exploring_at_the_budget(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from codemode.explore.offline import explorer
+
+    root = project(
+        tmp_path,
+        {
+            "src/pkg/slow.py": """
+                import time
+
+                def pause(n: int, label: str = "x") -> str:
+                    time.sleep(0.02)
+                    return label * (n % 3)
+            """
+        },
+    )
+    config = load_config(root)
+    info = load_target(config, "pkg.slow.pause")
+    monkeypatch.setattr(explorer, "CALLS_SECONDS", 0.3)  # the budget, scaled down
+    monkeypatch.setattr(explorer, "CALL_BATCH", 10)
+    worker = make_worker(config)
+    try:
+        recorder = Recorder(worker, info.id)
+        result = explorer.explore(info, recorder, root=root)
+    finally:
+        worker.close()
+    planned = len(explorer.plan(info, (), root).candidates)
+    assert 10 <= len(recorder.records) < planned
+    assert any("planned calls not run" in n for n in result.notes), result.notes
+    assert result.cases  # what ran still becomes cases

@@ -55,6 +55,7 @@ class CallRecord:
     clock: str | None = None  # the project read the clock (``date.today()``): no case
     # the answers to EVALUATOR_TYPES (None: the result is of that type), when asked
     types: tuple[Any, ...] = ()
+    seconds: float = 0.0  # how long the call ran in the worker (a timed-out one: the limit)
 
     @property
     def outcome_key(self) -> tuple[str, str]:
@@ -186,12 +187,19 @@ class Recorder:
                         receiver=receiver,
                         clock=o.clock if o else None,
                         types=tuple(o.types) if o else (),
+                        seconds=self._seconds(o),
                     )
                     self.records.append(rec)
                     self._memo[key] = rec
                     if rec.kind == "returned":
                         self.recorded_chars += len(canonical.dumps(rec.value))
             return [self._memo[key] for key in keys]
+
+    def _seconds(self, o: Outcome | None) -> float:
+        if o is not None and o.duration_ms is not None:
+            return o.duration_ms / 1000.0
+        timed_out = o is not None and o.kind == "error" and "timed out" in o.message
+        return float(self.worker.timeout) if timed_out else 0.0
 
     def _refuse(self, key: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """An oversize call: an error record (never a case), without its arguments."""
