@@ -384,15 +384,16 @@ def _key(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
     return value_key([list(args), kwargs], default=str)
 
 
-# The calls planned for one function run in batches of CALL_BATCH until they have taken
-# CALLS_SECONDS in the worker (a timed-out call counts its limit): the candidates come in
-# order of worth (the spec's, the maintainers', callers', then type-directed combinations),
-# and a function whose every call takes half a second, or whose calls run to the limit, cost
-# minutes of a bootstrap on its last few hundred combinations (#36). Functions as fast as
-# most never reach it, and explore exactly as before; as the mutants' budget, this one is
-# time, so a slow function on a loaded machine may stop earlier.
+# The calls planned for one function run in batches (CALL_BATCH, then twice as many each
+# time) until they have taken CALLS_SECONDS in the worker (a timed-out call counts its
+# limit): the candidates come in order of worth (the spec's, the maintainers', callers',
+# then type-directed combinations), and a function whose every call takes half a second, or
+# whose calls run to the limit, cost minutes of a bootstrap on its last few hundred
+# combinations (#36). Functions as fast as most never reach it and explore as before; as
+# the mutants' budget, this one is time, so a slow function on a loaded machine may stop
+# earlier.
 CALLS_SECONDS = 20.0
-CALL_BATCH = 100
+CALL_BATCH = 25
 
 
 def _run(recorder: Recorder, cands: list[Candidate]) -> tuple[dict[int, Candidate], int]:
@@ -403,12 +404,14 @@ def _run(recorder: Recorder, cands: list[Candidate]) -> tuple[dict[int, Candidat
     plain = [c for c in cands if c.exprs is None]
     for c, rec in zip(with_exprs, recorder.call_exprs([c.exprs or {} for c in with_exprs])):
         by_n.setdefault(rec.n, c)
-    for at in range(0, len(plain), CALL_BATCH):
+    at, size = 0, CALL_BATCH
+    while at < len(plain):
         if sum(r.seconds for r in recorder.records) > CALLS_SECONDS:
             return by_n, len(plain) - at
-        batch = plain[at : at + CALL_BATCH]
+        batch = plain[at : at + size]
         for c, rec in zip(batch, recorder.call_many([(c.args, c.kwargs) for c in batch])):
             by_n.setdefault(rec.n, c)
+        at, size = at + size, size * 2  # small first: a slow function shows it soon
     return by_n, 0
 
 
