@@ -59,8 +59,12 @@ if hasattr(yaml, "CSafeDumper"):
     _FastFlowDumper = _CFlowDumper
 
 
-def flow(value: object, dumper: Any = _FlowDumper) -> str:
+def flow(value: object) -> str:
     """``value`` as one line of flow-style YAML."""
+    return _flow(value, _FlowDumper)
+
+
+def _flow(value: object, dumper: Any) -> str:
     text = yaml.dump(
         value,
         Dumper=dumper,
@@ -82,7 +86,7 @@ _READER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 def yaml_safe(value: object) -> bool:
     """Whether ``value`` survives a YAML round trip as the same data."""
     try:
-        return _same(yaml.load(flow({"v": value}, _FastFlowDumper), Loader=_READER)["v"], value)
+        return _same(yaml.load(_flow({"v": value}, _FastFlowDumper), Loader=_READER)["v"], value)
     except (yaml.YAMLError, TypeError, ValueError, RecursionError):
         return False
 

@@ -396,9 +396,9 @@ CALLS_SECONDS = 20.0
 CALL_BATCH = 25
 
 
-def _run(recorder: Recorder, cands: list[Candidate]) -> tuple[dict[int, Candidate], int]:
-    """Run the candidates; the candidate that first produced each record, and how many of
-    the plain candidates were not run (``CALLS_SECONDS``)."""
+def _run(recorder: Recorder, cands: list[Candidate]) -> tuple[dict[int, Candidate], list[str]]:
+    """Run the candidates; the candidate that first produced each record, and a note when
+    some of the plain candidates were not run (``CALLS_SECONDS``)."""
     by_n: dict[int, Candidate] = {}
     with_exprs = [c for c in cands if c.exprs is not None]
     plain = [c for c in cands if c.exprs is None]
@@ -407,12 +407,13 @@ def _run(recorder: Recorder, cands: list[Candidate]) -> tuple[dict[int, Candidat
     at, size = 0, CALL_BATCH
     while at < len(plain):
         if sum(r.seconds for r in recorder.records) > CALLS_SECONDS:
-            return by_n, len(plain) - at
+            left = f"{len(plain) - at} of {len(cands)} planned calls not run"
+            return by_n, [f"{left}: the others took over {CALLS_SECONDS:g} s"]
         batch = plain[at : at + size]
         for c, rec in zip(batch, recorder.call_many([(c.args, c.kwargs) for c in batch])):
             by_n.setdefault(rec.n, c)
         at, size = at + size, size * 2  # small first: a slow function shows it soon
-    return by_n, 0
+    return by_n, []
 
 
 _NON_FINITE_TEXT = frozenset(["inf", "-inf", "+inf", "nan", "infinity", "-infinity"])
@@ -495,16 +496,11 @@ def explore(
     if planned.needs_fixture and not planned.candidates and not keep:
         return OfflineResult(needs_fixture=planned.needs_fixture)
     kept, fresh = _kept_first(keep, planned.candidates)
-    by_n, left = _run(recorder, kept + fresh)
+    by_n, notes = _run(recorder, kept + fresh)
     recorder.clock_free(recorder.records)  # a clock read whose value never shows is no bar
     records = [r for r in recorder.records if r.n in by_n]
     ok = [r for r in records if usable(r, info) and not _unhandled_non_finite(r)]
-    result = OfflineResult(needs_fixture=planned.needs_fixture)
-    if left:
-        result.notes.append(
-            f"{left} of {len(kept) + len(fresh)} planned calls not run: the others took over "
-            f"{CALLS_SECONDS:g} s"
-        )
+    result = OfflineResult(needs_fixture=planned.needs_fixture, notes=notes)
     if not ok:
         return result
     ours = [r for r in ok if by_n[r.n].source == KEPT][:max_cases]
