@@ -13,7 +13,7 @@ from codemode.check.run import make_worker
 from codemode.config import load_config
 from codemode.explore.offline.evaluators import offline_evaluators
 from codemode.explore.record import Recorder
-from codemode.explore.target import _module_source, load_target
+from codemode.explore.target import load_target, module_source
 from codemode.worker.pool import Worker
 
 SRC = {
@@ -59,10 +59,10 @@ def test_the_type_evaluator_is_chosen_without_running_the_calls_again(tmp_path: 
 def test_a_module_is_parsed_once_per_content_and_an_edit_is_seen(tmp_path: Path) -> None:
     root = project(tmp_path, SRC)
     config = load_config(root)
-    _module_source.cache_clear()
+    module_source.cache_clear()
     assert load_target(config, "pkg.nums.double").params[0].name == "n"
     assert load_target(config, "pkg.nums.label").signature == "def label(n: int) -> str"
-    assert _module_source.cache_info().hits == 1  # the second function of the module
+    assert module_source.cache_info().hits == 1  # the second function of the module
     path = root / "src" / "pkg" / "nums.py"
     # the same size, at once: a key of mtime and size could serve the old text
     text = path.read_text().replace("def label(n: int)", "def label(k: int)")

@@ -260,7 +260,7 @@ def load_target(config: Config, function_id: str, root: Path | None = None) -> T
 
 
 @functools.lru_cache(maxsize=16)
-def _module_source(rel: str, module: str, data: bytes) -> tuple[SourceFile, ast.Module]:
+def module_source(rel: str, module: str, data: bytes) -> tuple[SourceFile, ast.Module]:
     """A module's source, tree and fingerprints, once per content: a bootstrap loads every
     function of a module, and parsed the whole module (and fingerprinted each of its
     functions) once for each (#36). Shared: read, never changed."""
@@ -278,7 +278,7 @@ def _load_target(config: Config, function_id: str, root: Path | None) -> TargetI
     except ValueError:
         rel = path.as_posix()
     try:
-        sf, tree = _module_source(rel, module, path.read_bytes())
+        sf, tree = module_source(rel, module, path.read_bytes())
     except (SourceError, SyntaxError, ValueError, OSError) as exc:
         raise FatalError(f"{function_id}: {path} does not parse: {exc}") from exc
     text = sf.text
