@@ -42,13 +42,13 @@ import _mutmut_ops as independent_ops
 from _releases import Library, copy_tests, fetch, install_source
 from upgrade_detection import HELD_OUT
 
-from codemode.check.run import make_worker
 from codemode.check.verify import Verifier
 from codemode.config import load_config
 from codemode.explore.writing.regen import run_regen
 from codemode.scope import Scope
 from codemode.specs.index import build_index
 from codemode.worker import mutants as mutation_ops
+from codemode.worker.make import make_worker
 
 CACHE = Path.home() / ".cache" / "codemode-bench"
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop"

@@ -17,10 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from codemode.check.run import make_worker
 from codemode.config import load_config
 from codemode.explore.llm.snippets import SnippetRunner
 from codemode.explore.record import Recorder
+from codemode.worker.make import make_worker
 
 SHOP = Path(__file__).resolve().parents[1] / "examples" / "shop"
 TARGET_S = 2.0

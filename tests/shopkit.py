@@ -13,8 +13,8 @@ from pathlib import Path
 import pydantic_ai.models
 import pytest
 
-from codemode.check.run import make_worker
 from codemode.config import Config, load_config
+from codemode.worker.make import make_worker
 from codemode.worker.pool import Worker
 
 pydantic_ai.models.ALLOW_MODEL_REQUESTS = False

@@ -7,10 +7,10 @@ from collections import Counter
 import pytest
 from ledger_report import LEDGER, Ledger
 
-from codemode.check.run import make_worker
 from codemode.check.verify import Verifier
 from codemode.config import load_config
 from codemode.specs.spec_files import load_spec_file
+from codemode.worker.make import make_worker
 
 
 def test_sqlite_fixture_with_generator_teardown(ledger: Ledger) -> None:

@@ -59,13 +59,13 @@ def test_the_models_calls_follow_the_same_rule(tmp_path: Path) -> None:
 
     from scripted import Scripted, choose_all
 
-    from codemode.check.run import make_worker
     from codemode.config import load_config
     from codemode.explore.llm.budget import ModelBudget
     from codemode.explore.llm.pipeline import explore_with_model
     from codemode.explore.llm.snippets import SnippetRunner
     from codemode.explore.record import Recorder
     from codemode.explore.target import load_target
+    from codemode.worker.make import make_worker
 
     root = project(tmp_path, {"src/pkg/ages.py": AGES})
     config = load_config(root)

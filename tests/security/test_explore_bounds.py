@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from security_kit import make_project
 
-from codemode.check.run import make_worker
 from codemode.config import load_config
 from codemode.explore.llm import snippets
 from codemode.explore.llm.pipeline import vacuous, validate_evaluators
@@ -19,6 +18,7 @@ from codemode.explore.llm.prompts import ProposedEvaluator
 from codemode.explore.llm.snippets import SnippetRunner
 from codemode.explore.record import MAX_ARGUMENT_CHARS, Recorder
 from codemode.explore.target import load_target
+from codemode.worker.make import make_worker
 from codemode.worker.pool import Worker
 
 MODULE = """

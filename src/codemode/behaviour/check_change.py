@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from codemode.behaviour.parallel import Part
     from codemode.change.diff import ChangedFunction, DiffResult
     from codemode.change.git import StagedChange
+    from codemode.check.change_inputs import ChangeInputs
     from codemode.explore.offline.input_pool import PoolCall
     from codemode.specs.index import SpecIndex
     from codemode.worker.pool import Worker
@@ -53,37 +54,59 @@ def check_change(
     staged: StagedChange | None = None,
     worker: Worker | None = None,
 ) -> Report:
-    """``run_check`` with the behaviour diff of a change scope (other scopes: as they were)."""
+    """``run_check`` with the behaviour diff of a change scope (other scopes: as they were).
+    The change's analysis, new side and spec files are computed once, here, and handed to
+    both (``check.change_inputs``)."""
     from codemode.check.run import run_check
 
     started = time.perf_counter()
     if not scope.is_change or not config.diff:
         return run_check(config, scope, shard=shard, staged=staged, worker=worker)
-    from codemode.change import diff as diff_mod
+    from codemode.check.change_inputs import prepare_change
 
-    analysis = diff_mod.without_tests(diff_mod.analyze(config, scope, staged=staged), config)
-    targets = diff_targets(analysis, shard)
-    if not targets:  # nothing to diff: the check alone, as it was
-        return run_check(config, scope, shard=shard, staged=staged, worker=worker)
+    with prepare_change(config, scope, staged) as inputs:
+        targets = diff_targets(inputs.analysis, shard)
+        if not targets:  # nothing to diff: the check alone, as it was
+            return run_check(
+                config, scope, shard=shard, staged=staged, worker=worker, inputs=inputs
+            )
+        got = _check_and_diff(config, scope, shard, staged, worker, inputs, targets)
+    return _with_diff(got[0], got[1], targets, started)
+
+
+def _check_and_diff(
+    config: Config,
+    scope: Scope,
+    shard: tuple[int, int] | None,
+    staged: StagedChange | None,
+    worker: Worker | None,
+    inputs: ChangeInputs,
+    targets: list[ChangedFunction],
+) -> tuple[Report, Diffs]:
+    from codemode.check.run import run_check
+
     if worker is None:
         from codemode.behaviour.ahead import Ahead
 
-        # The diff in a fork, with trees and workers of its own, while the check runs here.
-        ahead = Ahead.start(lambda: diff_apart(config, scope, targets, analysis), _SHARED)
+        inputs.specs()  # parsed before the fork: the fork has them too, not a parse of its own
+        # The diff in a fork, with workers of its own, while the check runs here.
+        ahead = Ahead.start(lambda: diff_apart(config, scope, targets, inputs), _SHARED)
         if ahead is not None:
             with ahead:
-                report = run_check(config, scope, shard=shard, staged=staged)
+                report = run_check(config, scope, shard=shard, staged=staged, inputs=inputs)
                 got = ahead.result()
             if got is None:  # the fork failed: the diff runs here, after the check
-                got = diff_apart(config, scope, targets, analysis)
-            return _with_diff(report, got, targets, started)
+                got = diff_apart(config, scope, targets, inputs)
+            return report, got
     # A change of one function: the check verifies it in one worker, never in lanes (#20),
     # and that worker can serve the diff; a larger one keeps its lanes and the diff its own.
+    analysis = inputs.analysis
     share = worker is None and len(analysis.functions) + len(analysis.renames) <= 1
-    with _Sides(config, scope, share) as sides:
-        report = run_check(config, scope, shard=shard, staged=staged, worker=worker or sides.new)
-        got = _diff_on(config, sides, targets, analysis)
-    return _with_diff(report, got, targets, started)
+    with _Sides(config, scope, share, inputs.new_side) as sides:
+        new = worker or sides.new
+        report = run_check(config, scope, shard=shard, staged=staged, worker=new, inputs=inputs)
+        got = _diff_on(config, sides, targets, inputs)
+    return report, got
 
 
 class Diffs(NamedTuple):
@@ -99,21 +122,25 @@ class Diffs(NamedTuple):
 
 
 def diff_apart(
-    config: Config, scope: Scope, targets: Sequence[ChangedFunction], analysis: DiffResult
+    config: Config, scope: Scope, targets: Sequence[ChangedFunction], inputs: ChangeInputs
 ) -> Diffs:
-    """The diff of ``targets`` with trees and workers of its own (ahead of the check)."""
-    with _Sides(config, scope, share=False) as sides:
-        return _diff_on(config, sides, targets, analysis)
+    """The diff of ``targets`` with workers of its own (ahead of the check)."""
+    with _Sides(config, scope, False, inputs.new_side) as sides:
+        return _diff_on(config, sides, targets, inputs)
 
 
 def _diff_on(
-    config: Config, sides: _Sides, targets: Sequence[ChangedFunction], analysis: DiffResult
+    config: Config, sides: _Sides, targets: Sequence[ChangedFunction], inputs: ChangeInputs
 ) -> Diffs:
     if sides.old_root is None:
         return Diffs(False, [], {}, 0.0)
+    from codemode.specs.index import index_specs
+
     started = time.perf_counter()
-    index = _spec_index(config, sides.new_root, analysis)
-    old_files = _old_files(analysis, targets)
+    # the spec files the check verifies: their inputs join the pool, and their passing
+    # cases say what was accepted
+    index = index_specs(inputs.specs())
+    old_files = _old_files(inputs.analysis, targets)
     diffs = run_diff(config, targets, sides.old_root, sides.new_root, index, old_files, sides)
     return Diffs(True, diffs, case_keys(index), time.perf_counter() - started)
 
@@ -164,9 +191,9 @@ class _Sides:
     spec's cases in forked children (worker/leaks.py), so the diff finds that worker as fresh
     as a new one. Both get one hash seed."""
 
-    def __init__(self, config: Config, scope: Scope, share: bool) -> None:
+    def __init__(self, config: Config, scope: Scope, share: bool, new_side: Path | None) -> None:
         self.config, self.scope, self.share = config, scope, share
-        self.staged_root: Path | None = None
+        self.new_side = new_side  # the run's (check.change_inputs): not this one's to remove
         self.old_tmp: Path | None = None
         self.old_root: Path | None = None  # the old side's changed files (change/old_side.py)
         self.old_manifest: Path | None = None
@@ -176,18 +203,15 @@ class _Sides:
 
     @property
     def new_root(self) -> Path:
-        return self.staged_root or self.config.root
+        return self.new_side or self.config.root
 
     def __enter__(self) -> _Sides:
-        from codemode.check.run import materialize_new_side
-
         try:
-            self.staged_root = materialize_new_side(self.config, self.scope)  # as checked (#21)
             old = _old_side(self.config, self.scope)
             if old is None:
                 return self  # no old side (no commit yet): nothing to diff
             self.old_tmp, self.old_root, self.old_manifest = old
-            if self.share and self.staged_root is None:
+            if self.share and self.new_side is None:
                 self.new = _worker(self.config, self.config.root)
             # the new side's seed, else the worker's own (a warm worker's, or the user's)
             seed = self.new.env["PYTHONHASHSEED"] if self.new is not None else None
@@ -207,31 +231,6 @@ class _Sides:
                     w.close()
         finally:
             remove(self.old_tmp)
-            remove(self.staged_root)
-
-
-def _spec_index(config: Config, root: Path, analysis: DiffResult) -> SpecIndex:
-    """The spec files that name a diffed function (read without YAML first, as the check
-    does): their inputs join the pool, and their passing cases say what was accepted."""
-    from codemode.check.fastpath import spec_keys
-    from codemode.specs.discover import find_spec_files
-    from codemode.specs.index import index_specs
-
-    wanted = {f.id for f in analysis.functions}
-    paths = []
-    for path in find_spec_files(config, root=root):
-        try:
-            keys = spec_keys(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError):
-            continue
-        if keys is None or wanted & keys.keys():
-            paths.append(path)
-    if not paths:
-        return index_specs([])
-    from codemode.specs.spec_files import load_spec_files
-
-    # the project's cache of parsed spec files: ``root`` may be a tree of the index
-    return index_specs(load_spec_files(paths, root, config.root))
 
 
 def diff_targets(
@@ -441,7 +440,7 @@ def _worker(
     same wherever the code is. The seed is the user's ``PYTHONHASHSEED`` or a random one, as
     an interpreter would pick it (the check's worker, shared with the diff, keeps the
     randomness it always had). ``old_side``: the old side's manifest."""
-    from codemode.check.run import make_worker
+    from codemode.worker.make import make_worker
 
     w = make_worker(config, root)
     if old_side is not None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, cast
 
+from codemode import probe
 from codemode.background import in_background
 from codemode.cachedir import digest
 from codemode.change.cache import (
@@ -132,6 +133,7 @@ def analyze(
     ``<git-dir>/codemode-cache`` (the result is the same either way). ``pinned``: what
     ``pin_range(config, scope)`` returned, and ``staged``: what ``git.staged_change`` did (for
     a staged scope), when the caller asked already."""
+    probe.count("analyze", scope.kind)
     if cache and pinned is None:
         pinned = pin_range(config, scope)
     elif not cache:

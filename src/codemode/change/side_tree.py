@@ -12,10 +12,25 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from codemode import probe
 from codemode.change.git import commit_or_none, run
 from codemode.errors import FatalError
+from codemode.scope import Scope
 
 _SAME = ("--no-ext-diff", "--ignore-submodules=all", "--name-only", "-z")
+
+
+def new_side(root: Path, scope: Scope) -> Path | None:
+    """The new side of a change scope, where the work tree is not it: ``--staged`` verifies
+    the staged content even when the work tree has unstaged edits, and ``--base`` the head
+    commit's, specs and code alike (#21). None: the work tree is that side. A run
+    materializes it once and hands it to the check and the behaviour diff (#34); the caller
+    removes it (``tempdirs.remove``)."""
+    if scope.kind == "staged":
+        return materialize_staged(root)
+    if scope.kind == "range":
+        return materialize_commit(root, scope.head or "HEAD")
+    return None
 
 
 def _untracked_modules(root: Path) -> bool:
@@ -44,6 +59,7 @@ def materialize_commit(root: Path, ref: str) -> Path | None:
 
 
 def _materialize(root: Path, commit: str | None) -> Path | None:
+    probe.count("materialize", commit or "index")
     differs = run(root, "diff", *_SAME, *([commit] if commit else [])).strip(b"\0")
     if not differs and not _untracked_modules(root):
         return None

@@ -6,85 +6,30 @@ the CLI and the Action.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from codemode.config import Config
 from codemode.report.model import FunctionResult, Report
 from codemode.scope import Scope, regen_command
 from codemode.specs.discover import find_spec_files
 from codemode.specs.index import index_specs
-from codemode.worker.python import find_python, missing_module_hint
+from codemode.worker.make import make_worker, started_worker
+from codemode.worker.python import missing_module_hint
 
 # The verification stack (worker, sandbox, comparison) is imported only when something is
 # verified: a pre-commit run whose change touches no spec'd function should not pay for it.
 if TYPE_CHECKING:
-    from codemode.change.diff import DiffResult
     from codemode.change.git import StagedChange
+    from codemode.check.change_inputs import ChangeInputs
     from codemode.check.lanes import Unit
     from codemode.check.verify import VerifyResult
     from codemode.specs.index import SpecIndex
     from codemode.specs.types import SpecFile
     from codemode.worker.pool import Worker
-
-
-def _settings(python: str, config: Config) -> str:
-    """Every setting of the run, as a digest (it is on the warm worker's command line): a
-    change of [tool.codemode] or of the interpreter replaces the warm worker. Left out: the
-    settings that decide only what this process does with the workers' answers, which a
-    command line flips from run to run (`--no-diff`, `--jobs`, `--fail-on`): alternating
-    `check --staged` and `check --staged --no-diff` replaced the warm worker at every run."""
-    from codemode.cachedir import digest
-
-    kept = config._replace(warm_worker=False, diff=True, jobs=0, fail_on=())
-    return digest(repr((python, kept)).encode())[:32]
-
-
-def _bytecode_folder(root: Path) -> Path | None:
-    """Where the worker keeps the project's compiled modules between runs (worker/bytecode.py):
-    ``<git-dir>/codemode-cache/bytecode`` when it is a folder of this user's only; none outside
-    a git repository (no cache in the project's tree), or with ``CODEMODE_BYTECODE_CACHE=0``."""
-    from codemode.cachedir import cache_folder, private
-
-    base = cache_folder(root)
-    if base.name != "codemode-cache" or os.environ.get("CODEMODE_BYTECODE_CACHE") == "0":
-        return None
-    return base / "bytecode" if private(base / "bytecode") else None
-
-
-def make_worker(config: Config, root: Path | None = None) -> Worker:
-    """A worker for ``root`` (the project's, or a tree of one side of a change); on the
-    hook's path (``config.warm_worker``) one forked from the repository's warm worker."""
-    python = find_python(config.root, config.python)
-    common: dict[str, Any] = {
-        "timeout": config.timeout,
-        "memory_mb": config.memory_limit_mb,
-        "pass_env": config.pass_env,
-        "allow_callables": config.allow_callables,
-        "bytecode": _bytecode_folder(config.root),
-        "effects": config.effects,
-    }
-    if config.warm_worker:
-        from codemode.cachedir import cache_folder
-        from codemode.worker.warm_client import WarmWorker
-
-        return WarmWorker(
-            python,
-            root or config.root,
-            config.source_roots,
-            **common,
-            cache=cache_folder(config.root),
-            home=config.root,
-            settings=_settings(python, config),
-            idle=config.warm_idle,
-        )
-    from codemode.worker.pool import Worker
-
-    return Worker(python, root or config.root, config.source_roots, **common)
 
 
 def run_check(
@@ -94,12 +39,14 @@ def run_check(
     shard: tuple[int, int] | None = None,
     worker: Worker | None = None,
     staged: StagedChange | None = None,
+    inputs: ChangeInputs | None = None,
 ) -> Report:
     """``staged``: ``git.staged_change(config.root)`` for a staged scope, when the caller has
-    it (the hook's fast path asked git already)."""
+    it (the hook's fast path asked git already); ``inputs``: the change's analysis, new side
+    and spec files, when the caller computed them (``check.change_inputs``)."""
     started = time.perf_counter()
     if scope.is_change:
-        report = _check_change(config, scope, shard, worker, staged)
+        report = _check_change(config, scope, shard, worker, staged, inputs)
     else:
         result, found = _check_files(config, scope, shard, worker)
         report = Report(
@@ -239,110 +186,91 @@ def _check_change(
     shard: tuple[int, int] | None,
     worker: Worker | None,
     staged: StagedChange | None,
+    inputs: ChangeInputs | None,
 ) -> Report:
-    from codemode.change import diff as diff_mod
+    """The check of a change scope, on ``inputs`` when the caller computed them (the
+    behaviour diff uses the same), else on its own, removed when done."""
+    if inputs is None:
+        from codemode.check.change_inputs import prepare_change
+
+        with prepare_change(config, scope, staged) as own:
+            return _check_prepared(config, scope, shard, worker, staged, own)
+    return _check_prepared(config, scope, shard, worker, staged, inputs)
+
+
+def _check_prepared(
+    config: Config,
+    scope: Scope,
+    shard: tuple[int, int] | None,
+    worker: Worker | None,
+    staged: StagedChange | None,
+    inputs: ChangeInputs,
+) -> Report:
     from codemode.check import review
     from codemode.check.classify import classify_change
 
-    analysis = diff_mod.without_tests(diff_mod.analyze(config, scope, staged=staged), config)
+    analysis, root = inputs.analysis, inputs.root
     plan = review.prepare(config, scope, analysis, staged)  # the spec files the change edited
     removed = plan.removed_at_head(analysis.head_ids) if plan else []
-    staged_root = materialize_new_side(config, scope)
-    root = staged_root or config.root
-    # The work tree stands in for the index or the commit only for tracked files.
-    tracked_only = scope.kind != "worktree" and staged_root is None
-    try:
-        index, result, removed_runs = _verify_change(
-            config, root, analysis, shard, worker, removed, tracked_only
-        )
-        verified = result.functions if result else ()
-        functions = classify_change(
-            analysis,
-            index,
-            verified,
-            result.lines if result else None,
-            shard=shard,
-            source=lambda path: _read_text(root / path),
-            regen=regen_command(scope) or "codemode regen --staged",
-        )
-        reviews = review.build(plan, verified, removed_runs, analysis) if plan else ()
-        return Report(
-            functions=tuple(functions),
-            problems=tuple(result.problems) if result else (),
-            reviews=reviews,
-            notes=tuple(analysis.problems),
-            scope=scope,
-        )
-    finally:
-        if staged_root is not None:
-            import shutil  # bz2, lzma: only when a staged tree was written
-
-            shutil.rmtree(staged_root, ignore_errors=True)
-
-
-def materialize_new_side(config: Config, scope: Scope) -> Path | None:
-    """--staged verifies the staged content even when the work tree has unstaged edits, and
-    --base the head commit's: specs and code alike (#21). None: the work tree is that side."""
-    from codemode.change import side_tree
-
-    if scope.kind == "staged":
-        return side_tree.materialize_staged(config.root)
-    if scope.kind == "range":
-        return side_tree.materialize_commit(config.root, scope.head or "HEAD")
-    return None
+    index, result, removed_runs = _verify_change(config, inputs, shard, worker, removed)
+    verified = result.functions if result else ()
+    functions = classify_change(
+        analysis,
+        index,
+        verified,
+        result.lines if result else None,
+        shard=shard,
+        source=lambda path: _read_text(root / path),
+        regen=regen_command(scope) or "codemode regen --staged",
+    )
+    reviews = review.build(plan, verified, removed_runs, analysis) if plan else ()
+    return Report(
+        functions=tuple(functions),
+        problems=tuple(result.problems) if result else (),
+        reviews=reviews,
+        notes=tuple(analysis.problems),
+        scope=scope,
+    )
 
 
 def _verify_change(
     config: Config,
-    root: Path,
-    analysis: DiffResult,
+    inputs: ChangeInputs,
     shard: tuple[int, int] | None,
     worker: Worker | None,
     removed: list[SpecFile],
-    tracked_only: bool = False,
 ) -> tuple[SpecIndex, VerifyResult | None, list[FunctionResult]]:
-    """Load the specs the change can affect and verify those of its functions, then run the
-    cases the change removed at head (the worker's lifetime, when it is ours, is this call)."""
+    """Verify the functions of the change in the specs it can affect, then run the cases the
+    change removed at head (the worker's lifetime, when it is ours, is this call)."""
     from codemode.check import lanes
     from codemode.check.classify import to_verify
 
     own = worker is None
+    root = inputs.root
     try:
-        paths, named = _affected_spec_paths(config, root, analysis)
-        if paths and tracked_only:
-            from codemode.change import side_tree
-
-            known = side_tree.tracked(root, paths)
-            paths = [p for p in paths if p in known]
         # Work that may fill lanes starts no worker here: each lane starts its own.
-        may_split = own and named > 1 and lanes.lane_count(config.jobs, sum(map(_size, paths))) > 1
-        if (paths or removed) and own and not may_split:
+        may_split = own and inputs.named > 1 and lanes.lane_count(config.jobs, inputs.size()) > 1
+        if (inputs.reads or removed) and own and not may_split:
             # The worker's interpreter starts while the YAML is imported and parsed.
-            worker = _started(config, root)
-        specs = _load_specs_at(paths, root, config.root)
+            worker = started_worker(config, root)
+        specs = inputs.specs()
         index = index_specs(specs)
         result = None
         if specs:
-            only = to_verify(analysis, index, shard)
+            only = to_verify(inputs.analysis, index, shard)
             if may_split:
                 result = _change_in_lanes(config, root, specs, only, shard)
             if result is None:
-                worker = worker or _started(config, root)
+                worker = worker or started_worker(config, root)
                 result = _verify(config, worker, specs, only=only, trace=True, shard=shard)
         runs: list[FunctionResult] = []
         if removed:
-            worker = worker or _started(config, root)
+            worker = worker or started_worker(config, root)
             runs = _verify(config, worker, removed, shard=shard).functions
         return index, result, runs
     finally:
         if own and worker is not None:
             worker.close()
-
-
-def _started(config: Config, root: Path) -> Worker:
-    worker = make_worker(config, root)
-    worker.spawn()
-    return worker
 
 
 def _change_in_lanes(
@@ -371,34 +299,6 @@ def _read_text(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-
-
-def _affected_spec_paths(
-    config: Config, root: Path, analysis: DiffResult
-) -> tuple[list[Path], int]:
-    """The spec files that name a function the change touched, or that the change edited,
-    and how many such functions they name (a file no quick read understands counts two).
-
-    The others cannot change a verdict; parsing every spec file is most of what a hook pays
-    when the staged change touches no spec'd function. Read without a YAML parser.
-    """
-    from codemode.check.fastpath import spec_keys
-
-    wanted = {f.id for f in analysis.functions} | set(analysis.renames)
-    edited = set(analysis.changed_files)
-    out: list[Path] = []
-    named = 0
-    for path in find_spec_files(config, root=root):
-        rel = path.relative_to(root).as_posix()
-        try:
-            keys = spec_keys(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError):
-            keys = None  # the loader says what is wrong with it
-        hits = len(wanted & keys.keys()) if keys is not None else 2
-        if keys is None or rel in edited or hits:
-            out.append(path)
-            named += hits + (rel in edited) * 2
-    return out, named
 
 
 def _load_specs_at(paths: list[Path], root: Path, project: Path | None = None) -> list[SpecFile]:

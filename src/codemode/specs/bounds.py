@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from codemode.specs.types import SpecProblem
+# The records only where a problem is built: reading a spec file's bytes (every hook run) does
+# not import dataclasses (tests/core/test_light_imports.py).
+if TYPE_CHECKING:
+    from codemode.specs.types import SpecProblem
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 100  # nesting of YAML collections; a spec needs about ten
@@ -26,6 +30,8 @@ MAX_TYPE_CHARS = 1_000
 def size_problem(size: int) -> SpecProblem | None:
     if size <= MAX_BYTES:
         return None
+    from codemode.specs.types import SpecProblem
+
     return SpecProblem(
         None,
         f"the file is {size / 1e6:.1f} MB, over the {MAX_BYTES // (1024 * 1024)} MB a spec file "
@@ -37,6 +43,8 @@ def read_bounded(path: Path) -> tuple[bytes, SpecProblem | None]:
     """The file's bytes, or a problem when it is no regular file (a symlink to /dev/zero, a
     FIFO would block) or holds more than MAX_BYTES; OSError when it cannot be read."""
     if not stat.S_ISREG(path.stat().st_mode):
+        from codemode.specs.types import SpecProblem
+
         return b"", SpecProblem(
             None, "not a regular file (a device, FIFO or socket?); a spec is a YAML file"
         )
@@ -46,6 +54,8 @@ def read_bounded(path: Path) -> tuple[bytes, SpecProblem | None]:
 
 
 def too_deep(line: int | None) -> SpecProblem:
+    from codemode.specs.types import SpecProblem
+
     return SpecProblem(
         line,
         f"values nest more than {MAX_DEPTH} levels deep; a spec's data nests a few levels, "

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from codemode.specs import bounds
 from codemode.specs.parsed_cache import ParsedSpecs
+from codemode.specs.spec_read import SpecRead, read_spec_file
 from codemode.specs.types import SpecFile, SpecProblem
 
 
@@ -24,26 +24,18 @@ def _decode(raw: bytes) -> tuple[str | None, SpecProblem | None]:
         )
 
 
+def parse_spec_read(read: SpecRead, cache: ParsedSpecs | None = None) -> SpecFile:
+    """The records of a spec file read before; through ``cache`` when it was parsed before."""
+    if read.refused is not None:  # never parsed: the problem is the file's one finding
+        return SpecFile(read.path, read.rel, problems=(read.refused,))
+    return parse_spec_bytes(read.raw, read.path, read.rel, cache)
+
+
 def load_spec_file(
     path: Path, root: Path | None = None, cache: ParsedSpecs | None = None
 ) -> SpecFile:
     """One spec file, checked; through ``cache`` when it was parsed before (parsed_cache)."""
-    rel = path.as_posix()
-    if root is not None:
-        # the link's own place, not its target's: a spec symlinked elsewhere is still named
-        # by where it sits in the project
-        here = path.parent.resolve() / path.name
-        try:
-            rel = here.relative_to(root.resolve()).as_posix()
-        except ValueError:
-            pass
-    try:
-        raw, refused = bounds.read_bounded(path)
-        if refused is not None:  # a device, a FIFO or a huge file: never read into memory
-            return SpecFile(path, rel, problems=(refused,))
-    except OSError as exc:
-        return SpecFile(path, rel, problems=(SpecProblem(None, f"cannot read: {exc.strerror}"),))
-    return parse_spec_bytes(raw, path, rel, cache)
+    return parse_spec_read(read_spec_file(path, root), cache)
 
 
 def load_spec_files(

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from codemode import saferegex
-from codemode.check.run import make_worker
 from codemode.check.verify import Verifier
 from codemode.config import Config
 from codemode.errors import FatalError
@@ -22,6 +21,7 @@ from codemode.specs.edit_case import CaseEditError, set_expectations
 from codemode.specs.index import SpecIndex, build_index
 from codemode.specs.transaction import Edited, edit_spec
 from codemode.specs.types import FunctionSpec, SpecFile
+from codemode.worker.make import make_worker
 from codemode.worker.pool import Outcome
 
 _REF = re.compile(r"^(?P<fid>[\w.]+)\[(?P<case>[^\[\]]+)\]$")

@@ -18,7 +18,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codemode.check.run import make_worker
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.explore.offline.evaluators import offline_evaluators
@@ -51,6 +50,7 @@ from codemode.specs.index import build_index
 from codemode.specs.transaction import Edited, Refused, edit_spec, spec_text, unified_diff
 from codemode.specs.types import FunctionSpec, SpecFile
 from codemode.specs.write import FunctionUpdate, apply_updates
+from codemode.worker.make import make_worker
 
 if TYPE_CHECKING:  # the explorers load lazily (the LLM stack, the sandbox): types only here
     from pydantic_ai.models import Model
