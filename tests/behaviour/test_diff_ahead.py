@@ -98,7 +98,7 @@ def test_the_diff_ahead_in_a_fork_gives_the_serial_report(
     tier = functions(report)["demo.tiers.loyalty_tier"]
     assert tier["status"] == "changed"
     assert "loyalty_tier(4999)" in {w["call"] for w in tier["witnesses"]}
-    assert "behaviour diff: 2 functions" in " ".join(report["notes"])
+    assert report["diff"]["functions"] == 2
 
 
 def test_a_fork_that_fails_loses_nothing(

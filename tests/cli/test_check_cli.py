@@ -97,7 +97,7 @@ def test_cli_string_and_api_call_agree(shop: Path, capsys: pytest.CaptureFixture
     _, out, _ = run_main(["check", "--root", str(shop), "--all", "--format", "json"], capsys)
     from_cli = json.loads(out)
     from_api = json.loads(run_check(load_config(shop), Scope("all")).to_json())
-    strip = ("notes", "duration_ms")
+    strip = ("notes", "duration_ms", "elapsed")
 
     def clean(obj: Any) -> Any:
         if isinstance(obj, dict):

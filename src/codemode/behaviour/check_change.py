@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from codemode.config import Config
-from codemode.report.model import FunctionResult, Report
+from codemode.report.model import DiffRun, FunctionResult, Report
 from codemode.scope import Scope
 from codemode.shard import in_shard
 from codemode.verdicts import DIFFED, Verdict
@@ -151,22 +151,22 @@ def _with_diff(
     """The check's report with the diff's witnesses merged in, and its note."""
     functions = list(report.functions)
     notes = []
+    run = None
     if got.ran:
         from codemode.behaviour.left_out import dropped_notes
         from codemode.behaviour.parallel import processes
 
-        n = len(targets)
-        k = processes(n)
-        where = f" in {k} processes" if k > 1 else ""
-        plural = "s" if n != 1 else ""
-        notes.append(f"behaviour diff: {n} function{plural}{where} (elapsed {got.took:.2f} s)")
+        run = DiffRun(len(targets), processes(len(targets)), got.took)
         notes += short_notes(got.diffs)
         notes += dropped_notes(got.diffs)  # behaviour/left_out.py
         accepted, covered = pinned(got.keys, functions)
         functions = merge(functions, got.diffs, targets, accepted, covered)
-    kept = [n for n in report.notes if not n.startswith("elapsed ")]
-    total = f"elapsed {time.perf_counter() - started:.2f} s"
-    return report._replace(functions=tuple(functions), notes=(*kept, *notes, total))
+    return report._replace(
+        functions=tuple(functions),
+        notes=(*report.notes, *notes),
+        elapsed=time.perf_counter() - started,
+        diff=run,
+    )
 
 
 MAX_SHORT_NOTES = 10  # one line each; the JSON report's rows have every function's note

@@ -126,4 +126,4 @@ def quick_report(config: Config, change: git.StagedChange) -> Report | None:
     from codemode.report.model import Report
 
     elapsed = time.perf_counter() - started
-    return Report(scope=Scope("staged"), notes=(NOTHING_TO_VERIFY, f"elapsed {elapsed:.2f} s"))
+    return Report(scope=Scope("staged"), notes=(NOTHING_TO_VERIFY,), elapsed=elapsed)

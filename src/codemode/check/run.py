@@ -63,8 +63,7 @@ def run_check(
         notes.append(hint)
     scratch = sys.modules.get("codemode.worker.scratch")  # imported by a worker, if any ran
     notes += scratch.wall_notes() if scratch else []  # where Landlock does not hold (#31)
-    elapsed = time.perf_counter() - started
-    return report._replace(notes=(*notes, f"elapsed {elapsed:.2f} s"))
+    return report._replace(notes=tuple(notes), elapsed=time.perf_counter() - started)
 
 
 def _check_files(

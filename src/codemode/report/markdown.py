@@ -160,15 +160,14 @@ def _summary(report: Report) -> str:
     return (f"## codemode {title}: {verdict}\n\n" + " · ".join(parts) + case_part + scope).rstrip()
 
 
-# A run's timings change on every push and say nothing about the code (#35).
-_ELAPSED = re.compile(r"^elapsed [\d.]+ s$| \(elapsed [\d.]+ s\)")
-
-
 def shown_notes(report: Report) -> list[str]:
-    """The notes worth a reader's time: without timings, each once, and not the behaviour
-    diff's note on a function, which the function's own line in the comment says (#33)."""
+    """The notes worth a reader's time: each once, and not the behaviour diff's note on a
+    function, which the function's own line in the comment says (#33). A run's timings
+    (``Report.elapsed``, ``DiffRun.seconds``) change on every push and say nothing about the
+    code: the comment leaves them out (#35)."""
     said = {f"behaviour diff of {f.id}: {f.diff_note}" for f in report.functions if f.diff_note}
-    kept = (_ELAPSED.sub("", str(n)).strip() for n in report.notes)
+    first = [report.diff.describe()] if report.diff is not None else []
+    kept = (str(n).strip() for n in (*first, *report.notes))
     return list(dict.fromkeys(n for n in kept if n and n not in said))
 
 

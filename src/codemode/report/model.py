@@ -226,6 +226,21 @@ class Cost(NamedTuple):
     model: str | None = None
 
 
+class DiffRun(NamedTuple):
+    """The behaviour diff of a run (#18): how many functions it compared, over how many
+    processes, in how many seconds. A fact of the run, a field: not a note to match (#34)."""
+
+    functions: int
+    processes: int = 1
+    seconds: float = 0.0
+
+    def describe(self) -> str:
+        """The line a reader sees, without the time (the comment leaves timings out)."""
+        plural = "s" if self.functions != 1 else ""
+        where = f" in {self.processes} processes" if self.processes > 1 else ""
+        return f"behaviour diff: {self.functions} function{plural}{where}"
+
+
 class Report(NamedTuple):
     functions: tuple[FunctionResult, ...] = ()
     problems: tuple[Problem, ...] = ()
@@ -236,6 +251,10 @@ class Report(NamedTuple):
     mode: str = "check"
     scope: Scope | None = None  # what the run looked at; JSON: its description
     version: int = REPORT_VERSION
+    # Facts of the run, fields of their own (#34): the whole run's wall-clock seconds, and the
+    # behaviour diff's, when one ran
+    elapsed: float | None = None
+    diff: DiffRun | None = None
 
     def counts(self) -> dict[str, int]:
         c: Counter[str] = Counter(f.status for f in self.functions)
@@ -295,6 +314,7 @@ class Report(NamedTuple):
             d[name] = [_shallow(x) for x in getattr(self, name)]
         d["reviews"] = [_review_dict(r) for r in self.reviews]
         d["cost"] = _shallow(self.cost) if self.cost else None
+        d["diff"] = _shallow(self.diff) if self.diff else None
         d["scope"] = self.scope.describe() if self.scope else ""
         d["counts"] = self.counts()
         return d
@@ -327,7 +347,7 @@ class Report(NamedTuple):
                 }
             )
 
-        cost = d.get("cost")
+        cost, diff = d.get("cost"), d.get("diff")
         return cls(
             functions=tuple(func(f) for f in d.get("functions", ())),
             problems=tuple(Problem(**_known(Problem, p)) for p in d.get("problems", ())),
@@ -338,6 +358,8 @@ class Report(NamedTuple):
             mode=d.get("mode", "check"),
             scope=Scope.from_description(str(d.get("scope") or "")),
             version=d.get("version", REPORT_VERSION),
+            elapsed=d.get("elapsed"),
+            diff=DiffRun(**_known(DiffRun, diff)) if diff else None,
         )
 
     @classmethod
@@ -377,6 +399,19 @@ def merge_reports(reports: list[Report]) -> Report:
         notes=_dedupe(n for r in reports for n in r.notes),
         mode=reports[0].mode,
         scope=reports[0].scope,
+        elapsed=max((r.elapsed for r in reports if r.elapsed is not None), default=None),
+        diff=_merge_diffs([r.diff for r in reports if r.diff is not None]),
+    )
+
+
+def _merge_diffs(runs: list[DiffRun]) -> DiffRun | None:
+    """The shards' diffs as one: their functions are disjoint, and they ran side by side."""
+    if not runs:
+        return None
+    return DiffRun(
+        sum(r.functions for r in runs),
+        max(r.processes for r in runs),
+        max(r.seconds for r in runs),
     )
 
 

@@ -168,9 +168,8 @@ def render(
             lines.extend(_case_lines(f, c, p))
     lines.extend(spec_changes(report, p))
     if not quiet:
-        for note in report.notes:
-            if not note.startswith("elapsed"):
-                lines.append(p(f"note: {note}", "dim"))
+        for note in _diff_line(report) + list(report.notes):
+            lines.append(p(f"note: {note}", "dim"))
     lines.append(summary(report, p))
     hint = accept_hint(report)
     if hint and not quiet:
@@ -228,9 +227,8 @@ def summary(report: Report, p: Painter | None = None) -> str:
     review = {k: v for k, v in report.review_counts().items() if v}
     if review:
         text += "; spec review: " + ", ".join(f"{v} {k}" for k, v in review.items())
-    elapsed = next((n for n in report.notes if n.startswith("elapsed")), None)
-    if elapsed:
-        text += f" ({elapsed.split(' ', 1)[1]})"
+    if report.elapsed is not None:
+        text += f" ({report.elapsed:.2f} s)"
     return p(f"codemode: {text}", "bold")
 
 
@@ -300,8 +298,16 @@ def render_regen(report: Report) -> str:
             f"model {c.model}: {c.requests} request(s), "
             f"{c.input_tokens} in / {c.output_tokens} out tokens{usd}"
         )
-    lines += [f"note: {n}" for n in report.notes]
+    lines += [f"note: {n}" for n in (*_diff_line(report), *report.notes)]
+    if report.elapsed is not None:
+        lines.append(f"note: elapsed {report.elapsed:.2f} s")
     return log_safe("\n".join(lines) + "\n")
+
+
+def _diff_line(report: Report) -> list[str]:
+    """The behaviour diff's line, with its time (the terminal's reader waited for it)."""
+    d = report.diff
+    return [f"{d.describe()} (elapsed {d.seconds:.2f} s)"] if d is not None else []
 
 
 MAX_REFUSED_LINES = 8  # per function in the terminal; the JSON report lists every one

@@ -459,10 +459,7 @@ def run_regen(
     report = _finish(config, run, done, dry_run)
     elapsed = time.perf_counter() - started
     summary = bootstrap_summary(done, report, scan) if scan is not None else []
-    return report._replace(
-        scope=scope,
-        notes=(*report.notes, *summary, f"elapsed {elapsed:.2f} s"),
-    )
+    return report._replace(scope=scope, notes=(*report.notes, *summary), elapsed=elapsed)
 
 
 def _explore_all(run: Run, targets: list[Target]) -> list[Done]:
