@@ -14,8 +14,9 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "codemode"
 # Higher stages may import lower ones, never the reverse; the four stages on one rank are peers
 # that do not import each other. Top-level modules (config, errors, scope, ...) are the core.
 RANK = {
-    "cli": 7,
-    "github": 6,
+    "cli": 8,
+    "github": 7,
+    "flows": 6,  # one function per flow, which every delivery calls (#34)
     "behaviour": 5,
     "explore": 4,
     "check": 3,

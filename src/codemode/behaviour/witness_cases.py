@@ -87,12 +87,19 @@ def _drifted_outside(config: Config, function_ids: Sequence[str]) -> dict[str, F
     }
 
 
-def record_witnesses(config: Config, scope: Scope, *, dry_run: bool = False) -> Report:
-    """``regen`` in a change scope: each witness the diff finds now becomes a case with the
-    new outcome (hand-written cases, drifted or not, are left as they are)."""
+def record_witnesses(
+    config: Config,
+    scope: Scope,
+    *,
+    dry_run: bool = False,
+    shard: tuple[int, int] | None = None,
+) -> Report:
+    """``regen`` in a change scope (``flows.regenerating``): each witness the diff finds now
+    becomes a case with the new outcome (hand-written cases, drifted or not, are left as they
+    are). ``shard``: the functions of one share, as regen's own."""
     from codemode.behaviour.check_change import check_change
 
-    found = check_change(config, scope)
+    found = check_change(config, scope, shard=shard)
     changed = [f for f in found.functions if f.witnesses]
     return _with_witnesses(config, Report(mode="regen"), changed, dry_run)
 

@@ -71,27 +71,14 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.check.fastpath import quick_report, staged_change
+    from codemode.flows.checking import check
     from codemode.report.terminal import render, use_color
 
     scope = scope_from_args(args)
     config = config_from_args(args, jobs=jobs_from_args(args))
     if args.no_diff:
         config = config.replace(diff=False)
-    if scope.kind == "staged":
-        import os
-
-        from codemode.config import warm_wanted
-
-        config = config.replace(warm_worker=warm_wanted(config, os.environ))
-    # A commit that stages only non-spec YAML (CI, pre-commit config) still wakes the hook:
-    # answer it from `git diff --cached` before importing the verification stack.
-    change = staged_change(config.root) if scope.kind == "staged" else None
-    report = quick_report(config, change) if change is not None else None
-    if report is None:
-        from codemode.behaviour.check_change import check_change
-
-        report = check_change(config, scope, shard=parse_shard(args.shard), staged=change)
+    report = check(config, scope, shard=parse_shard(args.shard))
     as_json = report.to_json() if args.report_out or args.format == "json" else ""
     if args.report_out:
         write_output(args.report_out, as_json, "--report-out")

@@ -69,7 +69,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codemode.explore.writing.regen import run_regen
+    from codemode.flows.regenerating import regen
 
     scope = scope_from_args(args)
     config = config_from_args(
@@ -86,23 +86,13 @@ def run(args: argparse.Namespace) -> int:
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    report = run_regen(
+    report = regen(
         config,
         scope,
         dry_run=args.dry_run,
         function_ids=tuple(args.function),
         progress=None if args.quiet else progress,
     )
-    if scope.is_change and not args.function and config.diff:
-        # The behaviour diff's witnesses become cases too, so the spec records the change (#18).
-        from codemode.behaviour.witness_cases import record_witnesses
-
-        recorded = record_witnesses(config, scope, dry_run=args.dry_run)
-        report = report._replace(
-            functions=(*report.functions, *recorded.functions),
-            edits=(*report.edits, *recorded.edits),
-            notes=(*report.notes, *(n for n in recorded.notes if n != "nothing to accept")),
-        )
     if args.format == "json":
         sys.stdout.write(report.to_json() + "\n")
     else:

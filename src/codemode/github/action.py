@@ -122,13 +122,12 @@ def deliver(inputs: Inputs, event: Event, cwd: Path, token: str, env: Mapping[st
 def _run(inputs: Inputs, config: Config, p: Plan, dry_run: bool) -> Report:
     shard = parse_shard(inputs.shard)
     if inputs.mode == "regen":
-        from codemode.explore.writing.regen import run_regen
+        from codemode.flows.regenerating import regen
 
-        report: Report = run_regen(config, p.scope, dry_run=dry_run, shard=shard)
-        return report
-    from codemode.behaviour.check_change import check_change
+        return regen(config, p.scope, dry_run=dry_run, shard=shard)
+    from codemode.flows.checking import check
 
-    return check_change(config, p.scope, shard=shard)
+    return check(config, p.scope, shard=shard)
 
 
 def _pull_request_target(root: Path, event: Event, env: Mapping[str, str]) -> list[str]:
