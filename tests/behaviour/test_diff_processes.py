@@ -60,10 +60,10 @@ def test_two_processes_find_the_witnesses_one_finds(
     monkeypatch.setenv("CODEMODE_DIFF_PROCESSES", "2")
     rc, two = check(repo, "--base", "main", capsys=capsys, monkeypatch=monkeypatch)
     assert rc == 1
-    assert any(f"{SPLIT_AT} functions in 2 processes" in n for n in two["notes"])
+    assert (two["diff"]["functions"], two["diff"]["processes"]) == (SPLIT_AT, 2)
     monkeypatch.setenv("CODEMODE_DIFF_PROCESSES", "1")
     _, one = check(repo, "--base", "main", capsys=capsys, monkeypatch=monkeypatch)
-    assert not any("processes" in n for n in one["notes"])
+    assert one["diff"]["processes"] == 1
     assert _witnesses(two) == _witnesses(one)
     flagged = {fid for fid, calls in _witnesses(two).items() if calls}
     assert flagged == {f"demo.m{i}.grade_{i}" for i in CHANGED}

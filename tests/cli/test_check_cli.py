@@ -15,9 +15,9 @@ import jsonschema
 import pytest
 import yaml
 
-from codemode.check.run import run_check
 from codemode.cli.main import main
 from codemode.config import load_config
+from codemode.flows.checking import check
 from codemode.scope import Scope
 
 SHOP = Path(__file__).parents[2] / "examples" / "shop"
@@ -96,7 +96,7 @@ def test_json_report_contract(shop: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_cli_string_and_api_call_agree(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run_main(["check", "--root", str(shop), "--all", "--format", "json"], capsys)
     from_cli = json.loads(out)
-    from_api = json.loads(run_check(load_config(shop), Scope("all")).to_json())
+    from_api = json.loads(check(load_config(shop), Scope("all")).to_json())
     strip = ("notes", "duration_ms", "elapsed")
 
     def clean(obj: Any) -> Any:

@@ -72,9 +72,9 @@ def test_the_action_in_regen_mode_gives_the_cli_s_edits_and_report(
     action = json.loads((root / "codemode-report.json").read_text())
 
     # the Action writes no spec on a PR without `commit: true`: the CLI's dry run is its twin
+    command = ["regen", "--base", base, "--dry-run", "--format", "json"]
     cli = subprocess.run(
-        [str(Path(sys.executable).parent / "codemode"), "regen", "--base", base, "--dry-run"]
-        + ["--format", "json"],
+        [str(Path(sys.executable).parent / "codemode"), *command],
         cwd=by_hand,
         env={**env, "CODEMODE_MODEL": ""},
         capture_output=True,
