@@ -63,6 +63,7 @@ def _report(root: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]
             c.pop("duration_ms", None)
     data.pop("duration_s", None)
     data.pop("notes", None)
+    data.pop("elapsed", None)
     return data
 
 
