@@ -467,6 +467,31 @@ def base_and_feature(root: Path, changed: Path, text: str, message: str) -> tupl
     return base, git(root, "rev-parse", "HEAD").strip()
 
 
+TIERS = """\
+def loyalty_tier(points: int) -> str:
+    if points >= 5000:
+        return "gold"
+    return "silver"
+"""
+
+
+def tiers_pull_request(tmp_path: Path) -> tuple[Path, str, str]:
+    """A project whose pull request moves a threshold of a function no spec covers (its
+    behaviour changes at 5000): the repository, and the PR's (base, head) shas."""
+    root = tmp_path / "repo"
+    (root / "src" / "shop").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "shop"\nversion = "0"\n\n[tool.codemode]\nsource_roots = ["src"]\n'
+    )
+    (root / "src" / "shop" / "__init__.py").write_text("")
+    tiers = root / "src" / "shop" / "tiers.py"
+    tiers.write_text(TIERS)
+    base, head = base_and_feature(
+        root, tiers, TIERS.replace("points >= 5000", "points > 5000"), "gold from 5001"
+    )
+    return root, base, head
+
+
 def actions_env(
     tmp_path: Path, fake: FakeGitHub, event: str, event_path: Path | None, **inputs: str
 ) -> dict[str, str]:
@@ -488,6 +513,21 @@ def actions_env(
     for name, value in inputs.items():
         env[f"INPUT_{name.upper()}"] = value
     return env
+
+
+def pr_env(
+    tmp_path: Path,
+    fake: FakeGitHub,
+    base: str,
+    head: str,
+    name: str = "pull_request",
+    **inputs: str,
+) -> dict[str, str]:
+    """The environment of the Action's step on pull request #7 from ``base`` to ``head`` (the
+    payload ``name``), with a token and this interpreter as the project's."""
+    event = payload(name, tmp_path, BASE_SHA=base, HEAD_SHA=head)
+    inputs = {"github_token": "test-token", "python": sys.executable, **inputs}
+    return actions_env(tmp_path, fake, "pull_request", event, **inputs)
 
 
 def read_outputs(path: Path) -> dict[str, str]:

@@ -16,6 +16,7 @@ from ghfake import (
     git,
     make_project,
     payload,
+    pr_env,
     read_outputs,
     run_codemode,
 )
@@ -33,19 +34,6 @@ def project(tmp_path: Path) -> tuple[Path, str, str]:
     return root, base, head
 
 
-def _pr_env(
-    tmp_path: Path,
-    fake: FakeGitHub,
-    base: str,
-    head: str,
-    name: str = "pull_request",
-    **inputs: str,
-) -> dict[str, str]:
-    event = payload(name, tmp_path, BASE_SHA=base, HEAD_SHA=head)
-    inputs = {"github_token": "test-token", "python": sys.executable, **inputs}
-    return actions_env(tmp_path, fake, "pull_request", event, **inputs)
-
-
 def _ours(fake: FakeGitHub) -> list[dict[str, object]]:
     return [c for c in fake.pr_comments(7) if marker("default") in str(c["body"])]
 
@@ -56,7 +44,7 @@ def test_first_run_creates_the_comment_second_updates_it(
     root, base, head = project
     fake_github.add_comment(7, "unrelated review comment")
     # args: the scope is not what this test is about (see test_pull_request_scope_...)
-    env = _pr_env(tmp_path, fake_github, base, head, args="--all")
+    env = pr_env(tmp_path, fake_github, base, head, args="--all")
     first = run_codemode(["action"], root, env)
     assert first.returncode == 1, first.stderr  # drifted is in the default fail-on
     ours = _ours(fake_github)
@@ -92,7 +80,7 @@ def test_forbidden_token_warns_and_exits_by_verdict(
 ) -> None:
     root, base, head = project
     fake_github.fail("POST", r"/comments$", 403, times=5)
-    done = run_codemode(["action"], root, _pr_env(tmp_path, fake_github, base, head, args="--all"))
+    done = run_codemode(["action"], root, pr_env(tmp_path, fake_github, base, head, args="--all"))
     assert done.returncode == 1, done.stderr  # by verdict (drifted), not by the API failure
     assert "::warning title=codemode::PR comment not posted: HTTP 403" in done.stdout
     summary = (tmp_path / "step_summary.md").read_text()
@@ -107,7 +95,7 @@ def test_server_error_is_retried(
     root, base, head = project
     fake_github.fail("GET", r"/pulls/7$", 500, times=2)
     done = run_codemode(
-        ["action"], root, _pr_env(tmp_path, fake_github, base, head, args="--all", fail_on="none")
+        ["action"], root, pr_env(tmp_path, fake_github, base, head, args="--all", fail_on="none")
     )
     assert done.returncode == 0, done.stderr
     assert [m for m, p in fake_github.requests if p.endswith("/pulls/7")] == ["GET"] * 3
@@ -119,7 +107,7 @@ def test_fork_pull_request_gets_no_comment_but_a_report(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
     root, base, head = project
-    env = _pr_env(tmp_path, fake_github, base, head, name="pull_request_fork", args="--all")
+    env = pr_env(tmp_path, fake_github, base, head, name="pull_request_fork", args="--all")
     done = run_codemode(["action"], root, env)
     assert done.returncode == 1
     assert fake_github.requests == []
@@ -133,7 +121,7 @@ def test_pull_request_scope_is_the_pr_range(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
     root, base, head = project
-    done = run_codemode(["action"], root, _pr_env(tmp_path, fake_github, base, head))
+    done = run_codemode(["action"], root, pr_env(tmp_path, fake_github, base, head))
     assert done.returncode == 1, done.stderr
     report = json.loads((root / "codemode-report.json").read_text())
     assert report["scope"].startswith(base)
@@ -246,7 +234,7 @@ def test_shallow_checkout_gets_the_base_fetched(
     git(origin, "config", "uploadpack.allowAnySHA1InWant", "true")
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", "--depth=1", "-b", "feature", f"file://{origin}", str(clone))
-    done = run_codemode(["action"], clone, _pr_env(tmp_path, fake_github, base, head))
+    done = run_codemode(["action"], clone, pr_env(tmp_path, fake_github, base, head))
     assert done.returncode == 1, done.stderr
     report = json.loads((clone / "codemode-report.json").read_text())
     assert any("--depth=50" in n for n in report["notes"])
@@ -257,7 +245,7 @@ def test_unreachable_base_asks_for_fetch_depth_0(
     project: tuple[Path, str, str], tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
     root, _, head = project
-    done = run_codemode(["action"], root, _pr_env(tmp_path, fake_github, "d" * 40, head))
+    done = run_codemode(["action"], root, pr_env(tmp_path, fake_github, "d" * 40, head))
     assert done.returncode == 2
     assert "fetch-depth: 0" in done.stderr
 
@@ -285,7 +273,7 @@ def test_regen_commit_pushes_to_a_same_repository_pr(
     tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
     origin, clone, base, head = _regen_project(tmp_path)
-    env = _pr_env(tmp_path, fake_github, base, head, mode="regen", commit="true", fail_on="none")
+    env = pr_env(tmp_path, fake_github, base, head, mode="regen", commit="true", fail_on="none")
     done = run_codemode(["action"], clone, env)
     assert done.returncode == 0, done.stderr
     report = json.loads((clone / "codemode-report.json").read_text())
@@ -298,7 +286,7 @@ def test_regen_commit_pushes_to_a_same_repository_pr(
 
 def test_regen_never_commits_for_a_fork(tmp_path: Path, fake_github: FakeGitHub) -> None:
     origin, clone, base, head = _regen_project(tmp_path)
-    env = _pr_env(
+    env = pr_env(
         tmp_path,
         fake_github,
         base,

@@ -15,31 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ghfake import FakeGitHub, actions_env, base_and_feature, git, payload, run_codemode
+from ghfake import FakeGitHub, git, pr_env, run_codemode, tiers_pull_request
 
 pytestmark = pytest.mark.slow
-
-TIERS = """\
-def loyalty_tier(points: int) -> str:
-    if points >= 5000:
-        return "gold"
-    return "silver"
-"""
-
-
-def _pull_request(tmp_path: Path) -> tuple[Path, str, str]:
-    root = tmp_path / "repo"
-    (root / "src" / "shop").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(
-        '[project]\nname = "shop"\nversion = "0"\n\n[tool.codemode]\nsource_roots = ["src"]\n'
-    )
-    (root / "src" / "shop" / "__init__.py").write_text("")
-    tiers = root / "src" / "shop" / "tiers.py"
-    tiers.write_text(TIERS)
-    base, head = base_and_feature(
-        root, tiers, TIERS.replace("points >= 5000", "points > 5000"), "gold from 5001"
-    )
-    return root, base, head
 
 
 def _outcome(report: dict[str, Any]) -> tuple[list[Any], list[Any]]:
@@ -52,21 +30,11 @@ def _outcome(report: dict[str, Any]) -> tuple[list[Any], list[Any]]:
 def test_the_action_in_regen_mode_gives_the_cli_s_edits_and_report(
     tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
-    root, base, head = _pull_request(tmp_path)
+    root, base, head = tiers_pull_request(tmp_path)
     by_hand = tmp_path / "by-hand"
     shutil.copytree(root, by_hand)
 
-    event = payload("pull_request", tmp_path, BASE_SHA=base, HEAD_SHA=head)
-    env = actions_env(
-        tmp_path,
-        fake_github,
-        "pull_request",
-        event,
-        github_token="test-token",
-        python=sys.executable,
-        mode="regen",
-        fail_on="none",
-    )
+    env = pr_env(tmp_path, fake_github, base, head, mode="regen", fail_on="none")
     done = run_codemode(["action"], root, env)
     assert done.returncode == 0, done.stdout + done.stderr
     action = json.loads((root / "codemode-report.json").read_text())

@@ -5,11 +5,10 @@ stopped operation."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-from ghfake import FakeGitHub, actions_env, payload, run_codemode
+from ghfake import FakeGitHub, pr_env, run_codemode
 
 from codemode.report.markdown import marker
 from wallkit import BLOCKED, change_every_function, git, leftovers, make, state
@@ -29,15 +28,7 @@ def test_the_action_calls_side_effects_and_changes_nothing(
     home, tmpdir = tmp_path / "home", tmp_path / "tmpdir"
     home.mkdir()
     tmpdir.mkdir()
-    event = payload("pull_request", tmp_path, BASE_SHA=base, HEAD_SHA=head)
-    env = actions_env(
-        tmp_path,
-        fake_github,
-        "pull_request",
-        event,
-        github_token="test-token",
-        python=sys.executable,
-    )
+    env = pr_env(tmp_path, fake_github, base, head)
     env.update(HOME=str(home), TMPDIR=str(tmpdir), CODEMODE_WARM="0")
     before = state(root, home)
     done = run_codemode(["action"], root, env)

@@ -3,47 +3,27 @@ on a pull request whose head changes a function no spec covers, against the loop
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-from ghfake import FakeGitHub, actions_env, base_and_feature, payload, read_outputs, run_codemode
+from ghfake import (
+    FakeGitHub,
+    pr_env,
+    read_outputs,
+    run_codemode,
+    tiers_pull_request,
+)
 
 from codemode.report.markdown import marker
 
 pytestmark = pytest.mark.slow
 
-TIERS = """\
-def loyalty_tier(points: int) -> str:
-    if points >= 5000:
-        return "gold"
-    return "silver"
-"""
-
 
 def test_the_pr_comment_shows_each_witness_call_and_how_to_accept(
     tmp_path: Path, fake_github: FakeGitHub
 ) -> None:
-    root = tmp_path / "repo"
-    (root / "src" / "shop").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(
-        '[project]\nname = "shop"\nversion = "0"\n\n[tool.codemode]\nsource_roots = ["src"]\n'
-    )
-    (root / "src" / "shop" / "__init__.py").write_text("")
-    tiers = root / "src" / "shop" / "tiers.py"
-    tiers.write_text(TIERS)
-    base, head = base_and_feature(
-        root, tiers, TIERS.replace("points >= 5000", "points > 5000"), "gold from 5001"
-    )
-    event = payload("pull_request", tmp_path, BASE_SHA=base, HEAD_SHA=head)
-    env = actions_env(
-        tmp_path,
-        fake_github,
-        "pull_request",
-        event,
-        github_token="test-token",
-        python=sys.executable,
-    )
+    root, base, head = tiers_pull_request(tmp_path)
+    env = pr_env(tmp_path, fake_github, base, head)
     done = run_codemode(["action"], root, env)
     assert done.returncode == 1, done.stdout + done.stderr  # `changed` fails by default
     ours = [c for c in fake_github.pr_comments(7) if marker("default") in str(c["body"])]
