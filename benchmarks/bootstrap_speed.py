@@ -164,11 +164,11 @@ def _score(root: Path, max_mutants: int) -> tuple[int, int, int]:
     checkout's codemode and mutation_score.py's way of mutating a function in its file."""
     import mutation_score as ms
 
-    from codemode.check.run import make_worker
     from codemode.check.verify import Verifier
     from codemode.config import load_config
     from codemode.specs.index import build_index
     from codemode.worker import mutants as ops
+    from codemode.worker.make import make_worker
 
     config = load_config(root)
     by_id = {f.id: (s, f) for s in build_index(config).files for f in s.functions}

@@ -9,11 +9,11 @@ from typing import Any
 
 from projectkit import meta, project, regen, spec
 
-from codemode.check.run import make_worker
 from codemode.config import load_config
 from codemode.explore.offline.evaluators import offline_evaluators
 from codemode.explore.record import Recorder
 from codemode.explore.target import load_target, module_source
+from codemode.worker.make import make_worker
 from codemode.worker.pool import Worker
 
 SRC = {
