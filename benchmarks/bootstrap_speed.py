@@ -182,7 +182,7 @@ def _score(root: Path, max_mutants: int) -> tuple[int, int, int]:
         worker.close()
     killed = total = 0
     for fid in passing:
-        for _, dead in ms._mutate_function(config, root, fid, by_id[fid], max_mutants, ops):
+        for _, dead in ms.mutate_function(config, root, fid, by_id[fid], max_mutants, ops):
             killed, total = killed + dead, total + 1
     return len(passing), killed, total
 
