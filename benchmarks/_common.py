@@ -4,6 +4,8 @@ sys.path): hermetic git identity and dates, so repositories build the same every
 from __future__ import annotations
 
 import os
+import subprocess
+from pathlib import Path
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "bench",
@@ -27,3 +29,11 @@ def user_env(drop: tuple[str, ...] = ("CODEMODE_", "VIRTUAL_ENV")) -> dict[str, 
         for k, v in os.environ.items()
         if not k.startswith(drop) and k != "PYTHONDONTWRITEBYTECODE"
     }
+
+
+def git(repo: Path, *args: str) -> str:
+    """``git ARGS`` in ``repo`` with the hermetic identity; its output. Fails loudly."""
+    env = {**os.environ, **GIT_ENV}
+    return subprocess.run(
+        ["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True
+    ).stdout

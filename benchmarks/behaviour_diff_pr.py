@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import _common
+from _common import git
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TARGET_S = 10.0
@@ -91,16 +91,6 @@ def _module(i: int, changed: bool) -> str:
     if i % 2 == 0:  # behaviour: the threshold moves up by one
         return MODULE.format(i=i, limit=limit, shift=1, mod=mod)
     return REFACTOR.format(i=i, limit=limit, shift=0, mod=mod)
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", *args],
-        cwd=repo,
-        check=True,
-        capture_output=True,
-        env={**os.environ, **_common.GIT_ENV},
-    )
 
 
 def build(root: Path, n: int) -> Path:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -24,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 import _common
+from _common import git
 
 BUDGET = 2.0
 TARGET = 1.10
@@ -47,11 +47,6 @@ def slow(n: int) -> int:
 """
 
 
-def _git(repo: Path, *args: str) -> None:
-    env = {**os.environ, **_common.GIT_ENV}
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env)
-
-
 def _project(root: Path, seconds: float) -> Path:
     """A repository whose staged change makes ``slow`` return another value."""
     repo = root / f"slow-{seconds:g}"
@@ -60,11 +55,11 @@ def _project(root: Path, seconds: float) -> Path:
     (repo / "src" / "demo" / "__init__.py").write_text("", encoding="utf-8")
     module = repo / "src" / "demo" / "slow.py"
     module.write_text(SLOW.format(seconds=seconds, step=1), encoding="utf-8")
-    _git(repo, "init", "-q", "-b", "main")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "old")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "old")
     module.write_text(SLOW.format(seconds=seconds, step=2), encoding="utf-8")
-    _git(repo, "add", "-A")
+    git(repo, "add", "-A")
     return repo
 
 

@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import _common
+from _common import git
 
 FUNCS_PER_MODULE = 20
 GIT_ENV = _common.GIT_ENV
@@ -90,13 +91,6 @@ def module_text(i: int, n_modules: int, edited: bool = False) -> str:
             f"        return self.value + f{i:04d}_{k - 10:02d}(x)\n"
         )
     return "\n".join(lines) + "\n"
-
-
-def git(repo: Path, *args: str) -> str:
-    env = {**os.environ, **GIT_ENV}
-    return subprocess.run(
-        ["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True
-    ).stdout
 
 
 def make_repo(root: Path, n_modules: int, n_touch: int, pack: bool = True) -> None:

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import _common
+from _common import git
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "src"))
@@ -39,11 +40,6 @@ def label(n: int) -> str:
     """A label."""
     return "#" + str(n)
 '''
-
-
-def git(repo: Path, *args: str) -> None:
-    env = {**os.environ, **_common.GIT_ENV}
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env)
 
 
 def build(root: Path, big_mb: int) -> Path:
