@@ -7,7 +7,7 @@ import os
 import selectors
 import time
 
-from codemode.worker import runner
+from codemode.worker.canonical import MAX_REPLY_CHARS
 
 
 class WorkerDied(Exception):
@@ -15,8 +15,8 @@ class WorkerDied(Exception):
 
 
 # A reply line longer than this is not read into memory: the worker caps one case's reply at
-# runner.MAX_REPLY_CHARS, so only code that writes to the protocol itself gets here (#11).
-MAX_REPLY_BYTES = 8 * runner.MAX_REPLY_CHARS
+# canonical.MAX_REPLY_CHARS, so only code that writes to the protocol itself gets here (#11).
+MAX_REPLY_BYTES = 8 * MAX_REPLY_CHARS
 
 
 class ReplyTooBig(WorkerDied):

@@ -11,7 +11,7 @@ import types
 from collections.abc import Awaitable, Callable, Iterable
 
 from . import wall
-from .canonical import COLLISIONS, canonical, dumps, qualname, realize, typed
+from .canonical import COLLISIONS, MAX_REPLY_CHARS, canonical, dumps, qualname, realize, typed
 from .clock import ShiftedClock, clock_watch
 from .fixtures import Fixtures, apply_serializer
 from .policy import TargetError, exc_line, import_path
@@ -55,11 +55,6 @@ def _line_tracer(code_filter: Callable[[Any], bool], lines: set[int]) -> Callabl
 
     return global_
 
-
-# One case's reply: an output far past what a spec could hold is the case's error, not a
-# 40 MB line for the parent to decode and the report to carry (#11). The parent drops a
-# longer line unread (pool.MAX_REPLY_BYTES).
-MAX_REPLY_CHARS = 2_000_000
 
 # A block asked with ``batch`` (pool.Worker.run) writes its case replies together, in one
 # write with its ``done``, not one write each: every write woke the worker's relay and then
