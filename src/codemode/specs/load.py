@@ -43,7 +43,7 @@ from codemode.specs.validate import (
     validate_as,
     validate_meta,
 )
-from codemode.specs.yaml_nodes import construct, duplicate_keys, key_str, node_line, pairs
+from codemode.specs.yaml_nodes import BUILT, construct, duplicate_keys, key_str, node_line, pairs
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -145,8 +145,11 @@ def _parse_case(
         return found
     case_key, case_node = found
     line = node_line(case_key)
-    key_lines = {key_str(k) or "": node_line(k) for k, _ in pairs(case_node)}
     data = construct(loader, case_node)
+    if case_node.tag == BUILT:  # one flow mapping on one line (common_yaml): every key on it
+        key_lines = dict.fromkeys(data, node_line(case_node))
+    else:
+        key_lines = {key_str(k) or "": node_line(k) for k, _ in pairs(case_node)}
     raw_id = data.get("id")
     case_id = str(raw_id) if raw_id is not None else default_id
     if not (case_id.isascii() and case_id.isprintable()):
@@ -466,9 +469,31 @@ def _root_node(text: str) -> yaml.MappingNode | SpecProblem:
 
 
 def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
+    from codemode.specs.common_yaml import read_tree
+
+    common = read_tree(text)  # most files, read without the parser's events (#36)
+    if common is not None:
+        spec = _from_root(common, path, rel)
+        if not _any_problem(spec):  # a problem is worded by the full loader, as always
+            return spec
+    return parse_with_events(text, path, rel)
+
+
+def _any_problem(spec: SpecFile) -> bool:
+    return bool(spec.problems) or any(
+        f.error is not None or any(c.error is not None for c in f.cases) for f in spec.functions
+    )
+
+
+def parse_with_events(text: str, path: Path, rel: str) -> SpecFile:
+    """The full loader: any YAML, every problem with its line."""
     root = _root_node(text)
     if isinstance(root, SpecProblem):
         return SpecFile(path, rel, problems=(root,))
+    return _from_root(root, path, rel)
+
+
+def _from_root(root: yaml.MappingNode, path: Path, rel: str) -> SpecFile:
     problems: list[SpecProblem] = []
     duplicate_keys(root, problems)
     loader = _Loader("")

@@ -82,6 +82,10 @@ _MAP_TAG = "tag:yaml.org,2002:map"
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
+# The tag of a flow collection that specs/common_yaml.py read and built already: its value
+# is the node's ``data``, its entries are not nodes.
+BUILT = "codemode:built"
+
 
 class _Slow(Exception):
     """This node needs PyYAML's own constructor (a merge key, a set, an unknown tag...)."""
@@ -114,4 +118,6 @@ def _fast_construct(loader: Any, node: yaml.Node) -> Any:
                 raise _Slow
             out[_fast_construct(loader, k)] = _fast_construct(loader, v)
         return out
+    if tag == BUILT:
+        return node.data  # type: ignore[attr-defined]
     raise _Slow
