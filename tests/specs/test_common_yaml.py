@@ -11,6 +11,9 @@ generators write are checked to be read by it (else it would save nothing).
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -182,3 +185,49 @@ def test_the_forms_codemode_and_json_write_are_read_without_the_loader() -> None
         assert read_tree(text) is not None
         fast, slow = _both(text)
         assert repr(fast) == repr(slow)
+
+
+KIND = '''\
+def kind(value):
+    """The value as the function receives it: its type and repr."""
+    return f"{type(value).__name__}:{value!r}"
+'''
+# Each input as YAML 1.1 reads it (plain words as bools, "1e5" as a string, escapes...), in
+# codemode's flow form, in JSON, and in block form: the expectations are the loader's reading.
+KIND_SPEC = """\
+kinds.kind:
+  dataset:
+    - case: {id: yes_word, input: yes, expected: "bool:True"}
+    - case: {id: off_word, input: Off, expected: "bool:False"}
+    - case: {id: tilde, input: ~, expected: "NoneType:None"}
+    - case: {id: no_dot_exponent, input: 1e5, expected: "str:'1e5'"}
+    - case: {id: float_exponent, input: 1.0e+5, expected: "float:100000.0"}
+    - case: {id: octal, input: 017, expected: "int:15"}
+    - case: {id: escapes, input: "\\x41\\u00e9\\N", expected: "str:'A\\u00e9\\\\x85'"}
+    - case: {"id": "json_exponent", "input": 1e5, "expected": "str:'1e5'"}
+    - case: {"id": "json_int", "input": 12, "expected": "int:12"}  # a comment
+    - case:
+        id: block
+        input: 'it''s'
+        expected: "str:\\"it's\\""
+"""
+
+
+def test_check_reads_yaml_1_1_values_through_the_common_reader(tmp_path: Path) -> None:
+    root = tmp_path / "kinds"
+    (root / "specs").mkdir(parents=True)
+    (root / "kinds.py").write_text(KIND)
+    (root / "pyproject.toml").write_text('[tool.codemode]\nspecs = ["specs/*.yml"]\n')
+    (root / "specs" / "kinds.yml").write_text(KIND_SPEC, encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    assert read_tree(KIND_SPEC) is not None  # the file is the reader's, not the full loader's
+    for cache in ("0", "1"):  # parsed, then parsed and cached, then read back
+        for _ in range(2 if cache == "1" else 1):
+            proc = subprocess.run(
+                [sys.executable, "-m", "codemode", "check", "--root", str(root), "--all"],
+                capture_output=True,
+                text=True,
+                env={**os.environ, "CODEMODE_SPEC_CACHE": cache},
+            )
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+            assert "10 cases: 10 passed" in proc.stdout
