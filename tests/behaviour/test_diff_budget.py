@@ -53,3 +53,64 @@ def test_the_budget_bounds_the_diff_whatever_one_call_costs(
     assert f["diff_note"].startswith(f"the diff budget ({BUDGET:g} s) cut the search")
     # the verdicts say the rc: a witness found in time is a change; none, and nothing fails
     assert rc == (1 if f["witnesses"] else 0)
+
+
+# A module whose import takes longer than the whole budget (a large library at load 5-11:
+# its import and its pool took the 2 s before its first call, #32).
+SLOW_IMPORT = """\
+import time
+
+time.sleep({seconds})
+
+
+def grade(points: int) -> str:
+    return "high" if points >= {limit} else "low"
+"""
+TESTS = """\
+from demo.graded import grade
+
+
+def test_grade():
+    for points in (5, 9, 10, 11, 50):
+        assert grade(points) in ("high", "low")
+"""
+
+
+def _slow_import_change(tmp_path: Path, budget: float) -> Path:
+    config = PYPROJECT + f"diff_budget = {{seconds = {budget}}}\n"
+    repo = project(tmp_path, {"pyproject.toml": config, "tests/test_graded.py": TESTS})
+    write(repo, {"src/demo/graded.py": SLOW_IMPORT.format(seconds=1.2, limit=10)})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "graded")
+    write(repo, {"src/demo/graded.py": SLOW_IMPORT.format(seconds=1.2, limit=11)})
+    git(repo, "add", "-A")
+    return repo
+
+
+def test_the_budget_counts_calls_not_the_import_before_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both sides import the module (1.2 s) before the 1 s budget starts, and so do the second
+    run's workers: the change is found. Before, the import was the first call's time, the
+    budget ran out on it, and the note said "after 0 of 5 inputs"."""
+    repo = _slow_import_change(tmp_path, 1.0)
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.graded.grade"]
+    assert f["status"] == "changed", f
+    assert [w["call"] for w in f["witnesses"]] == ["grade(10)"]
+    assert "budget" not in (f["diff_note"] or ""), f["diff_note"]
+    assert rc == 1
+
+
+def test_the_start_up_has_a_bound_of_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import past the start-up's limit: the function is not compared, and says why."""
+    from codemode.behaviour import bounded
+
+    monkeypatch.setattr(bounded, "START_LIMIT", 0.5)
+    repo = _slow_import_change(tmp_path, 1.0)
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.graded.grade"]
+    assert f["diff_note"] == "not compared: demo.graded.grade's module took over 0.5 s to import"
+    assert not f["witnesses"] and rc == 0

@@ -24,6 +24,7 @@ from codemode.verdicts import DIFFED, Verdict
 # The engine (the worker, the pool's parsers) is imported only when a function is diffed:
 # a commit that changes no public function pays nothing for it.
 if TYPE_CHECKING:
+    from codemode.behaviour.bounded import Side
     from codemode.behaviour.engine import FunctionDiff
     from codemode.behaviour.parallel import Part
     from codemode.change.diff import ChangedFunction, DiffResult
@@ -307,8 +308,7 @@ def run_part(
 ) -> list[FunctionDiff]:
     """One process's share: a worker per side (those given, else new ones), the pools built
     one ahead in a thread."""
-    from codemode.behaviour.engine import DiffBudget, FunctionDiff, diff_function, sides
-    from codemode.behaviour.left_out import dropped
+    from codemode.behaviour.engine import sides
     from codemode.explore.offline.harvest import files_read_once
 
     config = part.config
@@ -321,30 +321,49 @@ def run_part(
     first = old_w.env.get("PYTHONHASHSEED", "0")
     seed = str((int(first) + 1) % 2**32) if first.isdigit() else _seed()
     again = _Again(config, part, seed)
-    budget = DiffBudget(config.diff_seconds, config.diff_calls)
     with files_read_once():  # every function's pool reads the same files: once
         pools = _Pools(part)
         try:
-            out = []
-            last = 0.0
-            for i, (f, pool) in enumerate(zip(part.targets, pools)):
-                # the budget holds from when this function's pool began to be built, or the
-                # one before it ended (pools are built one ahead): the whole diff is bounded
-                begun = max(pools.began[i], last)
-                if not pool:
-                    got = FunctionDiff(f.id, note="no inputs to compare the versions on")
-                else:
-                    old, new = sides(old_w, new_w, f.renamed_from or f.id, f.id)
-                    tol = config.float_tolerance
-                    got = diff_function(f.id, pool, old, new, budget, tol, again, begun)
-                out.append(got._replace(dropped=dropped(pool)))
-                last = time.monotonic()
-            return out
+            ready = iter(pools)
+            return [
+                _diff_one(
+                    config, f, ready, sides(old_w, new_w, f.renamed_from or f.id, f.id), again
+                )
+                for f in part.targets
+            ]
         finally:
             pools.stop()
             old_w.close()
             new_w.close()
             again.close()
+
+
+def _diff_one(
+    config: Config,
+    f: ChangedFunction,
+    pools: Iterator[list[PoolCall]],
+    pair: tuple[Side, Side],
+    again: _Again,
+) -> FunctionDiff:
+    """One target: both sides import its module while its pool is built, then its calls run
+    under the budget. Neither the pool (codemode's own reading, bounded by the harvest's
+    caps) nor the start-up (``bounded.START_LIMIT``) is the budget's: at load 5-11 they took
+    all of it for a large library, and its functions were cut "after 0 of N inputs" (#32)."""
+    from codemode.behaviour.bounded import Loading
+    from codemode.behaviour.engine import NOT_COMPARED, DiffBudget, FunctionDiff, diff_function
+    from codemode.behaviour.left_out import dropped
+
+    loading = Loading(*pair)
+    pool = next(pools)
+    loading.wait()
+    if loading.why:
+        got = FunctionDiff(f.id, (), 0, len(pool), NOT_COMPARED + loading.why, True)
+    elif not pool:
+        got = FunctionDiff(f.id, note="no inputs to compare the versions on")
+    else:
+        budget = DiffBudget(config.diff_seconds, config.diff_calls)
+        got = diff_function(f.id, pool, *pair, budget, config.float_tolerance, again)
+    return got._replace(dropped=dropped(pool))
 
 
 class _Again:
@@ -382,7 +401,6 @@ class _Pools:
         self.part = part
         self.ready: queue.Queue[list[PoolCall] | BaseException] = queue.Queue(maxsize=1)
         self.stopped = False
-        self.began: list[float] = []  # when each pool began to be built (time.monotonic)
         self.thread = threading.Thread(target=self._build, daemon=True)
         self.thread.start()
 
@@ -393,7 +411,6 @@ class _Pools:
         for f, spec_inputs in zip(part.targets, part.spec_inputs):
             if self.stopped:
                 return
-            self.began.append(time.monotonic())
             try:
                 pool = pool_for(
                     part.config,

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from codemode.behaviour.bounded import Ran, Side, both
+from codemode.behaviour.bounded import Loading, Ran, Side, both
 from codemode.behaviour.outcomes import Seen, difference, oversized, same, seen
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.report.model import Witness
@@ -108,8 +108,9 @@ def diff_function(
     """The function's witnesses within ``budget``: on the wall clock, whatever one call costs
     (#33). The first run of the pool stops where the second run of the differences it found
     would no longer fit; a call that would cross the deadline is not started, one that
-    crosses it is cut. ``started``: when the function's diff began (time.monotonic), if
-    before this call (its pool was being built)."""
+    crosses it is cut. ``started``: when the function's calls began (time.monotonic), if
+    before this call. The sides' start-up (``bounded.Loading``) is not the budget's: the
+    caller waits for it first, and the second run's workers' is added to the deadline."""
     end = (time.monotonic() if started is None else started) + budget.seconds
     signalled = received()
     todo = list(pool[: budget.calls])
@@ -117,6 +118,7 @@ def diff_function(
     step = _Steps()
     first_cut = False
     second: tuple[Worker, Worker] | None = None
+    loading: Loading | None = None
     start = 0
     while start < len(todo) and not look.full():
         until = end - min(budget.seconds / 2, look.cost())  # room to run the suspects again
@@ -133,12 +135,15 @@ def diff_function(
         look.first(chunk, cases, ran_old, ran_new)
         start += size
         if look.suspects and again is not None and second is None:
-            second = again()  # started now, their start-up overlaps the rest of this run
+            # started now, they import the function while this run goes on
+            second = again()
+            loading = Loading(old._replace(worker=second[0]), new._replace(worker=second[1]))
         if ran_old.cut or ran_new.cut:
             first_cut = True
             break
-    if second is not None:
+    if second is not None and loading is not None:
         old, new = old._replace(worker=second[0]), new._replace(worker=second[1])
+        end += loading.wait()  # their start-up is not the calls' time: bounded apart
     witnesses, unconfirmed = look.confirm(old, new, function_id, end)
     notes = [*look.notes(), _cut_note(budget, look.ran, len(pool), first_cut, unconfirmed)]
     if received() > signalled:
@@ -368,3 +373,4 @@ def _witness(
 
 def sides(old: Worker, new: Worker, old_id: str, new_id: str) -> tuple[Side, Side]:
     return Side(old, old_id, str(old.root)), Side(new, new_id, str(new.root))
+
