@@ -196,3 +196,50 @@ def test_a_table_driven_unittests_rows_reach_the_function(
     assert f is not None and f["status"] == "changed", f
     calls = {w["call"] for w in f["witnesses"]}
     assert "compare('1.0.0-rc.1', '1.0.0')" in calls
+
+
+QTY_SPEC = """\
+demo.qty.qty:
+  dataset:
+    - case: {id: seven, input: "7", expected: 7}
+    - case: {id: letters_raise, input: "x", raises: ValueError, match: "not a number"}
+"""
+
+
+def test_a_spec_case_whose_exception_message_alone_changed_fails_only_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # #32: the spec's `match` held the old message; the same ValueError with another message
+    # is the message-only verdict a witness gets, not `drifted`. The case stays in the report.
+    repo = project(tmp_path, {"src/demo/qty.py": QTY, "specs/demo.qty.yml": QTY_SPEC})
+    _staged(repo, {"src/demo/qty.py": QTY.replace("not a number", "quantity must be digits")})
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.qty.qty"]
+    assert (f["status"], rc) == ("message_changed", 0), f
+    case = {c["id"]: c for c in f["cases"]}["letters_raise"]
+    assert case["status"] == "drifted"
+    assert "quantity must be digits" in case["message"], case
+    from codemode.cli.main import main
+
+    capsys.readouterr()
+    assert main(["check", "--staged"]) == 0
+    out = capsys.readouterr().out
+    assert "demo.qty.qty: message_changed:" in out and "letters_raise" in out
+    assert main(["check", "--staged", "--no-diff"]) == 0  # the spec's verdict alone
+    out = capsys.readouterr().out
+    assert "message_changed: only the exception message changed (1 case: the same" in out
+    rc, _ = check(
+        repo, "--staged", "--fail-on", "message_changed", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert rc == 1
+    # another value beside the message: drifted, as before
+    _staged(
+        repo,
+        {
+            "src/demo/qty.py": QTY.replace("not a number", "digits").replace(
+                "return int(text)", "return int(text) + 1"
+            )
+        },
+    )
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    assert (functions(report)["demo.qty.qty"]["status"], rc) == ("drifted", 1)

@@ -313,5 +313,15 @@ def function_status(cases: Sequence[CaseResult]) -> Verdict:
     if CASE_ERROR in statuses:
         return "error"
     if CASE_DRIFTED in statuses or CASE_FAILED in statuses:
-        return "drifted"
+        failing = [c for c in cases if c.status in (CASE_DRIFTED, CASE_FAILED)]
+        return "message_changed" if all(map(message_only, failing)) else "drifted"
     return "ok"
+
+
+def message_only(case: CaseResult) -> bool:
+    """A drifted case whose only failed check is ``match``: the expected exception type was
+    raised, with another message. Its function gets ``message_changed``, as a witness of
+    that kind does (outside the default fail_on, #32: a bare ``except:`` narrowed should not
+    block a commit for a message); the case stays drifted, shown with both messages."""
+    failed = [c.name for c in case.checks if c.passed is False]
+    return case.status == CASE_DRIFTED and bool(failed) and set(failed) == {"match"}

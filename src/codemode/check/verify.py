@@ -7,7 +7,7 @@ become ``error`` results naming the file, the line and the cause, and the run go
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -214,7 +214,9 @@ class Verifier:
                 p.evaluations.append(assertion_evaluation(slot.name, slot.expr, answer))
             results[id(p.case)] = self._case_result(p)
         cases = tuple(_with_call(results[id(c)], func.id, c) for c in func.cases)
-        return FunctionResult(func.id, function_status(cases), spec.rel, func.line, cases), lines
+        status = function_status(cases)
+        message = _message_only(cases) if status == "message_changed" else ""
+        return FunctionResult(func.id, status, spec.rel, func.line, cases, message), lines
 
     def _case_result(self, p: _Pending) -> CaseResult:
         case, outcome = p.case, p.outcome
@@ -279,6 +281,14 @@ class Verifier:
                     result.problems.append(
                         Problem(spec.rel, None, f"fixture teardown failed: {err}")
                     )
+
+
+def _message_only(cases: Sequence[CaseResult]) -> str:
+    n = sum(c.status == CASE_DRIFTED for c in cases)
+    return (
+        f"only the exception message changed ({n} case{'s' if n != 1 else ''}: the same "
+        "exception type, another message); fails only with --fail-on message_changed"
+    )
 
 
 def _with_call(result: CaseResult, function_id: str, case: CaseSpec) -> CaseResult:
