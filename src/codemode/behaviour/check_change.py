@@ -311,6 +311,7 @@ def run_part(
     """One process's share: a worker per side (those given, else new ones), the pools built
     one ahead in a thread."""
     from codemode.behaviour.engine import sides
+    from codemode.behaviour.pools import Pools
     from codemode.explore.offline.harvest import files_read_once
 
     config = part.config
@@ -324,7 +325,7 @@ def run_part(
     seed = str((int(first) + 1) % 2**32) if first.isdigit() else _seed()
     again = _Again(config, part, seed)
     with files_read_once():  # every function's pool reads the same files: once
-        pools = _Pools(part)
+        pools = Pools(part)
         try:
             ready = iter(pools)
             return [
@@ -390,58 +391,6 @@ class _Again:
     def close(self) -> None:
         for w in self.workers or ():
             w.close()
-
-
-class _Pools:
-    """Each target's pool, built one ahead in a thread: the parent reads sources while the
-    two workers run the previous function's calls (they wait on pipes, not on the parent)."""
-
-    def __init__(self, part: Part) -> None:
-        import queue
-        import threading
-
-        self.part = part
-        self.ready: queue.Queue[list[PoolCall] | BaseException] = queue.Queue(maxsize=1)
-        self.stopped = False
-        self.thread = threading.Thread(target=self._build, daemon=True)
-        self.thread.start()
-
-    def _build(self) -> None:
-        from codemode.explore.offline.input_pool import pool_for
-
-        part = self.part
-        for f, spec_inputs in zip(part.targets, part.spec_inputs):
-            if self.stopped:
-                return
-            try:
-                pool = pool_for(
-                    part.config,
-                    f.id,
-                    old_root=part.old_root,
-                    new_root=part.new_root,
-                    old_id=f.renamed_from or f.id,
-                    spec_inputs=spec_inputs,
-                    old_files=part.old_files,
-                )
-            except BaseException as exc:  # re-raised in the caller's thread
-                self.ready.put(exc)
-                return
-            self.ready.put(pool)
-
-    def __iter__(self) -> Iterator[list[PoolCall]]:
-        for _ in self.part.targets:
-            item = self.ready.get()
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-
-    def stop(self) -> None:
-        self.stopped = True
-        while self.thread.is_alive():  # let a blocked put finish
-            try:
-                self.ready.get(timeout=0.05)
-            except Exception:
-                pass
 
 
 def _old_worker(config: Config, part: Part, seed: str) -> Worker:

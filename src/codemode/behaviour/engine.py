@@ -373,4 +373,3 @@ def _witness(
 
 def sides(old: Worker, new: Worker, old_id: str, new_id: str) -> tuple[Side, Side]:
     return Side(old, old_id, str(old.root)), Side(new, new_id, str(new.root))
-

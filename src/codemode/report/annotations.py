@@ -68,14 +68,12 @@ def build_annotations(report: Report, limit: int = MAX_PER_LEVEL) -> list[Annota
             if c.diff:
                 text += "\n" + c.diff
             title = f"codemode: {f.id}[{c.id}] {c.status}"
-            # only an exception's message changed: it fails only on request (#32)
-            level, into = ("warning", warnings) if f.status == "message_changed" else ("error", errors)
-            into.append(
-                (
-                    (rank, FAILING_CASE_ORDER[c.status]),
-                    Annotation(level, text, f.spec, c.line, title),
-                )
+            # a message alone changed (#32): it fails only on request
+            level, into = (
+                ("warning", warnings) if f.status == "message_changed" else ("error", errors)
             )
+            order = (rank, FAILING_CASE_ORDER[c.status])
+            into.append((order, Annotation(level, text, f.spec, c.line, title)))
         if f.witnesses:  # the behaviour diff (#18): one annotation per function, on its source
             from codemode.report.witness import MAX_SHOWN, only_messages, witness_text
 
