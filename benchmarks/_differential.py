@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import json
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -625,9 +624,7 @@ json.dump(result, sys.stdout)
 """
 
 
-def run_calls(
-    src: Path, calls: list[Call], python: str = sys.executable, messages: bool = False
-) -> list[str]:
+def run_calls(src: Path, calls: list[Call], python: str = "", messages: bool = False) -> list[str]:
     """The outcome of each call against the package under ``src``, in a fresh interpreter
     (with ``messages``, an exception's message is part of its outcome)."""
     payload = [[c.function, list(c.args), [list(k) for k in c.kwargs]] for c in calls]

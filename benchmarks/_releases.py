@@ -170,17 +170,22 @@ def install_source(sdist: Path, package: str, src: Path) -> Path:
     return src
 
 
+# The interpreter the releases of the upgrade being measured run in: this one, or a virtual
+# environment with their runtime requirements (_requirements.interpreter); set per upgrade.
+PYTHON = [sys.executable]
+
+
 def run_beside(
     script: str, src: Path, payload: Any, what: str, args: tuple[str, ...] = (), python: str = ""
 ) -> list[str]:
-    """Run ``script`` on the package under ``src`` in a fresh interpreter, ``payload`` as
-    JSON on stdin, and read its JSON list of outcomes. Both releases run from one folder
-    beside them: a function that returns a path from the working directory (humanfriendly's
-    format_path('')) differed only by where each ran."""
+    """Run ``script`` on the package under ``src`` in a fresh interpreter (``python``, else
+    ``PYTHON``'s), ``payload`` as JSON on stdin, and read its JSON list of outcomes. Both
+    releases run from one folder beside them: a function that returns a path from the
+    working directory (humanfriendly's format_path('')) differed only by where each ran."""
     cwd = src.parent / "cwd"
     cwd.mkdir(exist_ok=True)
     proc = subprocess.run(
-        [python or sys.executable, "-c", script, str(src), *args],
+        [python or PYTHON[0], "-c", script, str(src), *args],
         input=json.dumps(payload),
         capture_output=True,
         text=True,

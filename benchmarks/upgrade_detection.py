@@ -9,7 +9,10 @@ the old and on the new release (benchmarks/_announced_*.py) and counts only when
 releases confirms it (benchmarks/_changelog.py: stable on the old release, the announced
 outcomes on each, a difference of value or exception type; a message-only difference is no
 change). A change that does not confirm is shown with why, never silently dropped; an upgrade
-whose release cannot run here at all is shown as excluded, with the reason. A second source,
+whose release cannot run here at all is shown as excluded, with the reason. A release that
+declares runtime requirements (its metadata's Requires-Dist or requires.txt) gets them: the
+upgrade runs in a virtual environment that has them (benchmarks/_requirements.py, cached in
+~/.cache/codemode-bench/dependency-venvs), codemode's worker too (`python =`). A second source,
 the differential run (benchmarks/_differential.py: both releases called on both test suites'
 literal calls, their docstring examples and a generic pool), is reported beside it: the
 changelog's functions it also finds ("both sources"), the ones only the changelog has
@@ -86,6 +89,7 @@ from _differential import (
     public_functions,
 )
 from _releases import BenchError, Library, copy_tests, fetch, install_source, test_files
+from _requirements import interpreter
 from _scoring import TARGET, Outcome, Scope, show, summary
 from _witness import FLAG_STATUSES, recheck, steady, witnesses
 
@@ -430,9 +434,12 @@ def make_repo(
     package: str,
     max_cases: int | None,
     diff_budget: tuple[float, int] | None = None,
+    python: str = sys.executable,
 ) -> None:
     root.mkdir(parents=True)
     extra = f"max_cases = {max_cases}\n" if max_cases else ""
+    if python != sys.executable:  # the releases' requirements are installed there
+        extra += f"python = {json.dumps(python)}\n"
     if diff_budget:
         extra += f"diff_budget = {{seconds = {diff_budget[0]}, calls = {diff_budget[1]}}}\n"
     (root / "pyproject.toml").write_text(
@@ -472,6 +479,12 @@ def chosen(changed: set[str], kinds: dict[str, str], unchanged: int | None) -> l
     return sorted(changed | keep)
 
 
+# codemode's packages a bootstrap (``regen --all`` or ``--function``: no change scope) never
+# runs: the behaviour diff and the GitHub delivery. An edit of the diff alone re-bootstrapped
+# every upgrade (a large library's bootstrap takes minutes), though it cannot change a spec.
+NOT_BOOTSTRAP = ("behaviour", "github")
+
+
 def _codemode_digest() -> str:
     """codemode's own source: a cached bootstrap is valid only for the code that wrote it."""
     import codemode
@@ -479,6 +492,8 @@ def _codemode_digest() -> str:
     h = hashlib.sha256()
     pkg = Path(codemode.__file__).parent
     for path in sorted(pkg.rglob("*.py")):
+        if path.relative_to(pkg).parts[0] in NOT_BOOTSTRAP:
+            continue
         h.update(str(path.relative_to(pkg)).encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 
@@ -583,6 +598,9 @@ def measure(
     options = options or Options()
     started = time.perf_counter()
     old, new = fetch(lib.dist, lib.old), fetch(lib.dist, lib.new)
+    # the releases' runtime requirements, from their metadata: both sides, codemode's worker
+    # and every runner of the truth run in one interpreter that has them
+    python = _releases.PYTHON[0] = interpreter(old, new)
     if announced is None:
         announced = ANNOUNCED.get((lib.dist, lib.old, lib.new), ())
     out, old_src, new_src = truths(lib, old, new, tmp / "truth", announced)
@@ -590,7 +608,7 @@ def measure(
         return out
     ids = set(out.truth) | set(out.differential) | set(out.kinds)
     root = tmp / f"{lib.dist}-{lib.old}"
-    make_repo(root, old, lib.package, options.max_cases, options.diff_budget)
+    make_repo(root, old, lib.package, options.max_cases, options.diff_budget, python)
     changed = set(out.truth) | set(out.differential)
     functions = chosen(changed, out.kinds, options.unchanged)
     out.bootstrapped = len(functions) if functions is not None else len(ids)
