@@ -103,15 +103,13 @@ def diff_function(
     budget: DiffBudget,
     rel_tol: float = 1e-9,
     again: Again | None = None,
-    started: float | None = None,
 ) -> FunctionDiff:
     """The function's witnesses within ``budget``: on the wall clock, whatever one call costs
     (#33). The first run of the pool stops where the second run of the differences it found
     would no longer fit; a call that would cross the deadline is not started, one that
-    crosses it is cut. ``started``: when the function's calls began (time.monotonic), if
-    before this call. The sides' start-up (``bounded.Loading``) is not the budget's: the
+    crosses it is cut. The sides' start-up (``bounded.Loading``) is not the budget's: the
     caller waits for it first, and the second run's workers' is added to the deadline."""
-    end = (time.monotonic() if started is None else started) + budget.seconds
+    end = time.monotonic() + budget.seconds
     signalled = received()
     todo = list(pool[: budget.calls])
     look = _Looker((old.root, new.root), rel_tol)
