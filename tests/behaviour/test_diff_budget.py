@@ -114,3 +114,41 @@ def test_the_start_up_has_a_bound_of_its_own(
     f = functions(report)["demo.graded.grade"]
     assert f["diff_note"] == "not compared: demo.graded.grade's module took over 0.5 s to import"
     assert not f["witnesses"] and rc == 0
+
+
+DOUBLE = "def double(n: int) -> int:\n    return n * 2{extra}\n"
+
+
+def _test_file(values: list[int]) -> str:
+    lines = "".join(f"    assert double({v}) == {2 * v}\n" for v in values)
+    return f"from demo.twice import double\n\n\ndef test_double():\n{lines}"
+
+
+def test_a_budget_that_cuts_the_pool_keeps_the_calls_the_change_s_tests_added(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool holds 30 calls the old tests made and the one the change's test added, last
+    in its file; a budget of 10 calls runs that one first (before, the first 10 in file
+    order: no witness)."""
+    config = PYPROJECT + "diff_budget = {calls = 10}\n"
+    old_tests = _test_file(list(range(1, 31)))
+    repo = project(
+        tmp_path,
+        {
+            "pyproject.toml": config,
+            "src/demo/twice.py": DOUBLE.format(extra=""),
+            "tests/test_twice.py": old_tests,
+        },
+    )
+    write(
+        repo,
+        {
+            "src/demo/twice.py": DOUBLE.format(extra=" + (n == 40)"),
+            "tests/test_twice.py": _test_file([*range(1, 31), 40]),
+        },
+    )
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.twice.double"]
+    assert [w["call"] for w in f["witnesses"]] == ["double(40)"], f
+    assert rc == 1
