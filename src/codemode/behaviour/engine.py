@@ -40,7 +40,7 @@ class DiffBudget(NamedTuple):
     """``[tool.codemode] diff_budget``: per function, the seconds and the calls it may take."""
 
     seconds: float = 2.0
-    calls: int = 300
+    calls: int = 1000
 
 
 class FunctionDiff(NamedTuple):
