@@ -92,13 +92,11 @@ def pool_for(
         )
         found += _side_calls(old_info, old_root, "old", drops, planned=planned, files=old_files)
     rank = {s: i for i, s in enumerate(INPUT_SOURCES)}
-    # Within a source, the calls only the new side's files hold come first: the tests the
+    # Among the tests' calls, those only the new side's tests make come first: the tests the
     # change added say where it changed behaviour, and a budget that cuts the search (the
     # seconds of a slow function, #32) keeps them. Stable: new before old, then file order.
-    old_keys = {c.key() for c in found if c.side == "old"}
-    found.sort(
-        key=lambda c: (rank.get(c.source, len(rank)), c.side != "new" or c.key() in old_keys)
-    )
+    old_tests = {c.key() for c in found if c.side == "old" and c.source == "tests"}
+    found.sort(key=lambda c: (rank.get(c.source, len(rank)), _seen_before(c, old_tests)))
     out: dict[str, PoolCall] = {}
     for call in found:
         out.setdefault(call.key(), call)
@@ -107,6 +105,11 @@ def pool_for(
     pool = Pool(out.values())
     pool.dropped = dict(drops)
     return pool
+
+
+def _seen_before(call: PoolCall, old_tests: set[str]) -> bool:
+    """Whether a call is not one only the change's own tests make."""
+    return call.source != "tests" or call.side != "new" or call.key() in old_tests
 
 
 def _info(config: Config, function_id: str, root: Path) -> TargetInfo | None:
