@@ -35,6 +35,9 @@ def run(args: argparse.Namespace) -> int:
     root = find_root(args.root or Path.cwd())
     answers = ask_all(cache_folder(root), args.action)
     if args.action == "stop":
+        from codemode.resident import stop_all
+
+        stop_all(str(cache_folder(root)))  # the hook's resident parent too (#36)
         pids = [str(a["stopped"]) for a in answers if "stopped" in a]
         if pids:
             print(f"codemode: stopped the warm worker (pid {', '.join(pids)})")

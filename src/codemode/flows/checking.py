@@ -25,6 +25,10 @@ def check(config: Config, scope: Scope, *, shard: tuple[int, int] | None = None)
         from codemode.config import warm_wanted
 
         config = config.replace(warm_worker=warm_wanted(config, os.environ))
+        if config.warm_worker:  # the console script may leave a resident parent (#36)
+            from codemode.resident import note_wanted
+
+            note_wanted(config.warm_idle)
         staged = staged_change(config.root)
         quick = quick_report(config, staged) if staged is not None else None
         if quick is not None:

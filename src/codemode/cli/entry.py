@@ -1,0 +1,28 @@
+"""The ``codemode`` console script: the hook's path through the repository's resident
+process when one is listening (``codemode.resident``, #36), otherwise ``cli.main.main`` here.
+
+Imports nothing of codemode's beyond ``resident`` before it knows which: a run the resident
+process does pays for an interpreter's start-up and a socket, not for codemode's imports.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from codemode import resident
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    code = resident.run(args)
+    if code is not None:
+        return code
+    from codemode.cli.main import main as run_here
+
+    code = run_here(args)
+    pid = resident.start_after(args)
+    orphans = sys.modules.get("codemode.worker.orphans")
+    if pid is not None and orphans is not None:
+        orphans.SPARED.add(pid)  # not one of the run's leftovers, which it kills at exit
+    return code
