@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from socket import socket as Socket
 
 FOLDER = "front"
+SERVER = "codemode.cli.resident_server"  # run with -m: how a server is found by its processes
 SOCKET = "sock"
 MAX_LINE = 1 << 20  # bytes of one request or answer: the environment and a few paths
 FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
@@ -95,8 +96,7 @@ def cache_folder(cwd: str) -> str | None:
     costs a few ms): None outside a git repository."""
     d = os.path.realpath(cwd)
     while not (
-        os.path.isfile(os.path.join(d, "pyproject.toml"))
-        or os.path.exists(os.path.join(d, ".git"))
+        os.path.isfile(os.path.join(d, "pyproject.toml")) or os.path.exists(os.path.join(d, ".git"))
     ):
         parent = os.path.dirname(d)
         if parent == d:
@@ -341,7 +341,7 @@ def start_after(argv: Sequence[str]) -> int | None:
         if not (private(base) and private(where)):
             return None
         flags = subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]
-        cmd = [sys.executable, *flags, "-m", "codemode.cli.resident_server", where, k]
+        cmd = [sys.executable, *flags, "-m", SERVER, where, k]
         cmd += [str(_wanted[0]), os.pathsep.join(sys.path), *_held()]
         return subprocess.Popen(
             cmd,
@@ -379,4 +379,37 @@ def stop_all(cache: str) -> list[int]:
             s.close()
         if answer and isinstance(answer.get("stopped"), int):
             stopped.append(int(answer["stopped"]))  # type: ignore[call-overload]
+    import signal
+
+    for pid in _starting(base, stopped):
+        try:
+            os.kill(pid, signal.SIGTERM)
+            stopped.append(pid)
+        except OSError:
+            continue
     return stopped
+
+
+def _starting(base: str, answered: list[int]) -> list[int]:
+    """This user's servers of folders under ``base`` that did not answer (one still importing
+    has no socket yet), found by their command lines; not the runs they forked, which have
+    the same command line and end on their own."""
+    real = os.path.realpath(base) + os.sep
+    found: dict[int, int] = {}  # pid -> parent
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in answered:
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != os.getuid():
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().decode("utf-8", "replace").split("\0")
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                parent = int(f.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if SERVER in argv[:-1]:
+            where = argv[argv.index(SERVER) + 1]
+            if os.path.realpath(where).startswith(real):
+                found[int(entry)] = parent
+    return [pid for pid, parent in found.items() if parent not in found and parent not in answered]

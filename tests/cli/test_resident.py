@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -172,17 +172,39 @@ def test_only_a_private_folder_of_this_user_is_trusted(project: Project) -> None
     assert served and proc.returncode == 0
 
 
+def _servers(project: Project) -> list[int]:
+    """Processes whose command line names a folder of the project's resident parents."""
+    front = str(project.front())
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            argv = (entry / "cmdline").read_bytes().decode("utf-8", "replace").split("\0")
+        except OSError:
+            continue
+        if any(arg.startswith(front) for arg in argv):
+            found.append(int(entry.name))
+    return found
+
+
+def _until(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return condition()
+
+
 def test_worker_stop_ends_it_and_warm_off_starts_none(project: Project) -> None:
     project.served("check", "--staged")
     sock = next(project.front().iterdir()) / "sock"
-    assert sock.exists()
+    assert sock.exists() and _servers(project)
     project.run("worker", "stop")
-    deadline = time.monotonic() + 5
-    while sock.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not sock.exists(), "the resident process removed its socket as it ended"
+    assert _until(lambda: not sock.exists() and not _servers(project)), "it ended"
     for _ in range(3):  # CODEMODE_WARM=0 (the suite's default): ordinary runs, none started
         proc, served = project.run("check", "--staged", CODEMODE_WARM="0")
         assert served == [] and proc.returncode == 0
     time.sleep(0.5)
-    assert not sock.exists()
+    assert _servers(project) == []
+    # one still importing as the stop comes (a run has just started it) is found and ended
+    project.run("check", "--staged")
+    project.run("worker", "stop")
+    assert _until(lambda: not _servers(project))

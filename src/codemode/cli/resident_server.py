@@ -101,23 +101,40 @@ class Server:
             return True
 
     def serve(self) -> Run | None:
-        """Until idle or stopped (None), or, in a forked child, the run it is to become."""
+        """Until idle or stopped (None), or, in a forked child, the run it is to become.
+        Stopped (``worker stop``, SIGTERM, a stale import), it takes no new run and ends
+        once the runs it forked have ended: their clients wait for their status."""
         while True:
             for sel_key, _ in self.sel.select(timeout=1.0):
-                if sel_key.data is None:
+                if sel_key.data is None and not self.stopping:
                     run = self._accept()
-                    if run is not None or self.stopping:
+                    if run is not None:
                         return run
                 else:
                     self._event(*sel_key.data)
+            if self.stopping:
+                self.unbind()
             if not self.children:
+                if self.stopping or time.monotonic() - self.last > self.idle or self.gone():
+                    return None
                 preload(self.pending)
                 self.world.add_modules(self.pending)
                 self.pending = []
-                if time.monotonic() - self.last > self.idle or self.gone():
-                    return None
 
     stopping = False
+
+    def stop(self, *_: object) -> None:
+        self.stopping = True
+
+    def unbind(self) -> None:
+        """No new run: the listener closed, the socket removed (if it is still ours)."""
+        if self.listener.fileno() < 0:
+            return
+        self.sel.unregister(self.listener)
+        self.listener.close()
+        with contextlib.suppress(OSError):
+            if not self.gone():
+                os.unlink(os.path.join(self.folder, resident.SOCKET))
 
     def _accept(self) -> Run | None:
         try:
@@ -237,8 +254,7 @@ class Server:
         except ValueError:
             names = {}
         if names.get("stop"):
-            self.stopping = True
-            self.last = 0.0  # the run says the project does not want it: idle at once
+            self.stopping = True  # the run's project does not want it (`warm = false`)
         self.pending += [n for n in names.get("modules", []) if isinstance(n, str)]
 
 
@@ -335,17 +351,15 @@ def main(argv: list[str]) -> int:
     except OSError:
         return 0  # another server of this folder is starting or serving
     preload((*HOOK_PATH, *BEHAVIOUR, *FORK_SIDE, *names))
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # unwinds: the socket is removed
     server = Server(where, float(idle))
-    run = None
+    signal.signal(signal.SIGTERM, server.stop)
     try:
         run = server.serve()
-    finally:
-        if run is None:  # the server ends (in a child, the socket is the server's)
-            with contextlib.suppress(OSError):
-                if os.stat(os.path.join(where, resident.SOCKET)).st_ino == server.inode:
-                    os.unlink(os.path.join(where, resident.SOCKET))
+    except BaseException:
+        server.unbind()
+        raise
     if run is None:
+        server.unbind()
         return 0
     os.close(lock)
     child_main(run)

@@ -14,7 +14,8 @@ def register(sub: Any) -> None:
         help="stop or show the warm worker that repeat hook runs fork from",
         description="The pre-commit path keeps a worker per repository between runs, which "
         "has imported the project's third-party dependencies (never the project's own "
-        "modules). `stop` ends it (the next hook run starts a new one); `status` shows it.",
+        "modules). `stop` ends it, and the hook command's resident parent (the next hook run "
+        "starts new ones); `status` shows it.",
     )
     p.add_argument(
         "action",
