@@ -119,8 +119,14 @@ def build_side(ref: str, cache: Path) -> Side:
 
 def run_once(cmd: Sequence[str], cwd: Path, env: dict[str, str]) -> Run:
     """One run, with the CPU and peak memory of the command and every process it waited for
-    (``wait4`` reports them together: the worker and its forked children included)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    (``wait4`` reports them together: the worker and its forked children included), and the
+    CPU of the resident parent's child that ran it, as its client notes it (#36)."""
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile() as probe,
+    ):
+        env = {**env, "CODEMODE_PROBE": probe.name}
         t0 = time.perf_counter()
         proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -132,7 +138,8 @@ def run_once(cmd: Sequence[str], cwd: Path, env: dict[str, str]) -> Run:
         if proc.returncode not in (0, 1):
             tail = err.read().decode(errors="replace")[-2000:]
             raise GuardError(f"{' '.join(cmd)}: exit {proc.returncode}\n{stdout[-1000:]}{tail}")
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout)
+        cpu = usage.ru_utime + usage.ru_stime + hook_latency.served_cpu(Path(probe.name))
+    return Run(wall, cpu, usage.ru_maxrss / 1024, stdout)
 
 
 def interleaved(

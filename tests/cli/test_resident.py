@@ -208,3 +208,28 @@ def test_worker_stop_ends_it_and_warm_off_starts_none(project: Project) -> None:
     project.run("check", "--staged")
     project.run("worker", "stop")
     assert _until(lambda: not _servers(project))
+
+
+CLIENT = """
+import sys
+before = set(sys.modules)
+from codemode import resident
+code = resident.run(["check", "--staged"])
+heavy = ("json", "socket", "selectors", "argparse", "pathlib", "re", "enum", "typing")
+print(code, sorted(m for m in set(sys.modules) - before if m in heavy or m.startswith("codemode.")))
+"""
+
+
+def test_the_client_imports_nothing_of_the_run(project: Project) -> None:
+    """What the command imports before a resident parent takes the run: none of codemode's
+    modules, nor the standard library's that the run itself needs (json, socket, argparse)."""
+    (project.front() / "nobody").mkdir(mode=0o700, parents=True)  # no server listens there
+    proc = subprocess.run(
+        [sys.executable, "-c", CLIENT],
+        cwd=project.root,
+        env={**os.environ, "CODEMODE_WARM": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert proc.stdout.split() == ["None", "['codemode.resident']"]

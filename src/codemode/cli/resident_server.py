@@ -172,12 +172,14 @@ class Server:
         assert request is not None
         read, write = os.pipe()
         go_read, go_write = os.pipe()
-        gc.freeze()  # the child's collector would walk, and so copy, all it inherits
+        # The child's collector would walk (and so copy) every object it inherits: frozen
+        # there for its whole run, as the behaviour diff's fork does (behaviour/ahead.py).
+        gc.freeze()
         try:
             pid = os.fork()
         except OSError:
             pid = -1
-        finally:
+        if pid != 0:
             gc.unfreeze()
         if pid == 0:
             os.close(read)
