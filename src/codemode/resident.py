@@ -26,8 +26,11 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from socket import socket as Socket
+    from _socket import socket as Socket
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import TypeVar
+
+    S = TypeVar("S", bound=Socket)
 
 FOLDER = "front"
 SERVER = "codemode.cli.resident_server"  # run with -m: how a server is found by its processes
@@ -141,13 +144,13 @@ def peer_uid(s: Socket) -> int:
     return int.from_bytes(creds[4:8], sys.byteorder)
 
 
-def send(s: Socket, message: dict[str, object], fds: Sequence[int] = ()) -> None:
+def send(s: Socket, message: Mapping[str, object], fds: Sequence[int] = ()) -> None:
     """One message: its length (4 bytes) and its ``marshal`` form (both ends are one
     interpreter, part of the key; ``json`` and ``socket`` cost a hook run ~10 ms to import)."""
     import _socket
     import marshal
 
-    data = marshal.dumps(message)
+    data = marshal.dumps(dict(message))
     frame = len(data).to_bytes(4, "little") + data
     if not fds:
         s.sendall(frame)
@@ -183,23 +186,30 @@ def receive(s: Socket, buf: bytes = b"") -> tuple[dict[str, object] | None, byte
 def connect(where: str) -> Socket | None:
     """The server listening in ``where``, if it is there and this user's."""
     import _socket
-    import stat
 
     if not (private(os.path.dirname(where)) and private(where)):
         return None
+    return dial(where, SOCKET, _socket.socket, 5.0)
+
+
+def dial(where: str, name: str, make: Callable[[int, int], S], timeout: float) -> S | None:
+    """A connection (made by ``make``) to the socket ``where/name`` if it is a socket of this
+    user's, someone listens on it, and that someone runs as this user; else None."""
+    import stat
+
     try:
-        st = os.lstat(os.path.join(where, SOCKET))
+        st = os.lstat(os.path.join(where, name))
     except OSError:
         return None
     if not stat.S_ISSOCK(st.st_mode) or st.st_uid != os.getuid():
         return None
-    s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-    s.settimeout(5.0)
+    s = make(1, 1)  # AF_UNIX, SOCK_STREAM
+    s.settimeout(timeout)
     fd = -1
     try:
         # through the folder's descriptor: a socket's path is limited to 108 bytes
         fd = os.open(where, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_PATH", 0))
-        s.connect(f"/proc/self/fd/{fd}/{SOCKET}")
+        s.connect(f"/proc/self/fd/{fd}/{name}")
         if peer_uid(s) != os.getuid():
             raise OSError("the socket's owner is another user")
     except OSError:
@@ -228,7 +238,7 @@ def _stream(stream: object) -> list[object] | None:
 def request(argv: Sequence[str]) -> dict[str, object] | None:
     """The run as the server's child must become it, or None when something cannot be
     handed over (a closed standard stream, a deleted working folder)."""
-    import _signal as signal
+    import _signal as signal  # type: ignore[import-not-found]  # signal.py builds enums
 
     try:
         for fd in (0, 1, 2):
@@ -263,11 +273,13 @@ def run(argv: Sequence[str]) -> int | None:
     to do it (the caller runs it itself)."""
     if not eligible(argv):
         return None
-    cwd = os.getcwd() if os.path.isdir(".") else ""
-    where = folder(cwd) if cwd else None
+    try:
+        where = folder(os.getcwd())
+    except OSError:  # a working folder removed under the shell
+        return None
     req = request(argv) if where else None
     s = connect(where) if where and req else None
-    if s is None:
+    if s is None or req is None:
         return None
     try:
         try:
@@ -286,7 +298,7 @@ def run(argv: Sequence[str]) -> int | None:
 
 def _wait(s: Socket, pid: int, rest: bytes) -> int:
     """Relay signals to the child until the server says how it ended; end as it did."""
-    import _signal as signal  # its functions without signal.py's enums
+    import _signal as signal  # type: ignore[import-not-found]  # no enums: cheaper
 
     def relay(signum: int, _frame: object) -> None:
         try:

@@ -32,6 +32,7 @@ import time
 from typing import Any, NamedTuple
 
 from codemode import resident
+from codemode.worker.warm import address
 
 # Imported by the behaviour diff's fork only (so absent from a run's own modules): a server
 # that holds them spares every fork its imports.
@@ -81,9 +82,9 @@ class Server:
             os.unlink(path)  # under the folder's lock: nobody listens on it
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)
-        fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_PATH", 0))
+        short, fd = address(self.folder, resident.SOCKET)  # a path short enough to bind
         try:
-            s.bind(f"/proc/self/fd/{fd}/{resident.SOCKET}")
+            s.bind(short)
         finally:
             os.umask(old)
             os.close(fd)
@@ -292,8 +293,9 @@ def become(run: Run) -> None:
     os.environ.clear()
     os.environ.update(req["env"])
     time.tzset()
-    if "tempfile" in sys.modules:
-        sys.modules["tempfile"].tempdir = None  # chosen afresh from this environment
+    import tempfile
+
+    tempfile.tempdir = None  # chosen afresh from this environment
     sys.argv = [req["argv0"], *req["argv"]]
     streams = [_stdio(fd, "r" if fd == 0 else "w", spec) for fd, spec in enumerate(req["streams"])]
     sys.stdin, sys.stdout, sys.stderr = streams

@@ -31,9 +31,9 @@ from typing import IO, Any
 
 from codemode.cachedir import private
 from codemode.effects import Effects
+from codemode.resident import dial
 from codemode.worker import orphans
 from codemode.worker.pool import RUNTIME_SCRIPT, Worker
-from codemode.worker.warm import address
 
 FOLDER = "warm"
 SOCKET = "sock"  # the names warm.py uses
@@ -110,35 +110,7 @@ def shared_seed(cache: Path) -> str | None:
 def connect(folder: Path, timeout: float = 2.0) -> socket.socket | None:
     """A connection to the warm worker listening in ``folder``, if one is and it is this
     user's; None for no socket, a stale one (nobody listening), or one not to be trusted."""
-    path = folder / SOCKET
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    if not stat.S_ISSOCK(st.st_mode) or st.st_uid != os.getuid():
-        return None
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(timeout)
-    fd = -1
-    try:
-        short, fd = address(str(folder))
-        s.connect(short)
-        if peer_uid(s) != os.getuid():
-            raise OSError("the socket's owner is another user")
-    except OSError:
-        s.close()
-        return None
-    finally:
-        if fd >= 0:
-            os.close(fd)
-    return s
-
-
-def peer_uid(s: socket.socket) -> int:
-    import struct
-
-    creds = s.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    return int(struct.unpack("3i", creds)[1])
+    return dial(str(folder), SOCKET, socket.socket, timeout)
 
 
 class Remote:
