@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -79,3 +80,31 @@ def test_check_staged_with_the_diff_computes_the_change_once(
     assert (steps["materialize"], steps["analyze"]) == (1, 1), steps
     assert reads == {"specs/tiers.yml": 1, "specs/other.yml": 1}, reads
     assert report["diff"]["functions"] == 1
+
+
+def test_the_diff_fork_asks_git_nothing_the_run_knows(tmp_path: Path) -> None:
+    """Where the repository is and what HEAD names are asked once per ``check --staged``
+    (#36): the diff's fork takes them from the run instead of three git runs of its own."""
+    repo = _staged_change(tmp_path)
+    log, bin_ = tmp_path / "git.log", tmp_path / "bin"
+    bin_.mkdir()
+    real = shutil.which("git")
+    assert real is not None
+    (bin_ / "git").write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    (bin_ / "git").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "codemode", "check", "--staged", "--format", "json"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    tier = next(
+        f for f in json.loads(done.stdout)["functions"] if f["id"] == "demo.tiers.loyalty_tier"
+    )
+    assert tier["status"] == "changed", tier  # the diff ran, on the old side from git
+    runs = log.read_text().splitlines()
+    assert sum(" rev-parse " in f" {r} " for r in runs) == 1, runs

@@ -328,13 +328,14 @@ class StagedChange(NamedTuple):
     sides: Sides
     changes: list[FileChange]
     raw: bytes
+    head: str | None = None  # HEAD's commit; None before the first commit (an unborn branch)
 
 
 def staged_change(path: Path) -> StagedChange:
     repo, git_dir, head = locate_at_head(path)
     sides = Sides(head or empty_tree(repo), None, "index")  # as resolve() has it for --staged
     changes, raw = raw_diff(repo, sides)
-    return StagedChange(repo, git_dir, sides, changes, raw)
+    return StagedChange(repo, git_dir, sides, changes, raw, head)
 
 
 def hunks(root: Path, sides: Sides, pathspec: Sequence[str] = ("*.py",)) -> dict[str, Hunks]:

@@ -35,8 +35,10 @@ class ChangeInputs:
         new_side: Path | None,
         reads: list[SpecRead],
         named: int,
+        staged: StagedChange | None = None,
     ) -> None:
         self.config, self.analysis, self.new_side = config, analysis, new_side
+        self.staged = staged  # git's answer for --staged: the repository, HEAD, the sides
         self.reads = reads  # the spec files the change can affect, read
         self.named = named  # how many changed functions they name (whether lanes pay)
         self._specs: list[SpecFile] | None = None
@@ -94,7 +96,7 @@ def prepare_change(
 
         remove(new_side)
         raise
-    return ChangeInputs(config, analysis, new_side, reads, named)
+    return ChangeInputs(config, analysis, new_side, reads, named, staged)
 
 
 def affected_specs(config: Config, root: Path, analysis: DiffResult) -> tuple[list[SpecRead], int]:
