@@ -29,6 +29,8 @@ from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.functions import SourceFile
 from codemode.change.reach import (
+    CLASS_ENTRIES,
+    class_entries,
     def_text,
     dispatchers,
     factories,
@@ -37,7 +39,6 @@ from codemode.change.reach import (
 )
 from codemode.change.words import Words, WordsHelper, identifiers
 
-_CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
 # modules without cached identifiers from which a helper process reads them (fewer: the
 # fork and the answers cost more than it saves)
 _HELPER_MIN_MODULES = 256
@@ -252,9 +253,9 @@ class Project:
         if src.is_class(rest[0]):
             cls = f"{module}.{rest[0]}"
             return cls if len(rest) == 1 else self.method(cls, rest[1])
-        if len(rest) == 1 and (
-            rest[0] in src.constants() or f"{module}.{rest[0]}" in self.bindings
-        ):
+        if f"{module}.{rest[0]}" in self.bindings:  # ``_default.decode`` too
+            return f"{module}.{rest[0]}"
+        if len(rest) == 1 and rest[0] in src.constants():
             return f"{module}.{rest[0]}"
         return self._through_imports(src, rest, hops)
 
@@ -382,8 +383,8 @@ def _names(project: Project, ids: Iterable[str]) -> Names:
             family = project.family(parts[-2])
             owners = names.methods.setdefault(parts[-1].encode(), set())
             owners |= family | project.factories(parts[-2], family)  # c = make(); c.m() (#32)
-            if parts[-1] in _CONSTRUCTORS:
-                names.plain.add(parts[-2].encode())  # ``Cls(...)`` calls its constructor
+            if parts[-1] in CLASS_ENTRIES:  # ``Cls(...)`` calls its constructor, ``Cls()(x)``
+                names.plain.add(parts[-2].encode())
         else:
             names.plain.add(parts[-1].encode())
     return names
@@ -444,17 +445,20 @@ def _hits(
         for _line, ref, defs in src.references(words):
             cls = next((d.cls for d in reversed(defs) if d.cls), None)
             found = list(_targets(project, module, src, cls, ref, defs[0]))
-            if not found and ref.rpartition(".")[2] in method_names:
-                # not a name it resolves: a method of an instance it builds (#32)
+            method = ref.rpartition(".")[2]
+            if method in method_names and targets.isdisjoint(found):
+                # not a name it resolves (or ``Cls(...).expand`` beside a function ``expand``):
+                # a method of an instance it builds or holds (#32)
                 text = def_text(src, defs[0])
-                found = list(instance_targets(project, module, cls, ref, text))
+                owners = names.methods[method.encode()]
+                found += instance_targets(project, module, cls, ref, text, owners)
             for target in found:
                 if target in targets:
                     for d in defs:
                         fid = f"{module}.{d.qual}"
                         if fid != target:
                             hits.setdefault(fid, set()).add(target)
-        for bound, target in module_bindings(project, module, src, words, targets):
+        for bound, target in module_bindings(project, module, src, words, targets, names.methods):
             project.bindings.add(bound)  # a partial, a wrapper, a table: not a function (#32)
             hits.setdefault(bound, set()).add(target)
     return hits
@@ -471,14 +475,8 @@ def _targets(
         except SourceError:
             return
         found = project.resolve_in(module, cls, ref)
-    if found is None:
-        return
-    yield found
-    if project.is_class(found):  # a class reference also means its constructor
-        for ctor in _CONSTRUCTORS:
-            method = project.method(found, ctor)
-            if method:
-                yield method
+    if found is not None:
+        yield from class_entries(project, found)  # a class: its constructor, ``__call__``
 
 
 def head_ids(project: Project) -> frozenset[str]:

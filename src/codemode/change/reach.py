@@ -47,11 +47,15 @@ def def_text(src: SourceFile, d: Def) -> str:
 
 
 def instance_targets(
-    project: Project, module: str, cls: str | None, ref: str, text: str
+    project: Project, module: str, cls: str | None, ref: str, text: str, owners: set[bytes]
 ) -> Iterator[str]:
     """Methods named by ``ref`` called on an instance the function ``text`` builds or is
     handed: ``var.method`` where ``var`` was built from or annotated with a project class,
-    or ``method`` written as ``Cls(...).method`` somewhere in ``text``."""
+    or is a module-level instance (``_default = Decoder()``, here or imported), or
+    ``method`` written as ``Cls(...).method`` somewhere in ``text``. Failing those, any
+    ``x.method`` where the function (or, in a method, its class) names a class of
+    ``owners`` (the target's class family): an instance kept in a list, built by ``a or
+    Cls()``, or handed from a method to another is seldom spelt so that a regex sees it."""
     head, _, name = ref.rpartition(".")
     if not name or head in ("self", "cls", "super()"):
         return
@@ -60,13 +64,60 @@ def instance_targets(
         refs = list(_attribute_receivers(project, module, cls, head[5:]))
     elif "." not in head:
         refs = [(module, cls, r) for r in _receivers(text, head, name)]
+        if head and not refs:
+            refs = list(_module_instances(project, module, head))
     else:
-        return
+        refs = []
+    refs += [(module, cls, o) for o in _named_owners(project, module, cls, text, owners)]
+    seen: set[str] = set()
     for where, owner, cls_ref in refs:
         for found in _built_classes(project, where, owner, cls_ref):
             method = project.method(found, name)
-            if method:
+            if method and method not in seen:
+                seen.add(method)
                 yield method
+
+
+def _named_owners(
+    project: Project, module: str, cls: str | None, text: str, owners: set[bytes]
+) -> Iterator[str]:
+    """The names of ``owners`` that the function's text writes, or its class's text."""
+    if cls:
+        src = project.source(module)
+        chunk = next((c for c in src.chunks if c.name == cls.split(".")[0]), None) if src else None
+        if src is not None and chunk is not None:
+            text = src.local(chunk)[0]
+    for owner in sorted(o.decode() for o in owners):
+        if re.search(r"(?<![\w.])" + re.escape(owner) + r"\b", text):
+            yield owner
+
+
+# ``NAME = Cls(`` or ``NAME: Cls`` at column 0: a module-level instance.
+_MODULE_INSTANCE = (
+    r"^{0}[ \t]*(?::[ \t]*([A-Za-z_][\w.]*)[^=\n]*)?(?:=[ \t]*([A-Za-z_][\w.]*)[ \t]*\()?"
+)
+
+
+def _module_instances(project: Project, module: str, name: str) -> Iterator[tuple[str, None, str]]:
+    """(module, None, class name) for a module-level ``name`` bound to an instance, in
+    ``module`` or in the module it is imported from (``from .core import _default``)."""
+    src = project.source(module)
+    if src is None:
+        return
+    places = [(module, name)]
+    places += [
+        project.split(target) for local, target in src.imports() if local == name and "." in target
+    ]
+    for where, qual in places:
+        there = project.source(where) if where else None
+        if there is None or "." in qual:
+            continue
+        pattern = re.compile(_MODULE_INSTANCE.format(re.escape(qual)), re.M)
+        for chunk in there.chunks:
+            if chunk.is_def or qual not in there.text[chunk.offset : chunk.end_offset]:
+                continue
+            for m in pattern.finditer(there.local(chunk)[0]):
+                yield from ((where, None, g) for g in m.groups() if g)
 
 
 def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> Iterator[str]:
@@ -86,9 +137,12 @@ def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> 
         return
     text = def_text(src, d)
     head = text[: (m.end() if (m := re.search(r"\)\s*(?:->[^:]*)?:", text)) else 0)]
-    names = re.findall(r"->\s*([A-Za-z_][\w.]*)", head)
+    names = re.findall(r"->\s*[\"']?([A-Za-z_][\w.]*)", head)
     names += re.findall(r"\breturn\s+([A-Za-z_][\w.]*)\s*\(", text)
     for name in dict.fromkeys(names):
+        if name in ("cls", "Self") and d.cls:  # a classmethod constructor: ``return cls(...)``
+            yield f"{f_module}.{d.cls}"
+            continue
         built = project.resolve_in(f_module, d.cls, name)
         if built and project.is_class(built):
             yield built
@@ -210,11 +264,18 @@ _TOP_LINE = re.compile(r"^\S", re.M)
 
 
 def module_bindings(
-    project: Project, module: str, src: SourceFile, words: set[str], targets: set[str]
+    project: Project,
+    module: str,
+    src: SourceFile,
+    words: set[str],
+    targets: set[str],
+    methods: dict[bytes, set[bytes]],
 ) -> Iterator[tuple[str, str]]:
     """(``module.NAME``, target) for each module-level name bound to an expression that uses a
     target: a ``functools.partial``, a decorator applied by hand (``fast = cached(slow)``), a
-    table of functions. Its users reach the target through it."""
+    table of functions, an instance (``_default = Decoder()``, whose ``__call__`` changed) or
+    its bound method (``dumps = _encoder.encode``, ``parse = Parser().parse``). Its users
+    reach the target through it."""
     from codemode.change.extract import uses_of
 
     for chunk in src.chunks:
@@ -228,8 +289,29 @@ def module_bindings(
                 if bound is None or bound.end() > i:
                     continue  # not on the right of a module-level assignment
                 found = project.resolve_in(module, None, dotted)
-                if found in targets:
-                    yield f"{module}.{bound.group(1)}", found
+                reached = list(class_entries(project, found)) if found else []
+                if name.encode() in methods and targets.isdisjoint(reached):
+                    end = _TOP_LINE.search(blanked, i)
+                    text = blanked[starts[-1] : end.start() if end else len(blanked)]
+                    owners = methods[name.encode()]
+                    reached += instance_targets(project, module, None, dotted, text, owners)
+                for target in targets.intersection(reached):
+                    yield f"{module}.{bound.group(1)}", target
+
+
+# What writing a class's name reaches beside the class: building an instance runs its
+# constructor, and calling an instance (``F()(x)``, ``f = F(); f(x)``) runs ``__call__``.
+CLASS_ENTRIES = ("__init__", "__new__", "__post_init__", "__call__")
+
+
+def class_entries(project: Project, found: str) -> Iterator[str]:
+    """``found``, and where it is a class, its constructors and ``__call__``."""
+    yield found
+    if project.is_class(found):
+        for entry in CLASS_ENTRIES:
+            method = project.method(found, entry)
+            if method:
+                yield method
 
 
 _DEF_AT = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
