@@ -528,9 +528,26 @@ class _Analysis:
         )
 
     def _changed_constants(self, olds: list[_Side], news: list[_Side]) -> set[str]:
+        self._classes_alike(olds, news)
         before = {f"{s.src.module}.{k}": v for s in olds for k, v in s.src.constants().items()}
         after = {f"{s.src.module}.{k}": v for s in news for k, v in s.src.constants().items()}
         return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+
+    def _classes_alike(self, olds: list[_Side], news: list[_Side]) -> None:
+        """A class parsed on one side only: parse it on the other too, so that its attributes
+        (constants ``Cls.NAME``) compare like with like."""
+        from codemode.change.chunks import SourceError
+
+        old_by, new_by = {s.src.module: s for s in olds}, {s.src.module: s for s in news}
+        for module in old_by.keys() & new_by.keys():
+            sides = (old_by[module], new_by[module])
+            parsed = [{q.split(".")[0] for q in s.src.classes()} for s in sides]
+            for side, other in ((sides[0], parsed[1]), (sides[1], parsed[0])):
+                wanted = [q for q in other if side.src.top_names() and q in side.src.top_names()]
+                try:
+                    side.src.ensure(wanted)
+                except SourceError as exc:
+                    self.problems.append(f"{side.path}:{exc} (skipped)")
 
     def _head_function(self, project: Project, fid: str) -> tuple[Function | None, str]:
         module, qual = project.split(fid)

@@ -217,6 +217,13 @@ class _Extractor:
             start = len(self.out)
             self._generic(node)
             self._constant(node, "".join(self.out[start:]))  # type: ignore[arg-type]
+        elif all(is_class for _, is_class in self.scope):
+            # a class attribute (a table, a pattern, a dataclass field): ``Cls.NAME``, read as
+            # ``self.NAME``, ``cls.NAME`` or ``Cls.NAME`` (#32)
+            start = len(self.out)
+            self._generic(node)
+            text = "".join(self.out[start:])
+            self._constant(node, text, self.scope[-1][0] + ".")  # type: ignore[arg-type]
         else:
             self._generic(node)
 
@@ -318,14 +325,17 @@ class _Extractor:
                 target = f"{base}.{alias.name}" if base else alias.name
                 info.imports.append((alias.asname or alias.name, target))
 
-    def _constant(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, text: str) -> None:
+    def _constant(
+        self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, text: str, prefix: str = ""
+    ) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         fp = _sha(text)
         for target in targets:
             for sub in ast.walk(target):
                 if isinstance(sub, ast.Name):
-                    prev = self.info.constants.get(sub.id)
-                    self.info.constants[sub.id] = combine_fingerprints(prev, fp) if prev else fp
+                    name = prefix + sub.id
+                    prev = self.info.constants.get(name)
+                    self.info.constants[name] = combine_fingerprints(prev, fp) if prev else fp
 
 
 def extract_info(tree: ast.Module, module: str, is_package: bool) -> ChunkInfo:

@@ -305,6 +305,8 @@ class Project:
             src.ensure([qual])  # the bases are in the class statement
         except SourceError:
             return None
+        if not skip_self and f"{qual}.{name}" in src.constants():  # a class attribute (#32)
+            return f"{cls_id}.{name}"
         for base in src.classes().get(qual, ()):
             base_head = base.split(".")[0]
             if src.is_class(base_head):

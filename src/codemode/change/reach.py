@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from codemode.change.chunks import Def
+from codemode.change.chunks import Chunk, Def
 
 if TYPE_CHECKING:
     from codemode.change.functions import SourceFile
@@ -219,20 +219,28 @@ def dispatches(text: str) -> bool:
 
 def dispatchers(project: Project, target: str) -> Iterator[str]:
     """The methods that may reach method ``target`` by dynamic dispatch: those of its class
-    and of the class's in-repo bases that pick a method at run time."""
+    and of the class's in-repo bases that pick a method at run time, and the bases' methods
+    that call ``self.<name>`` (a template method: on an instance of ``target``'s class,
+    ``Base.run``'s ``self.step(x)`` runs the override)."""
     module, qual = project.split(target)
-    owner = qual.rpartition(".")[0]
+    owner, _, name = qual.rpartition(".")
     if not module or not owner or not project.is_class(f"{module}.{owner}"):
         return
     owner_id = f"{module}.{owner}"
+    calls = re.compile(r"\b(?:self|cls)\s*\.\s*" + re.escape(name) + r"\b")
+    bases = set(project.lineage(owner_id)) - {owner_id}
     for cls_id in [*project.lineage(owner_id), *_subclasses(project, owner_id, target)]:
         cls_module, cls_qual = project.split(cls_id)
         src = project.source(cls_module)
         if src is None:
             continue
+        base = cls_id in bases
         for d in _methods(src, cls_qual):
             fid = f"{cls_module}.{d.qual}"
-            if fid != target and dispatches(def_text(src, d)):
+            if fid == target or d.qual.rpartition(".")[2] == name:
+                continue
+            text = def_text(src, d)
+            if dispatches(text) or (base and calls.search(text)):
                 yield fid
 
 
@@ -279,7 +287,10 @@ def module_bindings(
     from codemode.change.extract import uses_of
 
     for chunk in src.chunks:
-        if chunk.is_def or not any(w in src.text[chunk.offset : chunk.end_offset] for w in words):
+        if not any(w in src.text[chunk.offset : chunk.end_offset] for w in words):
+            continue
+        if chunk.is_def:
+            yield from _class_bindings(project, module, src, chunk, words, targets)
             continue
         blanked, _ = src.local(chunk)
         for name in words:
@@ -297,6 +308,35 @@ def module_bindings(
                     reached += instance_targets(project, module, None, dotted, text, owners)
                 for target in targets.intersection(reached):
                     yield f"{module}.{bound.group(1)}", target
+
+
+_CLASS_ASSIGN = re.compile(r"^[ \t]+([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)")
+
+
+def _class_bindings(
+    project: Project, module: str, src: SourceFile, chunk: Chunk, words: set[str], targets: set[str]
+) -> Iterator[tuple[str, str]]:
+    """(``module.Cls.NAME``, target) for each class attribute whose value uses a target: a
+    table of handlers (``handlers = {int: _int}``), a pattern (``ESCAPE = re.compile(..)``)
+    read as ``self.NAME``."""
+    from codemode.change.extract import uses_of
+
+    blanked, defs = src.local(chunk)
+    lines = blanked.split("\n")
+    for name in words:
+        for i, dotted in uses_of(blanked, name):
+            line = chunk.start + blanked.count("\n", 0, i)
+            inside = [d for d in defs if d.start <= line <= d.end]
+            if not inside or not all(d.is_class for d in inside):
+                continue  # in a function (the caller's reference search sees it), or no class
+            cls = inside[-1]
+            for j in range(line, cls.start, -1):  # back to the assignment the use is part of
+                bound = _CLASS_ASSIGN.match(lines[j - chunk.start])
+                if bound:
+                    found = project.resolve_in(module, cls.qual, dotted)
+                    if found in targets:
+                        yield f"{module}.{cls.qual}.{bound.group(1)}", found
+                    break
 
 
 # What writing a class's name reaches beside the class: building an instance runs its

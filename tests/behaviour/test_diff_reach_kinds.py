@@ -1,0 +1,252 @@
+"""More ways a public function reaches a change (#32), each through ``check --staged`` with
+real git and real workers on both sides: the function's own code did not change, it is
+diffed like a changed one, its witness shows the difference, and its report names the way.
+
+One library module holds the common shapes: a module-level instance whose method does the
+work, a bound-method alias of one, a ``@classmethod`` constructor, an instance's
+``__call__``, a class attribute (a compiled pattern, a table of handlers), a base class's
+template method calling an override, a method named like a module function, and instances
+kept in a list. Each case edits one line of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from diffkit import check, functions, git, project, write
+
+LIB = """\
+import re
+
+
+class Decoder:
+    def decode(self, s):
+        return self._scan(s)
+
+    def _scan(self, s):
+        return s.strip()
+
+
+_default = Decoder()
+
+
+def loads(s):
+    return _default.decode(s)
+
+
+class Encoder:
+    def encode(self, o):
+        return "<" + str(o) + ">"
+
+
+_encoder = Encoder()
+dumps = _encoder.encode
+
+
+def to_text(o):
+    return dumps(o)
+
+
+class Money:
+    def __init__(self, cents):
+        self.cents = cents
+
+    @classmethod
+    def parse(cls, text):
+        return cls(int(text))
+
+    def show(self):
+        return "%d.%02d" % divmod(self.cents, 100)
+
+
+def price(text):
+    return Money.parse(text).show()
+
+
+class Doubler:
+    def __call__(self, x):
+        return x * 2
+
+
+double = Doubler()
+
+
+def twice(xs):
+    return [double(x) for x in xs]
+
+
+class Cleaner:
+    SPACES = re.compile(r"\\s+")
+
+    def clean(self, s):
+        return self.SPACES.sub(" ", s)
+
+
+def tidy(s):
+    return Cleaner().clean(s)
+
+
+def _upper(v):
+    return v.upper()
+
+
+class Formatter:
+    handlers = {str: _upper}
+
+    def format(self, v):
+        return self.handlers[type(v)](v)
+
+
+def shout(v):
+    return Formatter().format(v)
+
+
+class Base:
+    def run(self, x):
+        return self.step(x) + 1
+
+    def step(self, x):
+        return x
+
+
+class Plus(Base):
+    def step(self, x):
+        return x + 10
+
+
+def plus(x):
+    return Plus().run(x)
+
+
+class Expander:
+    def expand(self, s):
+        return s.split(",")
+
+
+def expand(s):
+    return list(Expander().expand(s))
+
+
+class Item:
+    def __init__(self, v):
+        self.v = v
+
+    def render(self):
+        return "-" + self.v
+
+
+class Listing:
+    def __init__(self, values):
+        self.items = [Item(v) for v in values]
+
+    def render(self):
+        return "\\n".join(item.render() for item in self.items)
+
+
+def listing(values):
+    return Listing(values).render()
+"""
+TEST_LIB = """\
+from demo.lib import expand, listing, loads, plus, price, shout, tidy, to_text, twice
+
+
+def test_lib():
+    assert loads("  a ") == "a"
+    assert to_text(1) == "<1>"
+    assert price("250") == "2.50"
+    assert twice([1, 2]) == [2, 4]
+    assert tidy("a  b") == "a b"
+    assert shout("a") == "A"
+    assert plus(1) == 11
+    assert expand("a,b") == ["a", "b"]
+    assert listing(["a", "b"]) == "-a\\n-b"
+"""
+# (the edit, the function it reaches, a witness call, its new outcome, the way: first to last)
+KINDS = {
+    "module-level instance": (
+        ("return s.strip()", "return s.lstrip()"),
+        "demo.lib.loads",
+        "loads('  a ')",
+        "a ",
+        ["demo.lib.Decoder._scan", "demo.lib.Decoder.decode", "demo.lib.loads"],
+    ),
+    "bound-method alias": (
+        ('"<" + str(o)', '"[" + str(o)'),
+        "demo.lib.to_text",
+        "to_text(1)",
+        "[1>",
+        ["demo.lib.Encoder.encode", "demo.lib.dumps", "demo.lib.to_text"],
+    ),
+    "classmethod constructor": (
+        ('"%d.%02d"', '"%d,%02d"'),
+        "demo.lib.price",
+        "price('250')",
+        "2,50",
+        ["demo.lib.Money.show", "demo.lib.price"],
+    ),
+    "__call__ of a module-level instance": (
+        ("x * 2", "x * 3"),
+        "demo.lib.twice",
+        "twice([1, 2])",
+        [3, 6],
+        ["demo.lib.Doubler.__call__", "demo.lib.double", "demo.lib.twice"],
+    ),
+    "class attribute": (
+        ('re.compile(r"\\s+")', 're.compile(r"\\s")'),
+        "demo.lib.tidy",
+        "tidy('a  b')",
+        "a  b",
+        ["demo.lib.Cleaner.SPACES", "demo.lib.Cleaner.clean", "demo.lib.tidy"],
+    ),
+    "class-level table": (
+        ("v.upper()", 'v.upper() + "!"'),
+        "demo.lib.shout",
+        "shout('a')",
+        "A!",
+        [
+            "demo.lib._upper",
+            "demo.lib.Formatter.handlers",
+            "demo.lib.Formatter.format",
+            "demo.lib.shout",
+        ],
+    ),
+    "template method of a base": (
+        ("x + 10", "x + 20"),
+        "demo.lib.plus",
+        "plus(1)",
+        22,
+        ["demo.lib.Plus.step", "demo.lib.Base.run", "demo.lib.plus"],
+    ),
+    "method named like a module function": (
+        ('s.split(",")', 's.split(";")'),
+        "demo.lib.expand",
+        "expand('a,b')",
+        ["a,b"],
+        ["demo.lib.Expander.expand", "demo.lib.expand"],
+    ),
+    "instances kept in a list": (
+        ('"-" + self.v', '"*" + self.v'),
+        "demo.lib.listing",
+        "listing(['a', 'b'])",
+        "*a\n*b",
+        ["demo.lib.Item.render", "demo.lib.Listing.render", "demo.lib.listing"],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_function_reaching_a_change_this_way_is_diffed_and_says_through_what(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (old, new), fid, call, outcome, via = KINDS[kind]
+    assert LIB.count(old) == 1, old
+    repo = project(tmp_path, {"src/demo/lib.py": LIB, "tests/test_lib.py": TEST_LIB})
+    write(repo, {"src/demo/lib.py": LIB.replace(old, new)})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get(fid)
+    assert f is not None, sorted(functions(report))  # in scope: re-checked and diffed
+    assert f["status"] == "changed" and rc == 1, f
+    calls = {w["call"]: w for w in f["witnesses"]}
+    assert calls[call]["new"] == {"returned": outcome}, list(calls)
+    assert f["via"] == via
