@@ -6,7 +6,7 @@ One library module holds the common shapes: a module-level instance whose method
 work, a bound-method alias of one, a ``@classmethod`` constructor, an instance's
 ``__call__``, a class attribute (a compiled pattern, a table of handlers), a base class's
 template method calling an override, a method named like a module function, and instances
-kept in a list. Each case edits one line of it."""
+kept in a list, an operator's special method. Each case edits one line of it."""
 
 from __future__ import annotations
 
@@ -145,9 +145,21 @@ class Listing:
 
 def listing(values):
     return Listing(values).render()
+
+
+class Version:
+    def __init__(self, text):
+        self.parts = [int(p) for p in text.split(".")]
+
+    def __lt__(self, other):
+        return self.parts < other.parts
+
+
+def newest(a, b):
+    return b if Version(a) < Version(b) else a
 """
 TEST_LIB = """\
-from demo.lib import expand, listing, loads, plus, price, shout, tidy, to_text, twice
+from demo.lib import expand, listing, loads, newest, plus, price, shout, tidy, to_text, twice
 
 
 def test_lib():
@@ -160,6 +172,7 @@ def test_lib():
     assert plus(1) == 11
     assert expand("a,b") == ["a", "b"]
     assert listing(["a", "b"]) == "-a\\n-b"
+    assert newest("1.0", "2.0") == "2.0"
 """
 # (the edit, the function it reaches, a witness call, its new outcome, the way: first to last)
 KINDS = {
@@ -223,6 +236,13 @@ KINDS = {
         "expand('a,b')",
         ["a,b"],
         ["demo.lib.Expander.expand", "demo.lib.expand"],
+    ),
+    "special method (an operator)": (
+        ("self.parts < other.parts", "self.parts > other.parts"),
+        "demo.lib.newest",
+        "newest('1.0', '2.0')",
+        "1.0",
+        ["demo.lib.Version.__lt__", "demo.lib.newest"],
     ),
     "instances kept in a list": (
         ('"-" + self.v', '"*" + self.v'),

@@ -29,12 +29,12 @@ from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.functions import SourceFile
 from codemode.change.reach import (
-    CLASS_ENTRIES,
     class_entries,
     def_text,
     dispatchers,
     factories,
     instance_targets,
+    is_special,
     module_bindings,
 )
 from codemode.change.words import Words, WordsHelper, identifiers
@@ -73,6 +73,7 @@ class Project:
     _families: dict[str, set[bytes]] = field(default_factory=dict)
     _factories: dict[str, set[bytes]] = field(default_factory=dict)
     bindings: set[str] = field(default_factory=set)  # module-level names impact went through
+    entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # reach.class_entries
     _helper: WordsHelper | None = None  # holds the identifiers of the modules in _remote
     _remote: dict[str, int] = field(default_factory=dict)  # module -> its index there
 
@@ -385,8 +386,8 @@ def _names(project: Project, ids: Iterable[str]) -> Names:
             family = project.family(parts[-2])
             owners = names.methods.setdefault(parts[-1].encode(), set())
             owners |= family | project.factories(parts[-2], family)  # c = make(); c.m() (#32)
-            if parts[-1] in CLASS_ENTRIES:  # ``Cls(...)`` calls its constructor, ``Cls()(x)``
-                names.plain.add(parts[-2].encode())
+            if is_special(parts[-1]):
+                names.plain |= family  # ``Cls(...)`` runs its constructor, ``a < b`` ``__lt__``
         else:
             names.plain.add(parts[-1].encode())
     return names

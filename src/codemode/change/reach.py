@@ -340,18 +340,33 @@ def _class_bindings(
 
 
 # What writing a class's name reaches beside the class: building an instance runs its
-# constructor, and calling an instance (``F()(x)``, ``f = F(); f(x)``) runs ``__call__``.
+# constructor, calling an instance (``F()(x)``, ``f = F(); f(x)``) runs ``__call__``, and an
+# operator, ``str()``, ``len()``, ``in``, ``with`` or iteration runs a special method: any
+# ``__name__`` method of the class or its in-repo bases (#32).
 CLASS_ENTRIES = ("__init__", "__new__", "__post_init__", "__call__")
 
 
+def is_special(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
 def class_entries(project: Project, found: str) -> Iterator[str]:
-    """``found``, and where it is a class, its constructors and ``__call__``."""
+    """``found``, and where it is a class, its constructors and special methods."""
     yield found
-    if project.is_class(found):
-        for entry in CLASS_ENTRIES:
-            method = project.method(found, entry)
-            if method:
-                yield method
+    if not project.is_class(found):
+        return
+    entries = project.entries.get(found)
+    if entries is None:
+        names = set(CLASS_ENTRIES)
+        for cls_id in project.lineage(found):
+            where, qual = project.split(cls_id)
+            src = project.source(where) if where else None
+            for d in _methods(src, qual) if src is not None else ():
+                if is_special(d.qual.rpartition(".")[2]):
+                    names.add(d.qual.rpartition(".")[2])
+        found_methods = (project.method(found, name) for name in sorted(names))
+        entries = project.entries[found] = tuple(m for m in found_methods if m)
+    yield from entries
 
 
 _DEF_AT = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
