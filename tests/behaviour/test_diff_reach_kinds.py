@@ -6,7 +6,7 @@ One library module holds the common shapes: a module-level instance whose method
 work, a bound-method alias of one, a ``@classmethod`` constructor, an instance's
 ``__call__``, a class attribute (a compiled pattern, a table of handlers), a base class's
 template method calling an override, a method named like a module function, and instances
-kept in a list, an operator's special method. Each case edits one line of it."""
+kept in a list, an operator's special method, a function held in an attribute. Each case edits one line of it."""
 
 from __future__ import annotations
 
@@ -157,9 +157,21 @@ class Version:
 
 def newest(a, b):
     return b if Version(a) < Version(b) else a
+
+
+def _number(text):
+    return int(text)
+
+
+class Reader:
+    def __init__(self):
+        self.parse_number = _number
+
+    def read(self, text):
+        return self.parse_number(text)
 """
 TEST_LIB = """\
-from demo.lib import expand, listing, loads, newest, plus, price, shout, tidy, to_text, twice
+from demo.lib import Reader, expand, listing, loads, newest, plus, price, shout, tidy, to_text, twice
 
 
 def test_lib():
@@ -173,6 +185,7 @@ def test_lib():
     assert expand("a,b") == ["a", "b"]
     assert listing(["a", "b"]) == "-a\\n-b"
     assert newest("1.0", "2.0") == "2.0"
+    assert Reader().read("5") == 5
 """
 # (the edit, the function it reaches, a witness call, its new outcome, the way: first to last)
 KINDS = {
@@ -243,6 +256,13 @@ KINDS = {
         "newest('1.0', '2.0')",
         "1.0",
         ["demo.lib.Version.__lt__", "demo.lib.newest"],
+    ),
+    "a function held in an instance attribute": (
+        ("return int(text)", "return int(text) * 10"),
+        "demo.lib.Reader.read",
+        "Reader().read('5')",
+        50,
+        ["demo.lib._number", "demo.lib.Reader.parse_number", "demo.lib.Reader.read"],
     ),
     "instances kept in a list": (
         ('"-" + self.v', '"*" + self.v'),

@@ -29,6 +29,7 @@ from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.functions import SourceFile
 from codemode.change.reach import (
+    attribute_binding,
     class_entries,
     def_text,
     dispatchers,
@@ -300,7 +301,9 @@ class Project:
             return None
         if not skip_self:
             method_id = f"{cls_id}.{name}"
-            if method_id in self.removed or src.defines(f"{qual}.{name}"):
+            if method_id in self.removed or method_id in self.bindings:
+                return method_id
+            if src.defines(f"{qual}.{name}"):
                 return method_id
         try:
             src.ensure([qual])  # the bases are in the class statement
@@ -445,7 +448,7 @@ def _hits(
         words = {w.decode() for w in here & wanted}
         # ``from pkg.a import helper as h`` is used as ``h``
         words |= {local for local, target in src.imports() if target.rpartition(".")[2] in words}
-        for _line, ref, defs in src.references(words):
+        for line, ref, defs in src.references(words):
             cls = next((d.cls for d in reversed(defs) if d.cls), None)
             found = list(_targets(project, module, src, cls, ref, defs[0]))
             method = ref.rpartition(".")[2]
@@ -455,12 +458,15 @@ def _hits(
                 text = def_text(src, defs[0])
                 owners = names.methods[method.encode()]
                 found += instance_targets(project, module, cls, ref, text, owners)
-            for target in found:
-                if target in targets:
-                    for d in defs:
-                        fid = f"{module}.{d.qual}"
-                        if fid != target:
-                            hits.setdefault(fid, set()).add(target)
+            for target in targets.intersection(found):
+                for d in defs:
+                    fid = f"{module}.{d.qual}"
+                    if fid != target:
+                        hits.setdefault(fid, set()).add(target)
+                attr = attribute_binding(src, line) if cls else None
+                if attr:  # ``self.parse = _parse``: ``self.parse(...)`` reaches it too (#32)
+                    project.bindings.add(f"{module}.{cls}.{attr}")
+                    hits.setdefault(f"{module}.{cls}.{attr}", set()).add(target)
         for bound, target in module_bindings(project, module, src, words, targets, names.methods):
             project.bindings.add(bound)  # a partial, a wrapper, a table: not a function (#32)
             hits.setdefault(bound, set()).add(target)

@@ -310,6 +310,20 @@ def module_bindings(
                     yield f"{module}.{bound.group(1)}", target
 
 
+_SELF_ASSIGN = re.compile(r"^[ \t]*self[ \t]*\.[ \t]*(\w+)[ \t]*(?::[^=\n]*)?=(?!=)")
+
+
+def attribute_binding(src: SourceFile, line: int) -> str | None:
+    """``NAME`` where ``line`` (in a method) is ``self.NAME = ...``: the instance attribute
+    holds what the line uses (``self.parse_object = JSONObject``)."""
+    chunk = src.chunk_at(line)
+    if chunk is None:
+        return None
+    lines = src.local(chunk)[0].split("\n")
+    m = _SELF_ASSIGN.match(lines[line - chunk.start]) if line - chunk.start < len(lines) else None
+    return m.group(1) if m else None
+
+
 _CLASS_ASSIGN = re.compile(r"^[ \t]+([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)")
 
 
