@@ -111,6 +111,52 @@ def test_impact_depth_bounds_the_chain(repo):
     assert set(repo.statuses(repo.range(base, impact_depth=0))) == {"pkg.a.helper"}
 
 
+PRIVATE_CHAIN = """
+    def _leaf(x):
+        return x + 1
+
+
+    def _mid(x):
+        return _leaf(x)
+
+
+    class Parser:
+        def _inner(self, x):
+            return _mid(x)
+
+        def parse(self, x):
+            return self._inner(x)
+
+
+    def api(x):
+        return Parser().parse(x)
+
+
+    def outer(x):
+        return api(x)
+"""
+
+
+def test_impact_depth_counts_public_callers_only(repo):
+    """A library's public function often reaches its change through a chain of private
+    helpers: they are steps the depth does not count (#32)."""
+    repo.write("src/pkg/__init__.py", "")
+    repo.write("src/pkg/c.py", PRIVATE_CHAIN)
+    base = repo.commit()
+    repo.write("src/pkg/c.py", PRIVATE_CHAIN.replace("x + 1", "x + 2"))
+    repo.commit()
+    result = repo.range(base, impact_depth=2)
+    assert repo.statuses(result) == {
+        "pkg.c._leaf": "modified",
+        "pkg.c._mid": "impacted",
+        "pkg.c.Parser._inner": "impacted",
+        "pkg.c.Parser.parse": "impacted",
+        "pkg.c.api": "impacted",
+    }
+    assert repo.by_id(result)["pkg.c.api"].via[-2:] == ("pkg.c.Parser.parse", "pkg.c.api")
+    assert "pkg.c.outer" in repo.statuses(repo.range(base, impact_depth=3))
+
+
 def test_constant_edit_impacts_its_readers(repo):
     base = project(repo)
     repo.write("src/pkg/a.py", HELPERS.replace("RATE = 0.1", "RATE = 0.2"))

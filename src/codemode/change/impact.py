@@ -7,14 +7,22 @@ name of its class or a subclass), a set lookup per module and no parsing; then f
 of those names in the chunk outlines (strings and comments blanked); and resolves each through
 the module's imports (``import x``, ``from x import y as z``, relative and star imports,
 re-exports from packages), ``self.``/``cls.``/``super()`` through the class's in-repo bases,
-and a class name to its constructor. Rounds repeat up to ``impact_depth``.
+and a class name to its constructor and special methods. Rounds repeat until ``impact_depth``
+public callers are on the way (a private helper is a free step: ``impacted``).
 
 A method called on an instance the function builds or is handed (``Cls(...).m()``, ``x =
 Cls(...); x.m()``, ``x: Cls``, ``x = make()`` where ``make`` returns a ``Cls``, ``self.x.m()``
 where the class assigns ``self.x = Cls(...)``), and a class (or a subclass) whose methods are
-picked at run time by ``getattr`` or a table, are followed too (``reach.py``, #32). Limits, by
-design of a static analysis: an instance whose class no annotation or ``return Cls(...)`` names
-is not seen; a local variable that shadows a changed name can make its function look impacted.
+picked at run time by ``getattr`` or a table, are followed too (``reach.py``, #32); so are a
+module-level instance and its bound methods (``_default = Decoder()``, ``dumps =
+_encoder.encode``), a classmethod constructor (``return cls(...)``), an instance's ``__call__``
+and special methods, class attributes (``Cls.NAME`` is a constant: ``self.ESCAPE``, a
+class-level table, a dataclass field), a function an attribute holds (``self.parse =
+_parse``), a base's template method calling a changed override, and ``x.m()`` where the
+function or its class names ``m``'s class. Limits, by design of a static analysis: an
+instance whose class nothing in the function or its class names is not seen (a registry filled
+by ``__init_subclass__`` or a metaclass, a nested class); a local variable that shadows a
+changed name can make its function look impacted. Over-approximation costs diff time only.
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ from codemode.change.words import Words, WordsHelper, identifiers
 # modules without cached identifiers from which a helper process reads them (fewer: the
 # fork and the answers cost more than it saves)
 _HELPER_MIN_MODULES = 256
+# rounds of the impact search beyond impact_depth, for chains of private helpers (uncounted)
+_PRIVATE_ROUNDS = 24
 _CLASS_HEAD = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
 
 
@@ -397,13 +407,19 @@ def _names(project: Project, ids: Iterable[str]) -> Names:
 
 
 def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, Impact]:
-    """Function id -> how a change reaches it, for functions not themselves in ``changed``."""
+    """Function id -> how a change reaches it, for functions not themselves in ``changed``.
+
+    ``depth`` counts the public callers on the way: a private helper (``_do_links``,
+    ``Markdown._run_span_gamut``) or a module-level binding is a step that costs nothing, as a
+    library's public function often reaches its change through a long chain of them (#32).
+    Private steps are still bounded (``_PRIVATE_ROUNDS`` rounds beyond ``depth``)."""
     changed = set(changed)
     chains: dict[str, tuple[str, ...]] = {c: (c,) for c in changed}
     roots: dict[str, set[str]] = {c: {c} for c in changed}
-    frontier = set(changed)
+    spent: dict[str, int] = dict.fromkeys(changed, 0)  # the public callers on the way
+    frontier = set(changed) if depth > 0 else set()
     result: dict[str, Impact] = {}
-    for _ in range(max(0, depth)):
+    for _ in range(depth + _PRIVATE_ROUNDS):
         if not frontier:
             break
         hits = _callers(project, frontier, _names(project, frontier))
@@ -414,13 +430,26 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
         for caller, callees in sorted(hits.items()):
             if caller in chains:
                 continue
-            callee = min(callees, key=lambda c: (len(chains[c]), c))
+            callee = min(callees, key=lambda c: (spent[c], len(chains[c]), c))
+            spent[caller] = spent[callee] + (not _free_step(project, caller))
+            if spent[caller] > depth:
+                continue
             chains[caller] = (*chains[callee], caller)
             roots[caller] = set().union(*(roots[c] for c in callees))
             if caller not in project.bindings:
                 result[caller] = Impact(tuple(sorted(roots[caller])), chains[caller])
-            frontier.add(caller)
+            if spent[caller] < depth or _free_step(project, caller):
+                frontier.add(caller)
     return result
+
+
+def _free_step(project: Project, fid: str) -> bool:
+    """A step that ``impact_depth`` does not count: a binding, or a private name (a part of
+    the id after the module starts with ``_``, a special method's ``__x__`` aside)."""
+    if fid in project.bindings:
+        return True
+    _, qual = project.split(fid)
+    return any(p.startswith("_") and not is_special(p) for p in qual.split("."))
 
 
 def _callers(project: Project, targets: set[str], names: Names) -> dict[str, set[str]]:
