@@ -486,7 +486,7 @@ def _hits(
                 # a method of an instance it builds or holds (#32)
                 text = def_text(src, defs[0])
                 owners = names.methods[method.encode()]
-                found += instance_targets(project, module, cls, ref, text, owners)
+                found += instance_targets(project, module, cls, ref, text, owners, targets)
             for target in targets.intersection(found):
                 for d in defs:
                     fid = f"{module}.{d.qual}"

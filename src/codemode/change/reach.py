@@ -47,15 +47,23 @@ def def_text(src: SourceFile, d: Def) -> str:
 
 
 def instance_targets(
-    project: Project, module: str, cls: str | None, ref: str, text: str, owners: set[bytes]
+    project: Project,
+    module: str,
+    cls: str | None,
+    ref: str,
+    text: str,
+    owners: set[bytes],
+    targets: set[str],
 ) -> Iterator[str]:
     """Methods named by ``ref`` called on an instance the function ``text`` builds or is
     handed: ``var.method`` where ``var`` was built from or annotated with a project class,
     or is a module-level instance (``_default = Decoder()``, here or imported), or
     ``method`` written as ``Cls(...).method`` somewhere in ``text``. Failing those, any
     ``x.method`` where the function (or, in a method, its class) names a class of
-    ``owners`` (the target's class family): an instance kept in a list, built by ``a or
-    Cls()``, or handed from a method to another is seldom spelt so that a regex sees it."""
+    ``owners`` (the target's class family) or a function returning one: an instance kept in
+    a list, built by ``a or Cls()``, by ``Parser(text).parse()``, or handed from a method to
+    another is seldom spelt so that a regex sees it; then each of ``targets`` named
+    ``method`` is reached."""
     head, _, name = ref.rpartition(".")
     if not name or head in ("self", "cls", "super()"):
         return
@@ -68,8 +76,10 @@ def instance_targets(
             refs = list(_module_instances(project, module, head))
     else:
         refs = []
-    refs += [(module, cls, o) for o in _named_owners(project, module, cls, text, owners)]
     seen: set[str] = set()
+    if any(_named_owners(project, module, cls, text, owners)):
+        seen.update(t for t in targets if t.rpartition(".")[2] == name)
+        yield from sorted(seen)
     for where, owner, cls_ref in refs:
         for found in _built_classes(project, where, owner, cls_ref):
             method = project.method(found, name)
@@ -88,7 +98,7 @@ def _named_owners(
         if src is not None and chunk is not None:
             text = src.local(chunk)[0]
     for owner in sorted(o.decode() for o in owners):
-        if re.search(r"(?<![\w.])" + re.escape(owner) + r"\b", text):
+        if re.search(r"(?<!\w)" + re.escape(owner) + r"\b", text):
             yield owner
 
 
@@ -305,7 +315,9 @@ def module_bindings(
                     end = _TOP_LINE.search(blanked, i)
                     text = blanked[starts[-1] : end.start() if end else len(blanked)]
                     owners = methods[name.encode()]
-                    reached += instance_targets(project, module, None, dotted, text, owners)
+                    reached += instance_targets(
+                        project, module, None, dotted, text, owners, targets
+                    )
                 for target in targets.intersection(reached):
                     yield f"{module}.{bound.group(1)}", target
 
