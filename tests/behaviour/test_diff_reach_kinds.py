@@ -6,7 +6,7 @@ One library module holds the common shapes: a module-level instance whose method
 work, a bound-method alias of one, a ``@classmethod`` constructor, an instance's
 ``__call__``, a class attribute (a compiled pattern, a table of handlers), a base class's
 template method calling an override, a method named like a module function, and instances
-kept in a list, an operator's special method, a function held in an attribute. Each case edits one line of it."""
+kept in a list, an operator's special method, a function held in an attribute, the object a method returns. Each case edits one line of it."""
 
 from __future__ import annotations
 
@@ -169,9 +169,29 @@ class Reader:
 
     def read(self, text):
         return self.parse_number(text)
+
+
+class Doc:
+    def __init__(self, words):
+        self.words = words
+
+    def html(self):
+        return "<p>" + " ".join(self.words) + "</p>"
+
+
+class Parser:
+    def __init__(self, text):
+        self.text = text
+
+    def parse(self):
+        return Doc(self.text.split())
+
+
+def to_html(text):
+    return Parser(text).parse().html()
 """
 TEST_LIB = """\
-from demo.lib import Reader, expand, listing, loads, newest, plus, price, shout, tidy, to_text, twice
+from demo.lib import Reader, expand, listing, loads, newest, plus, to_html, price, shout, tidy, to_text, twice
 
 
 def test_lib():
@@ -186,6 +206,7 @@ def test_lib():
     assert listing(["a", "b"]) == "-a\\n-b"
     assert newest("1.0", "2.0") == "2.0"
     assert Reader().read("5") == 5
+    assert to_html("a b") == "<p>a b</p>"
 """
 # (the edit, the function it reaches, a witness call, its new outcome, the way: first to last)
 KINDS = {
@@ -263,6 +284,13 @@ KINDS = {
         "Reader().read('5')",
         50,
         ["demo.lib._number", "demo.lib.Reader.parse_number", "demo.lib.Reader.read"],
+    ),
+    "the object a method returns": (
+        ('"<p>" + " ".join', '"<p>" + "-".join'),
+        "demo.lib.to_html",
+        "to_html('a b')",
+        "<p>a-b</p>",
+        ["demo.lib.Doc.html", "demo.lib.to_html"],
     ),
     "instances kept in a list": (
         ('"-" + self.v', '"*" + self.v'),
