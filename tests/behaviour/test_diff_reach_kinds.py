@@ -5,8 +5,9 @@ diffed like a changed one, its witness shows the difference, and its report name
 One library module holds the common shapes: a module-level instance whose method does the
 work, a bound-method alias of one, a ``@classmethod`` constructor, an instance's
 ``__call__``, a class attribute (a compiled pattern, a table of handlers), a base class's
-template method calling an override, a method named like a module function, and instances
-kept in a list, an operator's special method, a function held in an attribute, the object a method returns. Each case edits one line of it."""
+template method calling an override, a method named like a module function, instances kept
+in a list, an operator's special method, a function held in an attribute, the object a
+method returns, a class a decorator files in a table. Each case edits one line of it."""
 
 from __future__ import annotations
 
@@ -189,9 +190,30 @@ class Parser:
 
 def to_html(text):
     return Parser(text).parse().html()
+
+
+_styles = {}
+
+
+def style(name):
+    def file(cls):
+        _styles[name] = cls
+        return cls
+
+    return file
+
+
+@style("loud")
+class Loud:
+    def apply(self, s):
+        return s.upper()
+
+
+def styled(kind, s):
+    return _styles[kind]().apply(s)
 """
 TEST_LIB = """\
-from demo.lib import Reader, expand, listing, loads, newest, plus, to_html, price, shout, tidy, to_text, twice
+from demo.lib import Reader, expand, listing, loads, newest, plus, styled, to_html, price, shout, tidy, to_text, twice
 
 
 def test_lib():
@@ -207,6 +229,7 @@ def test_lib():
     assert newest("1.0", "2.0") == "2.0"
     assert Reader().read("5") == 5
     assert to_html("a b") == "<p>a b</p>"
+    assert styled("loud", "a") == "A"
 """
 # (the edit, the function it reaches, a witness call, its new outcome, the way: first to last)
 KINDS = {
@@ -291,6 +314,13 @@ KINDS = {
         "to_html('a b')",
         "<p>a-b</p>",
         ["demo.lib.Doc.html", "demo.lib.to_html"],
+    ),
+    "a class a decorator files in a table": (
+        ("return s.upper()", 'return s.upper() + "!"'),
+        "demo.lib.styled",
+        "styled('loud', 'a')",
+        "A!",
+        ["demo.lib.Loud.apply", "demo.lib._styles", "demo.lib.styled"],
     ),
     "instances kept in a list": (
         ('"-" + self.v', '"*" + self.v'),

@@ -46,6 +46,7 @@ from codemode.change.reach import (
     is_special,
     module_bindings,
 )
+from codemode.change.registries import registrations
 from codemode.change.words import Words, WordsHelper, identifiers
 
 # modules without cached identifiers from which a helper process reads them (fewer: the
@@ -426,6 +427,9 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
         for target in sorted(frontier):  # a class that picks its methods at run time (#32)
             for dispatcher in dispatchers(project, target):
                 hits.setdefault(dispatcher, set()).add(target)
+            for table in registrations(project, target):  # a table that holds it (#32)
+                project.bindings.add(table)
+                hits.setdefault(table, set()).add(target)
         frontier = set()
         for caller, callees in sorted(hits.items()):
             if caller in chains:

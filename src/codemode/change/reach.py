@@ -142,7 +142,7 @@ def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> 
         return
     f_module, qual = project.split(found)
     src = project.source(f_module) if f_module else None
-    d = _def(src, qual) if src is not None else None
+    d = find_def(src, qual) if src is not None else None
     if src is None or d is None:
         return
     text = def_text(src, d)
@@ -158,7 +158,8 @@ def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> 
             yield built
 
 
-def _def(src: SourceFile, qual: str) -> Def | None:
+def find_def(src: SourceFile, qual: str) -> Def | None:
+    """The outline's def of ``qual`` (in its top-level chunk)."""
     chunk = next((c for c in src.chunks if c.name == qual.split(".")[0]), None)
     if chunk is None:
         return None
@@ -279,6 +280,11 @@ def _methods(src: SourceFile, cls_qual: str) -> list[Def]:
 # A module-level assignment at column 0: ``parse_en = partial(parse, lang="en")``.
 _TOP_ASSIGN = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
 _TOP_LINE = re.compile(r"^\S", re.M)
+
+
+def top_assign(text: str, at: int) -> re.Match[str] | None:
+    """The module-level assignment (``NAME =``) that starts at offset ``at``, if it is one."""
+    return _TOP_ASSIGN.match(text, at)
 
 
 def module_bindings(

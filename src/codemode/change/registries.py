@@ -1,0 +1,75 @@
+"""The tables a module files a class or function in at import (#32): a reader of the table
+reaches what it holds, although it never writes the holder's name.
+
+Three shapes, read from the outline of the module that defines the holder (strings and
+comments blanked, no parse): a module-level table whose value names it (``KINDS = {"a":
+A}``), a module-level call that passes it (``register("a", A)``), and a decorator on it
+(``@register("a")``). For a call or a decorator, the table is the module-level name the
+called function writes into (``_registry[name] = cls``, ``_registry.append(cls)``). The table
+becomes a binding (``module.NAME``), and its readers (``lookup(name)``, ``KINDS[k]()``) are
+impacted through it. A class is held as a whole: a change to any of its methods reaches the
+table's readers. Registration from another module is not followed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from codemode.change.reach import def_text, find_def, top_assign
+
+if TYPE_CHECKING:
+    from codemode.change.impact import Project
+
+# A write into a name: ``NAME[key] = value``, ``NAME.append(value)`` and the like.
+_WRITES = re.compile(
+    r"\b([A-Za-z_]\w*)[ \t]*(?:\[[^\]\n]*\][ \t]*=(?!=)|\.(?:append|add|update|setdefault|"
+    r"insert|extend|register)[ \t]*\()"
+)
+_DECORATOR = re.compile(r"^@[ \t]*([A-Za-z_][\w.]*)", re.M)
+_CALL = re.compile(r"([A-Za-z_][\w.]*)[ \t]*\(")
+_COLUMN_0 = re.compile(r"^\S", re.M)
+
+
+def registrations(project: Project, target: str) -> Iterator[str]:
+    """The ids (``module.NAME``) of the module-level tables that hold ``target``'s top-level
+    class (or ``target`` itself, a module-level function), filled when its module is imported."""
+    module, qual = project.split(target)
+    src = project.source(module) if module else None
+    top = qual.split(".")[0]
+    chunk = next((c for c in src.chunks if c.name == top), None) if src is not None else None
+    if src is None or chunk is None:
+        return
+    callees = _DECORATOR.findall(src.local(chunk)[0])
+    uses = re.compile(r"(?<![\w.])" + re.escape(top) + r"\b(?![ \t]*\()")
+    for plain in src.chunks:
+        if plain.is_def or top not in src.text[plain.offset : plain.end_offset]:
+            continue
+        text = src.local(plain)[0]
+        for m in uses.finditer(text):
+            starts = [s.start() for s in _COLUMN_0.finditer(text, 0, m.start() + 1)]
+            if not starts:
+                continue
+            bound = top_assign(text, starts[-1])
+            if bound is not None and bound.end() <= m.start():
+                yield f"{module}.{bound.group(1)}"  # ``KINDS = {"a": A}``
+            elif bound is None and (call := _CALL.match(text, starts[-1])):
+                callees.append(call.group(1))  # ``register("a", A)``
+    for ref in dict.fromkeys(callees):
+        yield from _tables_written(project, module, ref)
+
+
+def _tables_written(project: Project, module: str, ref: str) -> Iterator[str]:
+    """The module-level names the function ``ref`` (as written in ``module``) writes into."""
+    found = project.resolve_in(module, None, ref)
+    if found is None or project.is_class(found):
+        return
+    where, qual = project.split(found)
+    src = project.source(where) if where else None
+    d = find_def(src, qual) if src is not None else None
+    if src is None or d is None:
+        return
+    for name in dict.fromkeys(_WRITES.findall(def_text(src, d))):
+        if name not in ("self", "cls") and src.is_top_level(name) and not src.defines(name):
+            yield f"{where}.{name}"
