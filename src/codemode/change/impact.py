@@ -18,10 +18,11 @@ module-level instance and its bound methods (``_default = Decoder()``, ``dumps =
 _encoder.encode``), a classmethod constructor (``return cls(...)``), an instance's ``__call__``
 and special methods, class attributes (``Cls.NAME`` is a constant: ``self.ESCAPE``, a
 class-level table, a dataclass field), a function an attribute holds (``self.parse =
-_parse``), a base's template method calling a changed override, and ``x.m()`` where the
-function or its class names ``m``'s class. Limits, by design of a static analysis: an
+_parse``), a base's template method calling a changed override, ``x.m()`` where the
+function or its class names ``m``'s class, and the tables a class is filed in at import
+(``registries.py``). Limits, by design of a static analysis: an
 instance whose class nothing in the function or its class names is not seen (a registry filled
-by ``__init_subclass__`` or a metaclass, a nested class); a local variable that shadows a
+by ``__init_subclass__`` or a metaclass, or from another module); a local variable that shadows a
 changed name can make its function look impacted. Over-approximation costs diff time only.
 """
 
