@@ -87,6 +87,7 @@ class Project:
     _factories: dict[str, set[bytes]] = field(default_factory=dict)
     bindings: set[str] = field(default_factory=set)  # module-level names impact went through
     entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # reach.class_entries
+    body_words: dict[str, frozenset[str]] = field(default_factory=dict)  # a class body's names
     _helper: WordsHelper | None = None  # holds the identifiers of the modules in _remote
     _remote: dict[str, int] = field(default_factory=dict)  # module -> its index there
 
@@ -218,6 +219,10 @@ class Project:
             frontier = new
         self._families[cls] = found
         return found
+
+    def family_names(self) -> set[bytes]:
+        """The names of every class family looked up so far (``family``)."""
+        return set().union(*self._families.values())
 
     def factories(self, cls: str, family: set[bytes]) -> set[bytes]:
         """The functions returning an instance of ``cls``'s family (``reach.factories``)."""
@@ -454,7 +459,7 @@ def _free_step(project: Project, fid: str) -> bool:
     if fid in project.bindings:
         return True
     _, qual = project.split(fid)
-    return any(p.startswith("_") and not is_special(p) for p in qual.split("."))
+    return any(p.startswith("_") and not p.endswith("__") for p in qual.split("."))
 
 
 def _callers(project: Project, targets: set[str], names: Names) -> dict[str, set[str]]:
@@ -484,23 +489,24 @@ def _hits(
         words |= {local for local, target in src.imports() if target.rpartition(".")[2] in words}
         for line, ref, defs in src.references(words):
             cls = next((d.cls for d in reversed(defs) if d.cls), None)
-            found = list(_targets(project, module, src, cls, ref, defs[0]))
+            resolved = targets.intersection(_targets(project, module, src, cls, ref, defs[0]))
+            found = set(resolved)
             method = ref.rpartition(".")[2]
-            if method in method_names and targets.isdisjoint(found):
+            if method in method_names and not resolved:
                 # not a name it resolves (or ``Cls(...).expand`` beside a function ``expand``):
                 # a method of an instance it builds or holds (#32)
                 text = def_text(src, defs[0])
                 owners = names.methods[method.encode()]
-                found += instance_targets(project, module, cls, ref, text, owners, targets)
+                found.update(instance_targets(project, module, cls, ref, text, owners, targets))
             for target in targets.intersection(found):
                 for d in defs:
                     fid = f"{module}.{d.qual}"
                     if fid != target:
                         hits.setdefault(fid, set()).add(target)
-                attr = attribute_binding(src, line) if cls else None
-                if attr:  # ``self.parse = _parse``: ``self.parse(...)`` reaches it too (#32)
-                    project.bindings.add(f"{module}.{cls}.{attr}")
-                    hits.setdefault(f"{module}.{cls}.{attr}", set()).add(target)
+            attr = attribute_binding(src, line) if cls and resolved else None
+            for target in resolved if attr else ():  # ``self.parse = _parse`` (#32)
+                project.bindings.add(f"{module}.{cls}.{attr}")
+                hits.setdefault(f"{module}.{cls}.{attr}", set()).add(target)
         for bound, target in module_bindings(project, module, src, words, targets, names.methods):
             project.bindings.add(bound)  # a partial, a wrapper, a table: not a function (#32)
             hits.setdefault(bound, set()).add(target)

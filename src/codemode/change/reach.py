@@ -77,7 +77,9 @@ def instance_targets(
     else:
         refs = []
     seen: set[str] = set()
-    if any(_named_owners(project, module, cls, text, owners)):
+    # ``x.name`` or ``f(...).name``, not a bare ``name``
+    dotted = head or re.search(r"[)\]]\s*\.\s*" + re.escape(name) + r"\b", text)
+    if dotted and any(_named_owners(project, module, cls, text, owners)):
         seen.update(t for t in targets if t.rpartition(".")[2] == name)
         yield from sorted(seen)
     for where, owner, cls_ref in refs:
@@ -91,15 +93,27 @@ def instance_targets(
 def _named_owners(
     project: Project, module: str, cls: str | None, text: str, owners: set[bytes]
 ) -> Iterator[str]:
-    """The names of ``owners`` that the function's text writes, or its class's text."""
+    """The names of ``owners`` that the function's text writes, or its class's body (its
+    ``class`` statement aside: a class names itself there; and only class names: a factory
+    named in another method hands its instance to that method)."""
+    words: frozenset[str] | None = None
     if cls:
-        src = project.source(module)
+        owners = owners & project.family_names()
+        key = f"{module}.{cls.split('.')[0]}"
+        words = project.body_words.get(key)
+        src = project.source(module) if words is None else None
         chunk = next((c for c in src.chunks if c.name == cls.split(".")[0]), None) if src else None
         if src is not None and chunk is not None:
-            text = src.local(chunk)[0]
+            body = src.local(chunk)[0].partition("\n")[2]
+            words = project.body_words[key] = frozenset(_WORD.findall(body))
+    if words is None:
+        words = frozenset(_WORD.findall(text))
     for owner in sorted(o.decode() for o in owners):
-        if re.search(r"(?<!\w)" + re.escape(owner) + r"\b", text):
+        if owner in words:
             yield owner
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 # ``NAME = Cls(`` or ``NAME: Cls`` at column 0: a module-level instance.
@@ -240,7 +254,10 @@ def dispatchers(project: Project, target: str) -> Iterator[str]:
     owner_id = f"{module}.{owner}"
     calls = re.compile(r"\b(?:self|cls)\s*\.\s*" + re.escape(name) + r"\b")
     bases = set(project.lineage(owner_id)) - {owner_id}
-    for cls_id in [*project.lineage(owner_id), *_subclasses(project, owner_id, target)]:
+    src = project.source(module)
+    attribute = src is not None and qual in src.constants()  # a class attribute: no dispatch
+    heirs = () if attribute else _subclasses(project, owner_id, target)
+    for cls_id in [*project.lineage(owner_id), *heirs]:
         cls_module, cls_qual = project.split(cls_id)
         src = project.source(cls_module)
         if src is None:
@@ -251,7 +268,7 @@ def dispatchers(project: Project, target: str) -> Iterator[str]:
             if fid == target or d.qual.rpartition(".")[2] == name:
                 continue
             text = def_text(src, d)
-            if dispatches(text) or (base and calls.search(text)):
+            if (base and calls.search(text)) or (not attribute and dispatches(text)):
                 yield fid
 
 
@@ -262,10 +279,14 @@ def _subclasses(project: Project, cls_id: str, target: str) -> Iterator[str]:
     family = project.family(cls_id.rpartition(".")[2])
     for module in project.mentions(family):
         src = project.source(module)
-        for sub in sorted(f.decode() for f in family):
+        here = src.top_names() if src is not None else set()
+        for sub in sorted(f.decode() for f in family if f.decode() in here):
             sub_id = f"{module}.{sub}"
             if src is None or sub_id == cls_id or not src.is_class(sub):
                 continue
+            chunk = next((c for c in src.chunks if c.name == sub), None)
+            if chunk is not None and not dispatches(src.local(chunk)[0]):
+                continue  # no dispatcher of its own: skip its parse (a family can be large)
             if cls_id in project.lineage(sub_id) and project.method(sub_id, name) == target:
                 yield sub_id
 
@@ -378,8 +399,34 @@ def _class_bindings(
 CLASS_ENTRIES = ("__init__", "__new__", "__post_init__", "__call__")
 
 
+# Special methods that ordinary use of an instance does not run (a representation for
+# debugging, pickling, copying, class creation): a change to one reaches only who names it.
+_QUIET = frozenset(
+    [
+        "__repr__",
+        "__del__",
+        "__getstate__",
+        "__setstate__",
+        "__reduce__",
+        "__reduce_ex__",
+        "__copy__",
+        "__deepcopy__",
+        "__sizeof__",
+        "__dir__",
+        "__init_subclass__",
+        "__class_getitem__",
+        "__set_name__",
+        "__subclasshook__",
+        "__getnewargs__",
+        "__getnewargs_ex__",
+        "__rich_repr__",
+    ]
+)
+
+
 def is_special(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+    """A special method that an operator, a builtin or a statement runs on an instance."""
+    return len(name) > 4 and name.startswith("__") and name.endswith("__") and name not in _QUIET
 
 
 def class_entries(project: Project, found: str) -> Iterator[str]:
