@@ -348,3 +348,40 @@ def test_a_function_reaching_a_change_this_way_is_diffed_and_says_through_what(
     calls = {w["call"]: w for w in f["witnesses"]}
     assert calls[call]["new"] == {"returned": outcome}, list(calls)
     assert f["via"] == via
+
+
+IBAN = """\
+import os
+
+
+def _load(name):
+    with open(os.path.join(os.path.dirname(__file__), name)) as f:
+        return dict(line.split() for line in f)
+
+
+_LENGTHS = _load("lengths.txt")
+
+
+def length(country):
+    return int(_LENGTHS[country])
+"""
+
+
+def test_a_reader_of_a_changed_data_file_is_diffed_on_the_old_data(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table shipped in the package changes what its reader returns, though no Python
+    changed: the reader is impacted through the file, and the old side reads the old table."""
+    test = "from demo.iban import length\n\n\ndef test_length():\n    assert length('DE') == 22\n"
+    files = {"src/demo/iban.py": IBAN, "src/demo/lengths.txt": "DE 22\nFR 27\n"}
+    repo = project(tmp_path, {**files, "tests/test_iban.py": test})
+    write(repo, {"src/demo/lengths.txt": "DE 23\nFR 27\n"})
+    git(repo, "commit", "-qam", "a new table")
+    rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.iban.length"]
+    assert f["status"] == "changed" and rc == 1, f
+    calls = {w["call"]: w for w in f["witnesses"]}
+    assert calls["length('DE')"]["old"] == {"returned": 22}, list(calls)
+    assert calls["length('DE')"]["new"] == {"returned": 23}
+    assert "length('FR')" not in calls
+    assert f["via"] == ["src/demo/lengths.txt", "demo.iban._LENGTHS", "demo.iban.length"]

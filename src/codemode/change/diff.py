@@ -293,6 +293,7 @@ class _Analysis:
         key: str | None,
     ) -> DiffResult:
         from codemode.change import git
+        from codemode.change.data_files import data_files, data_readers
         from codemode.change.impact import impacted
 
         hunks = in_background(lambda: git.hunks(self.repo, self.sides))
@@ -303,7 +304,9 @@ class _Analysis:
         changed = {i for i, r in results.items() if r.status in CODE_CHANGED}
         changed |= self._changed_constants(old_sides, new_sides)
         project.removed = frozenset(i for i, r in results.items() if r.status == "removed")
-        for fid, imp in impacted(project, changed, self.config.impact_depth).items():
+        data = data_files(project, changed_files)  # a table shipped in a package (#32)
+        readers = data_readers(project, data) if data else None
+        for fid, imp in impacted(project, changed, self.config.impact_depth, readers).items():
             if fid in results:
                 continue
             fn, path = self._head_function(project, fid)

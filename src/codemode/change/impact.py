@@ -413,14 +413,22 @@ def _names(project: Project, ids: Iterable[str]) -> Names:
     return names
 
 
-def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, Impact]:
+def impacted(
+    project: Project,
+    changed: Iterable[str],
+    depth: int,
+    readers: dict[str, set[str]] | None = None,
+) -> dict[str, Impact]:
     """Function id -> how a change reaches it, for functions not themselves in ``changed``.
 
     ``depth`` counts the public callers on the way: a private helper (``_do_links``,
     ``Markdown._run_span_gamut``) or a module-level binding is a step that costs nothing, as a
     library's public function often reaches its change through a long chain of them (#32).
-    Private steps are still bounded (``_PRIVATE_ROUNDS`` rounds beyond ``depth``)."""
-    changed = set(changed)
+    Private steps are still bounded (``_PRIVATE_ROUNDS`` rounds beyond ``depth``).
+    ``readers``: reader id -> the changed data files it reads (``data_files.py``), reached in
+    the first round."""
+    files = {f for fs in (readers or {}).values() for f in fs}
+    changed = set(changed) | files
     chains: dict[str, tuple[str, ...]] = {c: (c,) for c in changed}
     roots: dict[str, set[str]] = {c: {c} for c in changed}
     spent: dict[str, int] = dict.fromkeys(changed, 0)  # the public callers on the way
@@ -429,8 +437,11 @@ def impacted(project: Project, changed: Iterable[str], depth: int) -> dict[str, 
     for _ in range(depth + _PRIVATE_ROUNDS):
         if not frontier:
             break
-        hits = _callers(project, frontier, _names(project, frontier))
-        for target in sorted(frontier):  # a class that picks its methods at run time (#32)
+        code = frontier - files
+        hits = _callers(project, code, _names(project, code)) if code else {}
+        for reader, read in (readers or {}).items() if frontier & files else ():
+            hits.setdefault(reader, set()).update(read)
+        for target in sorted(code):  # a class that picks its methods at run time (#32)
             for dispatcher in dispatchers(project, target):
                 hits.setdefault(dispatcher, set()).add(target)
             for table in registrations(project, target):  # a table that holds it (#32)

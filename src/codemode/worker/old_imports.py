@@ -135,3 +135,26 @@ def install(manifest: str) -> None:
     finder = OldFinder(os.path.dirname(manifest), data["repo"], data["files"], data["hidden"])
     at = next((i for i, f in enumerate(sys.meta_path) if f is PathFinder), len(sys.meta_path))
     sys.meta_path.insert(at, finder)  # type: ignore[arg-type]
+    folder = os.path.dirname(manifest)
+    old_data = {
+        os.path.join(data["repo"], rel): os.path.join(folder, rel) for rel in data.get("data", ())
+    }
+    if old_data:
+        _open_old_data(old_data)
+
+
+def _open_old_data(old_data: dict[str, str]) -> None:
+    """``open()`` of a data file the change edited reads its old content (#32): a table the
+    code loads next to ``__file__`` is the old side's, as its modules are. Reads only; any
+    other path, and every write, goes to the real ``open`` unchanged."""
+    import builtins
+    import io
+
+    real = io.open
+
+    def open_old(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if isinstance(file, (str, os.PathLike)) and not any(c in mode for c in "wax+"):
+            file = old_data.get(os.path.abspath(os.fspath(file)), file)
+        return real(file, mode, *args, **kwargs)
+
+    builtins.open = io.open = open_old  # type: ignore[assignment]
