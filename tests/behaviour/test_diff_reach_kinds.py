@@ -7,7 +7,7 @@ work, a bound-method alias of one, a ``@classmethod`` constructor, an instance's
 ``__call__``, a class attribute (a compiled pattern, a table of handlers), a base class's
 template method calling an override, a method named like a module function, instances kept
 in a list, an operator's special method, a function held in an attribute, the object a
-method returns, a class a decorator files in a table. Each case edits one line of it."""
+method returns, a class a decorator files in a table, a class statement. Each case edits one line of it."""
 
 from __future__ import annotations
 
@@ -211,9 +211,27 @@ class Loud:
 
 def styled(kind, s):
     return _styles[kind]().apply(s)
+
+
+class Plain:
+    def tag(self):
+        return "plain"
+
+
+class Fancy:
+    def tag(self):
+        return "fancy"
+
+
+class Label(Plain):
+    pass
+
+
+def label():
+    return Label().tag()
 """
 TEST_LIB = """\
-from demo.lib import Reader, expand, listing, loads, newest, plus, styled, to_html, price, shout, tidy, to_text, twice
+from demo.lib import Reader, expand, label, listing, loads, newest, plus, styled, to_html, price, shout, tidy, to_text, twice
 
 
 def test_lib():
@@ -230,6 +248,7 @@ def test_lib():
     assert Reader().read("5") == 5
     assert to_html("a b") == "<p>a b</p>"
     assert styled("loud", "a") == "A"
+    assert label() == "plain"
 """
 # (the edit, the function it reaches, a witness call, its new outcome, the way: first to last)
 KINDS = {
@@ -321,6 +340,13 @@ KINDS = {
         "styled('loud', 'a')",
         "A!",
         ["demo.lib.Loud.apply", "demo.lib._styles", "demo.lib.styled"],
+    ),
+    "a class statement (a new base)": (
+        ("class Label(Plain):", "class Label(Fancy):"),
+        "demo.lib.label",
+        "label()",
+        "fancy",
+        ["demo.lib.Label.__class__", "demo.lib.label"],
     ),
     "instances kept in a list": (
         ('"-" + self.v', '"*" + self.v'),

@@ -300,6 +300,14 @@ class _Extractor:
         qual = self._qual(node.name)
         if all(is_class for _, is_class in self.scope):  # a class local to a function is not
             self.info.classes[qual] = tuple(d for b in node.bases if (d := _dotted(b)))
+            # its statement (bases, keywords, decorators) as a constant ``Cls.__class__``: a
+            # new base or ``@dataclass(eq=False)`` changes every instance's behaviour (#32)
+            start = len(self.out)
+            for part in (*node.decorator_list, *node.bases, *node.keywords):
+                self.visit(part)
+            head = "".join(self.out[start:])
+            del self.out[start:]
+            self.info.constants[f"{qual}.__class__"] = _sha(head)
         self.scope.append((qual, True))
         self._generic(node, skip_first_stmt=True)
         self.scope.pop()

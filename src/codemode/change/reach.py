@@ -396,7 +396,7 @@ def _class_bindings(
 # constructor, calling an instance (``F()(x)``, ``f = F(); f(x)``) runs ``__call__``, and an
 # operator, ``str()``, ``len()``, ``in``, ``with`` or iteration runs a special method: any
 # ``__name__`` method of the class or its in-repo bases (#32).
-CLASS_ENTRIES = ("__init__", "__new__", "__post_init__", "__call__")
+CLASS_ENTRIES = ("__init__", "__new__", "__post_init__", "__call__", "__class__")
 
 
 # Special methods that ordinary use of an instance does not run (a representation for
