@@ -149,17 +149,13 @@ def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> 
     the classes a function of the project returns (``c = make(); c.convert()``): those its
     return annotation names, or that a ``return Cls(...)`` of its body builds."""
     found = project.resolve_in(module, cls, ref)
-    if not found:
-        return
-    if project.is_class(found):
+    if found and project.is_class(found):
         yield found
         return
-    f_module, qual = project.split(found)
-    src = project.source(f_module) if f_module else None
-    d = find_def(src, qual) if src is not None else None
-    if src is None or d is None:
+    resolved = function_def(project, found)
+    if resolved is None:
         return
-    text = def_text(src, d)
+    f_module, _, d, text = resolved
     head = text[: (m.end() if (m := re.search(r"\)\s*(?:->[^:]*)?:", text)) else 0)]
     names = re.findall(r"->\s*[\"']?([A-Za-z_][\w.]*)", head)
     names += re.findall(r"\breturn\s+([A-Za-z_][\w.]*)\s*\(", text)
@@ -170,6 +166,18 @@ def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> 
         built = project.resolve_in(f_module, d.cls, name)
         if built and project.is_class(built):
             yield built
+
+
+def function_def(project: Project, found: str | None) -> tuple[str, SourceFile, Def, str] | None:
+    """The function ``found`` names (not a class): its module, source, outline def and text."""
+    if not found or project.is_class(found):
+        return None
+    where, qual = project.split(found)
+    src = project.source(where) if where else None
+    d = find_def(src, qual) if src is not None else None
+    if src is None or d is None:
+        return None
+    return where, src, d, def_text(src, d)
 
 
 def find_def(src: SourceFile, qual: str) -> Def | None:

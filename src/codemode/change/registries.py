@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from codemode.change.reach import def_text, find_def, top_assign
+from codemode.change.reach import function_def, top_assign
 
 if TYPE_CHECKING:
     from codemode.change.impact import Project
@@ -62,14 +62,10 @@ def registrations(project: Project, target: str) -> Iterator[str]:
 
 def _tables_written(project: Project, module: str, ref: str) -> Iterator[str]:
     """The module-level names the function ``ref`` (as written in ``module``) writes into."""
-    found = project.resolve_in(module, None, ref)
-    if found is None or project.is_class(found):
+    resolved = function_def(project, project.resolve_in(module, None, ref))
+    if resolved is None:
         return
-    where, qual = project.split(found)
-    src = project.source(where) if where else None
-    d = find_def(src, qual) if src is not None else None
-    if src is None or d is None:
-        return
-    for name in dict.fromkeys(_WRITES.findall(def_text(src, d))):
+    where, src, _, text = resolved
+    for name in dict.fromkeys(_WRITES.findall(text)):
         if name not in ("self", "cls") and src.is_top_level(name) and not src.defines(name):
             yield f"{where}.{name}"
