@@ -354,7 +354,9 @@ def calls_in_file(
         return [{**r, **b} for r in rows for b in bound][:MAX_ROWS]
 
     # the calls a test makes through a helper of its file (`self.check('[1]', [1])`)
-    via = helper_rows(tree, matcher.matches, rows_at) if source == "tests" else {}
+    via = (
+        helper_rows(tree, matcher.matches, rows_at, _index(tree).calls) if source == "tests" else {}
+    )
     for fn, calls in _index(tree).calls:
         if same_module and fn.name == info.name:
             continue  # its own recursive calls say nothing new

@@ -21,13 +21,15 @@ the helper makes, one binding per call site and per row the calling test iterate
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from codemode.explore.offline.row_bindings import Row
 from codemode.explore.offline.spread import MAX_READ
 
 RowsAt = Callable[[ast.FunctionDef | ast.AsyncFunctionDef, ast.Call], list[Row]]
+# Each function of a tree with its calls, in walk order (harvest's index of a parse)
+Calls = Sequence[tuple[ast.FunctionDef | ast.AsyncFunctionDef, list[ast.Call]]]
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -38,12 +40,13 @@ class _Helper(NamedTuple):
 
 
 def helper_rows(
-    tree: ast.Module, is_target: Callable[[ast.Call], bool], rows_at: RowsAt
+    tree: ast.Module, is_target: Callable[[ast.Call], bool], rows_at: RowsAt, functions: Calls
 ) -> dict[int, list[tuple[str, Row]]]:
     """For each call of the target inside a helper (by ``id`` of the call node): the name of
     each test that calls the helper and the binding of the helper's parameters there.
-    ``rows_at(test, call)``: the rows the test binds at that call (its tables, its loops)."""
-    helpers = _helpers(tree, is_target)
+    ``rows_at(test, call)``: the rows the test binds at that call (its tables, its loops);
+    ``functions``: the tree's functions with their calls, walked once (harvest's index)."""
+    helpers = _helpers(functions, is_target)
     out: dict[int, list[tuple[str, Row]]] = {}
     if not helpers:
         return out
@@ -66,11 +69,11 @@ def helper_rows(
     return out
 
 
-def _helpers(tree: ast.Module, is_target: Callable[[ast.Call], bool]) -> dict[str, list[_Helper]]:
+def _helpers(functions: Calls, is_target: Callable[[ast.Call], bool]) -> dict[str, list[_Helper]]:
     """Functions and methods, not tests themselves, that pass a parameter to the target."""
     out: dict[str, list[_Helper]] = {}
-    for fn in ast.walk(tree):
-        if not isinstance(fn, _FUNCTIONS) or fn.name.startswith("test"):
+    for fn, fn_calls in functions:
+        if fn.name.startswith("test") or not any(map(is_target, fn_calls)):
             continue
         a = fn.args
         positional = [p.arg for p in (*a.posonlyargs, *a.args)]
@@ -78,9 +81,7 @@ def _helpers(tree: ast.Module, is_target: Callable[[ast.Call], bool]) -> dict[st
         defaults: Row = dict(zip(positional[len(positional) - len(a.defaults) :], a.defaults))
         defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
         names = {*params, *(p.arg for p in a.kwonlyargs)}
-        calls = [
-            c for c in ast.walk(fn) if isinstance(c, ast.Call) and is_target(c) and _uses(c, names)
-        ]
+        calls = [c for c in fn_calls if is_target(c) and _uses(c, names)]
         if calls:
             out.setdefault(fn.name, []).append(_Helper(params, defaults, calls))
     return out
