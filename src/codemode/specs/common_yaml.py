@@ -102,6 +102,7 @@ class _Reader:
     def __init__(self, text: str, loader: Any) -> None:
         self.loader = loader
         self.values: dict[str, Any] = {}  # a plain scalar's text -> its value
+        self.tags: dict[str, str] = {}  # ... and its tag (a spec repeats its keys)
         self.lines: list[tuple[int, int, str]] = []  # (line, indent, content) of content lines
         for n, raw in enumerate(text.split("\n")):
             content = raw.lstrip(" ")
@@ -280,7 +281,11 @@ class _Reader:
         return self.scalar(m.group().rstrip(" ")), _skip(s, m.end()), False
 
     def tag(self, text: str) -> str:
-        return str(self.loader.resolve(yaml.ScalarNode, text, (True, False)))
+        try:
+            return self.tags[text]
+        except KeyError:
+            tag = self.tags[text] = str(self.loader.resolve(yaml.ScalarNode, text, (True, False)))
+            return tag
 
     def scalar(self, text: str) -> Any:
         """A plain scalar's value, as PyYAML's resolver and constructor build it."""

@@ -31,6 +31,7 @@ from codemode.specs.types import (
     SerializerSpec,
     SpecFile,
     SpecProblem,
+    built,
 )
 from codemode.specs.validate import (
     EVALUATOR_KINDS,
@@ -199,7 +200,8 @@ def _case_spec(
     optional = False
     if raises is not None and raises.endswith("?"):
         raises, optional = raises[:-1], True
-    return CaseSpec(
+    return built(
+        CaseSpec,
         id=case_id,
         line=line,
         args=args,
@@ -219,6 +221,7 @@ def _case_spec(
         case_sensitive=c["case_sensitive"],
         type=c["type"],
         strict_type=c["strict_type"],
+        error=None,
         generated=generated,
     )
 
@@ -472,8 +475,8 @@ def parse_spec_text(text: str, path: Path, rel: str) -> SpecFile:
     from codemode.specs.common_yaml import read_tree
 
     common = read_tree(text)  # most files, read without the parser's events (#36)
-    if common is not None:
-        spec = _from_root(common, path, rel)
+    if common is not None:  # its keys are plain words, each checked once already
+        spec = _from_root(common, path, rel, keys_checked=True)
         if not _any_problem(spec):  # a problem is worded by the full loader, as always
             return spec
     return parse_with_events(text, path, rel)
@@ -493,9 +496,12 @@ def parse_with_events(text: str, path: Path, rel: str) -> SpecFile:
     return _from_root(root, path, rel)
 
 
-def _from_root(root: yaml.MappingNode, path: Path, rel: str) -> SpecFile:
+def _from_root(
+    root: yaml.MappingNode, path: Path, rel: str, keys_checked: bool = False
+) -> SpecFile:
     problems: list[SpecProblem] = []
-    duplicate_keys(root, problems)
+    if not keys_checked:
+        duplicate_keys(root, problems)
     loader = _Loader("")
     top: dict[str, tuple[yaml.Node, yaml.Node]] = {}
     for k, v in pairs(root):

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def built(cls: type[T], **fields: Any) -> T:
+    """A record from every one of its fields, without its ``__init__``: a frozen dataclass's
+    sets each field through ``object.__setattr__``, 7 us of a case's 12 us to load (#36)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
 
 # vowel's legacy fixture scope names, accepted for compatibility.
 SCOPE_ALIASES = {"function": "case", "module": "eval", "session": "file"}
