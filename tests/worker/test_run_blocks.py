@@ -5,7 +5,6 @@ Real workers on a project in a temp dir."""
 
 from __future__ import annotations
 
-import fcntl
 import threading
 import time
 from collections.abc import Iterator
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from codemode.effects import Allowance, Effects, absolute_globs
-from codemode.worker.pool import Block, Outcome, Worker
+from codemode.worker.pool import AHEAD_BYTES, Block, Outcome, Worker
 from codemode.worker.python import find_python
 
 MODULE = """
@@ -27,20 +26,12 @@ def mark(path):
     return 1
 
 
-def mark_padded(path, padding):
-    return mark(path)
-
-
 def die(n):
     os._exit(0)
 
 
 def big(text):
     return text * 3
-
-
-def echo(text):
-    return text
 """
 
 
@@ -85,22 +76,6 @@ def test_the_next_block_runs_while_the_caller_judges_this_one(
     assert _kinds(next(runs)) == [("b", "returned", 1)]
 
 
-def test_a_request_of_a_few_hundred_cases_goes_ahead_where_the_pipe_can_grow(
-    worker: Worker, tmp_path: Path
-) -> None:
-    # A block of a 2,000-case file's function is ~20 KB: it stayed out of the worker, idle
-    # while its lane judged, when 12 KB was the room everywhere (#36). Linux grows the pipe.
-    if not hasattr(fcntl, "F_SETPIPE_SZ"):
-        pytest.skip("no pipe to grow here: requests go ahead up to 12 KB")
-    first, second = tmp_path / "first", tmp_path / "second"
-    padding = "p" * 30_000
-    blocks = [_block("mark_padded", str(p), padding, cid=p.name) for p in (first, second)]
-    runs = worker.run_blocks(blocks)
-    assert _kinds(next(runs)) == [("first", "returned", 1)]
-    assert _appears(second, 5.0)  # not asked for yet, and it ran
-    assert _kinds(next(runs)) == [("second", "returned", 1)]
-
-
 def test_a_request_that_went_ahead_to_a_worker_that_died_is_sent_again(
     worker: Worker, tmp_path: Path
 ) -> None:
@@ -124,8 +99,8 @@ def test_replies_nobody_will_read_never_reach_the_next_run(worker: Worker, tmp_p
 def test_requests_too_big_to_wait_in_the_pipe_do_not_go_ahead(worker: Worker) -> None:
     # Each request fills the worker's pipe, and each reply the caller's: a request sent ahead
     # would wait on a worker that waits for its replies to be read.
-    text = "w" * max(70_000, worker.room + 1)  # over the room the worker's pipe gives
-    blocks = [_block("echo", text, cid=f"c{n}") for n in range(4)]
+    text = "w" * max(70_000, AHEAD_BYTES)
+    blocks = [_block("big", text, cid=f"c{n}") for n in range(4)]
     got: list[list[Outcome]] = []
     thread = threading.Thread(target=lambda: got.extend(worker.run_blocks(blocks)), daemon=True)
     thread.start()
@@ -134,7 +109,7 @@ def test_requests_too_big_to_wait_in_the_pipe_do_not_go_ahead(worker: Worker) ->
         worker.kill()
         pytest.fail("run_blocks waited forever")
     assert [(o.case, o.kind, len(o.value)) for b in got for o in b] == [
-        (f"c{n}", "returned", len(text)) for n in range(4)
+        (f"c{n}", "returned", 3 * len(text)) for n in range(4)
     ]
     assert _kinds(list(worker.run("blocks.big", [{"id": "d", "args": ["q"], "kwargs": {}}]))) == [
         ("d", "returned", "qqq")

@@ -25,7 +25,6 @@ from codemode.worker.environment import scrub_env
 from codemode.worker.errtail import ErrTail
 from codemode.worker.exits import wait_exit
 from codemode.worker.orphans import adopt_orphans as adopt_orphans  # check.lanes uses it
-from codemode.worker.pipes import ROOM, room_ahead
 from codemode.worker.reply_lines import ReplyLines, WorkerDied
 from codemode.worker.reply_lines import ReplyTooBig as ReplyTooBig
 
@@ -108,6 +107,11 @@ class Block(NamedTuple):
         }
 
 
+# Two requests this size fit unread in a pipe on every system codemode runs on (16 KB on
+# macOS before it grows, 64 KB on Linux): a request sent ahead never waits (run_blocks).
+AHEAD_BYTES = 12_288
+
+
 def _no_more(size: int) -> None:
     """No request to send ahead."""
 
@@ -142,7 +146,6 @@ class Worker:
         self.reader: ReplyLines | None = None
         self.stderr: ErrTail | None = None
         self.ready = False
-        self.room = ROOM
         # The worker forks a child per function block; one that cannot (no os.fork) is
         # replaced by a fresh process before each block instead, so that no block sees
         # module state another left behind (#12).
@@ -196,7 +199,6 @@ class Worker:
         self.proc = proc
         assert self.proc.stdout is not None and self.proc.stderr is not None
         self.reader = ReplyLines(self.proc.stdout.fileno())
-        self.room = room_ahead(self.proc.stdin)  # for requests sent ahead (run_blocks)
         # The tail's thread owns a copy of the pipe: a closed number reused by another file
         # is never read by it.
         self.stderr = ErrTail(os.dup(self.proc.stderr.fileno()))
@@ -410,7 +412,7 @@ class Worker:
         worker before the replies of the one before it are read, so the worker (and its child)
         run it while the caller judges those: on two cores, lanes waited for their worker and
         workers for their lane, one block at a time (#20). A request goes ahead only when both
-        fit in the pipe unread (``self.room``: worker/pipes.py): the worker may be writing replies nobody reads
+        fit in the pipe unread (``AHEAD_BYTES``): the worker may be writing replies nobody reads
         yet, and a write that waited on it would wait forever. A request sent ahead to a worker
         that was replaced since is sent again."""
         ahead: list[Any] = [None, 0]  # the process that holds the next block's request, its size
@@ -419,7 +421,7 @@ class Worker:
             block = self.allowed(block)
             msg = block._message(block.cases, block.isolate and len(block.cases) > 1)
             data = (canonical.dumps(msg) + "\n").encode("utf-8")
-            if self.forks and self.proc and block.cases and size + len(data) <= self.room:
+            if self.forks and self.proc and block.cases and size + len(data) <= AHEAD_BYTES:
                 with contextlib.suppress(WorkerDied):
                     self._write(data)
                     ahead[:] = [self.proc, len(data)]
