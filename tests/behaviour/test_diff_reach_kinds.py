@@ -411,3 +411,24 @@ def test_a_reader_of_a_changed_data_file_is_diffed_on_the_old_data(
     assert calls["length('DE')"]["new"] == {"returned": 23}
     assert "length('FR')" not in calls
     assert f["via"] == ["src/demo/lengths.txt", "demo.iban._LENGTHS", "demo.iban.length"]
+
+
+def test_a_staged_change_of_a_package_data_file_alone_is_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook's fast path ("nothing to verify") lets a data file inside a package through:
+    a commit that edits only the table its reader loads is diffed like the --base case."""
+    test = "from demo.iban import length\n\n\ndef test_length():\n    assert length('DE') == 22\n"
+    files = {"src/demo/iban.py": IBAN, "src/demo/lengths.txt": "DE 22\nFR 27\n"}
+    repo = project(tmp_path, {**files, "tests/test_iban.py": test, "NOTES.txt": "n\n"})
+    write(repo, {"src/demo/lengths.txt": "DE 23\nFR 27\n"})
+    git(repo, "add", "src/demo/lengths.txt")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.iban.length"]
+    assert f["status"] == "changed" and rc == 1, f
+    assert f["via"][0] == "src/demo/lengths.txt"
+    git(repo, "commit", "-qm", "the table")
+    write(repo, {"NOTES.txt": "a note beside the code, in no package\n"})
+    git(repo, "add", "NOTES.txt")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    assert rc == 0 and "nothing to verify" in " ".join(report["notes"]), report

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 _CONFIG_FILES = frozenset({"pyproject.toml"})
 
 
-def could_affect_specs(paths: Iterable[str], spec_globs: Sequence[str]) -> bool:
+def could_affect_specs(
+    paths: Iterable[str], spec_globs: Sequence[str], root: Path | None = None
+) -> bool:
     """True when any of ``paths`` (posix, relative to the project root) may change a verdict."""
     for path in paths:
         name = PurePosixPath(path).name
@@ -43,6 +45,21 @@ def could_affect_specs(paths: Iterable[str], spec_globs: Sequence[str]) -> bool:
         # The matcher discovery uses, so both agree on what is a spec.
         if any(glob_regex(g.removeprefix("./")).match(path) for g in spec_globs):
             return True
+        if root is not None and in_package(root, path):
+            return True
+    return False
+
+
+def in_package(root: Path, path: str) -> bool:
+    """Whether ``path`` lies in a folder of a package (an ancestor under ``root`` holds an
+    ``__init__.py``): a table or word list a function may read, whose change the impact
+    analysis follows to its readers (change/data_files.py). A few stat calls, no parsing; a
+    README beside the code is in no package."""
+    folder = PurePosixPath(path).parent
+    while folder.parts:
+        if (root / folder / "__init__.py").is_file():
+            return True
+        folder = folder.parent
     return False
 
 
@@ -76,7 +93,7 @@ def nothing_staged_to_check(
     change: git.StagedChange, root: Path, spec_globs: Sequence[str]
 ) -> bool:
     """True when the staged change certainly affects no spec (see the module docstring)."""
-    return not could_affect_specs(staged_paths(change, root), spec_globs)
+    return not could_affect_specs(staged_paths(change, root), spec_globs, root)
 
 
 # A top-level key of a block-style YAML mapping: a plain or quoted scalar, then ":" and a space.
@@ -110,7 +127,7 @@ def spec_keys(text: str) -> dict[str, int] | None:
 
 
 NOTHING_TO_VERIFY = (
-    "the staged change has no Python, spec or pyproject.toml file: nothing to verify"
+    "the staged change has no Python, spec, pyproject.toml or package data file: nothing to verify"
 )
 
 
