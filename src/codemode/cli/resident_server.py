@@ -32,7 +32,7 @@ import time
 from typing import Any, NamedTuple
 
 from codemode import resident
-from codemode.worker.warm import address
+from codemode.worker.warm import listen_private
 
 # Imported by the behaviour diff's fork only (so absent from a run's own modules): a server
 # that holds them spares every fork its imports.
@@ -77,20 +77,7 @@ class Server:
         self.pending: list[str] = []
 
     def _bind(self) -> socket.socket:
-        path = os.path.join(self.folder, resident.SOCKET)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)  # under the folder's lock: nobody listens on it
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old = os.umask(0o177)
-        short, fd = address(self.folder, resident.SOCKET)  # a path short enough to bind
-        try:
-            s.bind(short)
-        finally:
-            os.umask(old)
-            os.close(fd)
-        os.chmod(path, 0o600)
-        s.listen(16)
-        s.setblocking(False)
+        s = listen_private(self.folder, resident.SOCKET)  # under the folder's lock
         self.sel.register(s, selectors.EVENT_READ, None)
         return s
 

@@ -26,6 +26,7 @@ asked (``codemode worker stop``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -56,6 +57,26 @@ def address(folder: str, name: str = SOCKET) -> tuple[str, int]:
     The descriptor (for the caller to close) keeps the folder the one that was checked."""
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_PATH", 0))
     return f"/proc/self/fd/{fd}/{name}", fd
+
+
+def listen_private(folder: str, name: str) -> socket.socket:
+    """A non-blocking Unix socket listening at ``folder/name``, readable and writable by this
+    user alone (0600 from the moment it exists: bound under umask 0177). The caller holds the
+    folder's lock and found nobody listening there, so a leftover socket file is removed."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(os.path.join(folder, name))
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    short, fd = address(folder, name)  # a path short enough to bind
+    try:
+        s.bind(short)
+    finally:
+        os.umask(old)
+        os.close(fd)
+    os.chmod(os.path.join(folder, name), 0o600)
+    s.listen(16)
+    s.setblocking(False)
+    return s
 
 
 def interpreter_prefixes() -> tuple[str, ...]:
@@ -176,23 +197,8 @@ class Server:
     # lifecycle
 
     def bind(self) -> None:
-        path = os.path.join(self.folder, SOCKET)
-        try:
-            os.unlink(path)  # the caller found nobody listening on it (under its lock)
-        except FileNotFoundError:
-            pass
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old = os.umask(0o177)
-        short, fd = address(self.folder)
-        try:
-            s.bind(short)
-        finally:
-            os.umask(old)
-            os.close(fd)
-        os.chmod(path, 0o600)
-        s.listen(16)
-        s.setblocking(False)
-        self.inode = os.stat(path).st_ino
+        s = listen_private(self.folder, SOCKET)
+        self.inode = os.stat(os.path.join(self.folder, SOCKET)).st_ino
         self.listener = s
         self.sel.register(s, selectors.EVENT_READ, ("listen", 0))
         _write_private(os.path.join(self.folder, PIDFILE), f"{os.getpid()}\n")
