@@ -121,3 +121,39 @@ def test_a_fork_that_fails_loses_nothing(
     assert rc == 1
     tier = functions(report)["demo.tiers.loyalty_tier"]
     assert "loyalty_tier(4999)" in {w["call"] for w in tier["witnesses"]}
+
+
+def test_the_fork_sends_its_value_before_it_tidies_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the fork does after its value (``after_reply``: closing the diff's workers,
+    removing its old side) runs once the value is sent, not before: here that step waits for
+    a byte this process writes only once it has the value, and then leaves a file; the fork
+    is reaped at this process's exit, or by ``_reap``."""
+    import select
+
+    monkeypatch.setattr(ahead, "can_fork", _beside_xdist)
+    go_read, go_write = os.pipe()
+    mark = tmp_path / "tidied"
+
+    def tidy() -> None:
+        ready, _, _ = select.select([go_read], [], [], 60)
+        mark.write_text("after" if ready else "never told")
+
+    def work() -> str:
+        ahead.after_reply(tidy)
+        return "value"
+
+    started = ahead.Ahead.start(work)
+    assert started is not None
+    os.close(go_read)
+    with started:
+        assert started.result() == "value"
+        assert not mark.exists()  # the tidying waits for us: the value came first
+        os.write(go_write, b"1")
+    os.close(go_write)
+    ahead._reap(started.pid)
+    assert mark.read_text() == "after"
+    done: list[str] = []
+    ahead.after_reply(lambda: done.append("now"))  # outside a fork: at once
+    assert done == ["now"]

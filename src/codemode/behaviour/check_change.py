@@ -234,6 +234,11 @@ class _Sides:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        from codemode.behaviour.ahead import after_reply
+
+        after_reply(self._close)
+
+    def _close(self) -> None:
         from codemode.tempdirs import remove
 
         try:
@@ -351,10 +356,10 @@ def run_part(
                 for f in part.targets
             ]
         finally:
+            from codemode.behaviour.ahead import after_reply, at_once
+
             pools.stop()
-            old_w.close()
-            new_w.close()
-            again.close()
+            after_reply(lambda: at_once(old_w.close, new_w.close, again.close))
 
 
 def _diff_one(
