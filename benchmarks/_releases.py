@@ -194,7 +194,15 @@ def run_beside(
     )
     if proc.returncode != 0:
         raise RuntimeError(f"{what} under {src} failed: {proc.stderr.strip()[-2000:]}")
-    out: list[str] = json.loads(proc.stdout)
+    try:
+        out: list[str] = json.loads(proc.stdout)
+    except ValueError:
+        # exit 0 with no answer: a called function ended the runner's own process (os._exit,
+        # a closed stdout); a RuntimeError, so this upgrade is an ERROR line, not the run's end
+        raise RuntimeError(
+            f"{what} under {src} gave no answer (stdout {proc.stdout[:200]!r}, "
+            f"stderr {proc.stderr.strip()[-1000:]!r})"
+        ) from None
     return out
 
 
