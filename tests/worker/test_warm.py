@@ -565,3 +565,42 @@ def test_the_warm_worker_imports_the_projects_modules_behind_the_wall(heavy: Pro
         if n == 0:
             _imported_by_server(heavy)  # shop.heavy, and shop.sneaky beside it
     assert not outside.exists()
+
+
+CALC_SLOW = """\
+import sys
+import time
+
+if "--serve" in sys.argv:  # the warm worker: it notes that it is in this body, and stays
+    with open({log!r}, "a") as f:
+        f.write("serving\\n")
+    time.sleep(2)
+
+
+def double(x):
+    return x * 2{extra}
+"""
+
+
+def test_a_module_edited_while_the_warm_worker_imports_it_is_not_kept(project: Project) -> None:
+    """The user saves (and stages) a module while the warm worker is importing the previous
+    version: the warm worker's code is the old bytes', so it must not be kept as the new ones
+    (it was recorded with the bytes read after its import, and the next run verified the old
+    code: a CI run saw ``[12, 14]`` for ``+ 20``)."""
+    project.write("src/shop/calc.py", CALC_SLOW.format(log=str(project.log), extra=" + 10"))
+    project.git("add", "src/shop/calc.py")
+    assert _observed(project.check()) == [12, 14]  # cold; the warm worker starts as it ends
+    deadline = time.monotonic() + 20
+    while "serving" not in _text(project.log) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    # the warm worker is in calc's body, for two seconds (and answers nothing, ``worker
+    # status`` included, until its imports are done)
+    assert "serving" in _text(project.log)
+    project.write("src/shop/calc.py", CALC_SLOW.format(log=str(project.log), extra=" + 20"))
+    project.git("add", "src/shop/calc.py")
+    assert _observed(project.check()) == [22, 24]
+    assert _observed(project.check()) == [22, 24]  # and after the warm worker caught up
+
+
+def _text(path: Path) -> str:
+    return path.read_text() if path.exists() else ""

@@ -59,6 +59,9 @@ class Recorder:
     def __init__(self, home: str) -> None:
         self.home = os.path.realpath(home) + os.sep
         self.opened: dict[str, set[str]] = {}  # module name -> real paths opened
+        # each data file's bytes as it was opened: a file edited while the module ran (the
+        # user saving as the warm worker imports) must not be recorded with its new bytes
+        self.seen: dict[str, bytes | None] = {}
         self.armed = False
         sys.addaudithook(self._hook)
 
@@ -75,6 +78,8 @@ class Recorder:
                         name = frame.f_globals.get("__name__")
                         if isinstance(name, str):
                             self.opened.setdefault(name, set()).add(path)
+                            if path not in self.seen and not path.endswith((".py", ".pyc")):
+                                self.seen[path] = _read(path)
                     frame = frame.f_back
         finally:
             self.armed = True
@@ -171,15 +176,21 @@ class Keeper:
             entry = Entry()
             own = os.path.realpath(module.__file__)
             sources = set()  # modules first imported while this one ran
+            steady = True  # every file it was made from still holds the bytes it was made from
             for path in self.recorder.opened.pop(name, ()):
                 source = _source_of(path)
                 if source is not None:
                     sources.add(source)
                 else:  # a data file it read
-                    entry.files[path[len(home) :]] = _read(path)
+                    entry.files[path[len(home) :]] = data = _read(path)
+                    steady = steady and self.recorder.seen.get(path, data) == data
             entry.deps = _module_names(sources, held, own) | imports_of(module, held)
             entry.deps |= {p for p in _parents(name) if p in held}
-            entry.files[own[len(home) :]] = _read(own)
+            entry.files[own[len(home) :]] = data = _read(own)
+            if not steady or self.ends.sources.get(name) != data:
+                # Edited while it was imported: its code may be the old bytes' and its entry
+                # the new ones'; a run would keep it as the new (a stale verdict). Not kept.
+                continue
             self.table[name] = entry
         for name in [n for n in self.table if n not in held or self.ends.changed(held[n])]:
             del self.table[name]
@@ -235,6 +246,7 @@ class Ends:
     def __init__(self, home: str) -> None:
         self.home = home + os.sep
         self.shapes: dict[str, Any] = {}
+        self.sources: dict[str, bytes | None] = {}  # each module's source as its body began
         self.busy = False
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
@@ -278,6 +290,10 @@ class _Ending:
         module.__loader__ = self.real
         if module.__spec__ is not None:
             module.__spec__.loader = self.real
+        path = getattr(module, "__file__", None)
+        # read before the loader reads it: equal to the bytes read after the body ran, it is
+        # what the module was made from (``Keeper._index``)
+        self.ends.sources[module.__name__] = _read(path) if isinstance(path, str) else None
         self.real.exec_module(module)
         self.ends.ended(module)
 
