@@ -59,8 +59,7 @@ class Recorder:
     def __init__(self, home: str) -> None:
         self.home = os.path.realpath(home) + os.sep
         self.opened: dict[str, set[str]] = {}  # module name -> real paths opened
-        # each data file's bytes as it was opened: a file edited while the module ran (the
-        # user saving as the warm worker imports) must not be recorded with its new bytes
+        # each data file's bytes as it was opened: one edited since must not be recorded
         self.seen: dict[str, bytes | None] = {}
         self.armed = False
         sys.addaudithook(self._hook)
@@ -188,9 +187,7 @@ class Keeper:
             entry.deps |= {p for p in _parents(name) if p in held}
             entry.files[own[len(home) :]] = data = _read(own)
             if not steady or self.ends.sources.get(name) != data:
-                # Edited while it was imported: its code may be the old bytes' and its entry
-                # the new ones'; a run would keep it as the new (a stale verdict). Not kept.
-                continue
+                continue  # edited as it was imported: its code may be the old bytes' (#36)
             self.table[name] = entry
         for name in [n for n in self.table if n not in held or self.ends.changed(held[n])]:
             del self.table[name]
@@ -290,9 +287,7 @@ class _Ending:
         module.__loader__ = self.real
         if module.__spec__ is not None:
             module.__spec__.loader = self.real
-        path = getattr(module, "__file__", None)
-        # read before the loader reads it: equal to the bytes read after the body ran, it is
-        # what the module was made from (``Keeper._index``)
+        path = getattr(module, "__file__", None)  # read before the loader: ``Keeper._index``
         self.ends.sources[module.__name__] = _read(path) if isinstance(path, str) else None
         self.real.exec_module(module)
         self.ends.ended(module)
