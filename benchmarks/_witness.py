@@ -70,8 +70,35 @@ def call_from_inputs(fid: str, case: dict[str, Any], origin: str) -> Call | None
     return Call(fid, tuple(a), tuple(k), origin)  # type: ignore[arg-type]
 
 
+# The value types the re-check's namespace has (RECHECK's NS, as _differential's runner): a
+# witness's ``Decimal('0.1')`` is rebuilt as one. Before, such a call had no literal form, the re-check
+# fell back to the JSON's arguments (none, for arguments the tests build), and toml 0.10.1's
+# dumps({'a': Decimal('0.1')}), a real change, counted as a false alarm.
+# Builtins it has too, for the forms codemode's notation writes (float('nan'), set()).
+RUNNER_TYPES = frozenset(
+    {"Decimal", "Fraction", "date", "datetime", "time", "timedelta", "float", "set", "frozenset"}
+)
+
+
+def _value_source(node: ast.expr) -> str:
+    """Python source of an argument the runner can rebuild: a literal, or a container of
+    literals and calls of RUNNER_TYPES with such arguments. ValueError otherwise."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            if not (isinstance(sub.func, ast.Name) and sub.func.id in RUNNER_TYPES):
+                raise ValueError("a call the runner cannot make")
+            for a in [*sub.args, *(k.value for k in sub.keywords)]:
+                ast.literal_eval(a)
+        elif isinstance(sub, ast.Name) and sub.id not in RUNNER_TYPES:
+            raise ValueError("a name the runner does not have")
+    if any(isinstance(sub, ast.Call) for sub in ast.walk(node)):
+        return ast.unparse(node)
+    return repr(ast.literal_eval(node))
+
+
 def call_from_text(fid: str, text: str, origin: str) -> Call | None:
-    """A call written as ``name(args)`` (a witness's call), when its arguments are literals."""
+    """A call written as ``name(args)`` (a witness's call), when its arguments are literals or
+    values of RUNNER_TYPES."""
     try:
         node = ast.parse(text.strip(), mode="eval").body
     except SyntaxError:
@@ -79,8 +106,8 @@ def call_from_text(fid: str, text: str, origin: str) -> Call | None:
     if not isinstance(node, ast.Call):
         return None
     try:
-        args = tuple(repr(ast.literal_eval(a)) for a in node.args)
-        kwargs = tuple((k.arg or "", repr(ast.literal_eval(k.value))) for k in node.keywords)
+        args = tuple(_value_source(a) for a in node.args)
+        kwargs = tuple((k.arg or "", _value_source(k.value)) for k in node.keywords)
     except ValueError:
         return None
     if any(k == "" for k, _ in kwargs):
@@ -158,8 +185,11 @@ def witnesses(root: Path, function: dict[str, Any]) -> list[Witness]:
 RECHECK = (
     OBSERVE
     + r"""
-import importlib, json, sys
+import datetime, decimal, fractions, importlib, json, sys
 sys.path.insert(0, sys.argv[1])
+# RUNNER_TYPES, as the differential runner has them
+NS = {"timedelta": datetime.timedelta, "date": datetime.date, "datetime": datetime.datetime,
+      "time": datetime.time, "Decimal": decimal.Decimal, "Fraction": fractions.Fraction}
 def resolve(fid):
     # the longest importable module, then attributes: a function, or a class and a method
     parts = fid.split(".")
@@ -176,8 +206,8 @@ def resolve(fid):
 def outcome(fid, args, kwargs, receiver):
     try:
         chain = resolve(fid)
-        a = [eval(x, {}) for x in args]
-        k = {key: eval(v, {}) for key, v in kwargs}
+        a = [eval(x, dict(NS)) for x in args]
+        k = {key: eval(v, dict(NS)) for key, v in kwargs}
     except Exception as e:
         return "bad-input:" + type(e).__name__
     def call():
@@ -187,7 +217,7 @@ def outcome(fid, args, kwargs, receiver):
             if receiver is None:
                 obj = cls()
             else:
-                obj = cls(*[eval(x, {}) for x in receiver[0]], **{n: eval(v, {}) for n, v in receiver[1]})
+                obj = cls(*[eval(x, dict(NS)) for x in receiver[0]], **{n: eval(v, dict(NS)) for n, v in receiver[1]})
             fn = getattr(obj, fid.rsplit(".", 1)[1])
         return fn(*a, **k)
     return observe(call, 1.0)

@@ -26,6 +26,9 @@ DIFFED: tuple[ChangeStatus, ...] = ("modified", "impacted", "renamed")
 # must look before it merges, so it fails by default. `message_changed`: every such call
 # raises the same exception type as before, with another message (#32: a bare `except:`
 # narrowed blocked two commits for a message); shown everywhere, it fails only on request.
+# `unstable`: every call that differs between the versions also differs between two runs of
+# one version (randomness, the clock, hash order): the diff cannot show a change, and says so
+# (#32: a shuffle helper blocked commits it had not changed); it fails only on request.
 # `skipped`: a budget stop left the function unexplored (#22); it fails nothing by default.
 Verdict = Literal[
     "ok",
@@ -36,6 +39,7 @@ Verdict = Literal[
     "error",
     "changed",
     "message_changed",
+    "unstable",
     "skipped",
 ]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
@@ -50,5 +54,6 @@ FailOn = Literal[Verdict, ReviewVerdict]
 FAIL_ON_WORDS: tuple[FailOn, ...] = (*VERDICTS, *REVIEW_VERDICTS)
 # By default a run fails where someone must look: a drifted case, an error, a behaviour
 # change, and the two review call-outs that hide one. `weakened` and `loosened` are shown,
-# and fail only on request; so are `stale`, `missing`, `orphaned`, `skipped`, `message_changed`.
+# and fail only on request; so are `stale`, `missing`, `orphaned`, `skipped`, `message_changed`,
+# `unstable`.
 DEFAULT_FAIL_ON: tuple[FailOn, ...] = ("drifted", "error", "changed", "contradicted", "hides_change")

@@ -542,17 +542,23 @@ def merge(
             d = d._replace(
                 witnesses=tuple(w for w in d.witnesses if call_key(w.args, w.kwargs) not in held)
             )
-        if not d.witnesses and not d.note:
+        if not d.witnesses and not d.note and not d.unstable:
             continue
         i = by_id.get(d.id)
         fr = out[i] if i is not None else _unlisted(d.id, by_target.get(d.id))
+        note = d.note
         if d.witnesses:
             status = _changed(d) if fr.status in _WEAKER else fr.status
             message = fr.message if fr.status not in _WEAKER else _message(d)
             fr = fr._replace(status=status, witnesses=d.witnesses, message=message)
-        fr = fr._replace(diff_note=d.note)
+        if d.unstable and not d.witnesses and fr.status == "ok":
+            # every call that differs varies between runs of one version: said, not failed (#32)
+            fr = fr._replace(status="unstable", message=d.unstable.removeprefix("unstable: "))
+        elif d.unstable:
+            note = "; ".join(n for n in (note, d.unstable) if n)
+        fr = fr._replace(diff_note=note)
         if i is None:
-            if not d.witnesses and not d.short:
+            if not d.witnesses and not d.short and not d.unstable:
                 continue  # a note alone for a function the check did not list: not worth a row
             out.append(fr)
         else:

@@ -11,7 +11,12 @@ sides, with the clock watched, so the cost of stability is paid for the few that
 That second run is in two other workers, started with another hash seed when a first
 difference is found: an outcome that follows the process's seed (a list made from a set of
 strings) is the same on two runs of one process and differs in the next, so it is never a
-witness (emoji 1.7's distinct_emoji_list drifted so, #18).
+witness (emoji 1.7's distinct_emoji_list drifted so, #18). There each call runs ``AGAIN``
+times on each side, the random state moving on between runs: one run more was not enough for
+an outcome of a few values (a coin, a shuffle of two items agrees with the first run half the
+time), so a random helper of a pool of a few such calls was flagged `changed` on most runs
+(#32). A function whose differing calls all vary between runs of one version is ``unstable``:
+said so, not a change.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any, NamedTuple
 
 from codemode.behaviour.bounded import Loading, Ran, Side, both
 from codemode.behaviour.outcomes import Seen, difference, oversized, same, seen
+from codemode.compare import values_equal
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.report.model import Witness
 from codemode.report.witness import construction_call, witness_call
@@ -32,6 +38,11 @@ from codemode.worker.runner import MAX_REPLY_CHARS
 CHUNK = 100  # calls per worker request, at most
 FIRST = 4  # calls in the first request, before the function's pace is known
 MAX_WITNESSES = 20  # per function: past this, more of the same says nothing new
+# Runs of each differing call on each side in the second run's workers. An outcome of two
+# values equally likely passes for stable with odds 2**-(2 * AGAIN) after differing
+# (both sides agree AGAIN times by chance): 1 in 4,096 a call, where one run more let 1 in 4
+# through (#32). A call that does not vary costs AGAIN calls more, a few ms.
+AGAIN = 6
 # How the note starts when a side could not run at all (#33).
 NOT_COMPARED = "not compared: "
 
@@ -55,6 +66,9 @@ class FunctionDiff(NamedTuple):
     # the tests' calls left out of the pool, by reason (a name the test file binds no
     # value to...): (reason, count), most first (#32)
     dropped: tuple[tuple[str, int], ...] = ()
+    # the calls that differ between the versions but also between runs of one version
+    # (randomness, the clock, hash order), said in a sentence, or "": no change they show
+    unstable: str = ""
 
 
 class _Recipe:
@@ -150,7 +164,15 @@ def diff_function(
             "parent): ignored"
         )
     note = "; ".join(n for n in notes if n)
-    return FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, bool(note))
+    return FunctionDiff(
+        function_id,
+        tuple(witnesses),
+        look.ran,
+        len(pool),
+        note,
+        bool(note),
+        unstable=look.unstable_text(function_id),
+    )
 
 
 def not_compared(got_old: dict[str, Outcome], got_new: dict[str, Outcome]) -> str:
@@ -225,6 +247,18 @@ def _pace(took: list[float]) -> float:
     return sum(rest) / len(rest)
 
 
+def built_apart(old: Outcome, new: Outcome) -> bool:
+    """Whether the two sides built a test call's arguments differently: the setup the call's
+    expressions run used the changed code (``o = loads(dumps(d)); dumps(o)``), so each version
+    was called on another input and their outcomes say nothing of one input (#32). Plain
+    arguments come back as data; others as a digest of their canonical form."""
+    if old.args is not None and new.args is not None:
+        return not (
+            values_equal(old.args, new.args) and values_equal(old.kwargs or {}, new.kwargs or {})
+        )
+    return bool(old.built and new.built and old.built != new.built)
+
+
 # The wall's refusals that are no file writes (worker/wall.py's events).
 _NOT_WRITES = (
     "subprocess.",
@@ -253,11 +287,19 @@ class _Looker:
         self.costs: dict[str, float] = {}  # a suspect's wall time on the slower side
         self.ran = 0  # calls run on both sides before the deadline
         self.oversized = 0  # of those, calls whose output was too large to send on a side
+        self.apart = 0  # of those, calls whose arguments each side built otherwise (#32)
         self.blocked: list[str] = []  # what the wall stopped, per call stopped on a side (#31)
+        # suspects whose outcome varied on a side (#32), as ``suspects`` holds them
+        self.unstable: list[tuple[PoolCall, Outcome, Seen, Seen]] = []
 
     def notes(self) -> list[str]:
         """What kept calls from being compared: the wall, outputs too large to send."""
         notes = [self.blocked_note(self.ran)]
+        if self.apart:
+            notes.append(
+                f"not compared on {self.apart} of {self.ran} inputs: the tests build their "
+                "arguments with the changed code, and each version got other ones"
+            )
         if self.oversized:
             notes.append(
                 f"outputs over {MAX_REPLY_CHARS:,} bytes: not compared ({self.oversized} of "
@@ -306,6 +348,9 @@ class _Looker:
             if stopped:  # the wall stopped it on a side: not compared, and said so (#31)
                 self.blocked.append(stopped)
                 continue
+            if built_apart(o_old, o_new):
+                self.apart += 1  # each version got another input: not compared, and said so
+                continue
             a, b = self._seen(o_old), self._seen(o_new)
             if difference(a, b, self.rel_tol) is not None:
                 self.suspects[cid] = (call, new.outcomes[cid], a, b)
@@ -314,31 +359,71 @@ class _Looker:
     def confirm(
         self, old: Side, new: Side, function_id: str, until: float
     ) -> tuple[list[Witness], int]:
-        """The witnesses, and how many suspects the deadline left without a second run."""
+        """The witnesses, and how many suspects the deadline left without a second run.
+
+        Each suspect runs ``AGAIN`` times on each side, every suspect once before any twice: a
+        deadline cuts the later runs first. A suspect all of whose runs arrived and agree with
+        its first run is a witness; one the deadline cut after a run or more is one only when
+        no suspect of the function varied (then the function shows no randomness to doubt)."""
         if not self.suspects:
             return [], 0
         if time.monotonic() >= until:
             return [], len(self.suspects)
         cases = [
-            wire(cid, call, watch_clock=True) for cid, (call, _, _, _) in self.suspects.items()
+            wire(f"{cid}~{r}", call, watch_clock=True)
+            for r in range(AGAIN)
+            for cid, (call, _, _, _) in self.suspects.items()
         ]
         again_old, again_new = both(old, new, cases, until)
-        out: list[Witness] = []
+        steady: dict[str, bool] = {}  # suspect -> all its runs arrived
         unconfirmed = 0
-        for cid, (call, new_outcome, a, b) in self.suspects.items():
-            if cid not in again_old.outcomes or cid not in again_new.outcomes:
+        for cid, (_, _, a, b) in self.suspects.items():
+            runs_old = self._runs(again_old, cid)
+            runs_new = self._runs(again_new, cid)
+            if not runs_old or not runs_new:
                 unconfirmed += 1
+            elif self._varies(a, runs_old) or self._varies(b, runs_new):
+                self.unstable.append(self.suspects[cid])  # it follows chance or the day
+            else:
+                steady[cid] = len(runs_old) == len(runs_new) == AGAIN
+        out: list[Witness] = []
+        for cid, complete in steady.items():
+            call, new_outcome, a, b = self.suspects[cid]
+            if not complete and self.unstable:
+                unconfirmed += 1  # too few runs to tell it from its function's randomness
                 continue
-            a2, b2 = self._seen(again_old.outcomes[cid]), self._seen(again_new.outcomes[cid])
-            if a2.clock or b2.clock or a.clock or b.clock:
-                continue  # the outcome may follow the day, not the change
-            if not (same(a, a2, self.rel_tol) and same(b, b2, self.rel_tol)):
-                continue  # nondeterministic on a side: its difference proves nothing
             kind = difference(a, b, self.rel_tol)
             if kind is None or len(out) >= MAX_WITNESSES:
                 continue
             out.append(_witness(function_id, call, new_outcome, a, b, kind))
         return out, unconfirmed
+
+    def _runs(self, ran: Ran, cid: str) -> list[Seen]:
+        """A suspect's runs in the second run's workers, in order, up to the first missing."""
+        out: list[Seen] = []
+        for r in range(AGAIN):
+            o = ran.outcomes.get(f"{cid}~{r}")
+            if o is None:
+                break
+            out.append(self._seen(o))
+        return out
+
+    def _varies(self, first: Seen, runs: Sequence[Seen]) -> bool:
+        """Whether a side's outcome follows anything but the call: a run that read the clock,
+        or one whose outcome is not the first run's."""
+        return first.clock or any(r.clock or not same(first, r, self.rel_tol) for r in runs)
+
+    def unstable_text(self, function_id: str) -> str:
+        """The sentence for the calls that vary between runs of one version, or ""."""
+        if not self.unstable:
+            return ""
+        n = len(self.unstable)
+        shown = _witness(function_id, *self.unstable[0], "value")
+        calls = "1 call differs" if n == 1 else f"{n} calls differ"
+        return (
+            f"unstable: {calls} between the versions and between runs of one version "
+            f"(randomness, the clock, hash order), e.g. {shown.call}: not a behaviour change"
+        )
 
 
 def _witness(

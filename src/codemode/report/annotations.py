@@ -20,7 +20,7 @@ from codemode.report.model import FAILING_CASE_ORDER, STATUS_ORDER, Report
 from codemode.scope import regen_command
 
 MAX_PER_LEVEL = 10
-_WARNING_VERDICTS = ("orphaned", "missing", "stale")
+_WARNING_VERDICTS = ("orphaned", "missing", "stale", "unstable")
 __all__ = ["Annotation", "escape_data", "escape_property", "log_safe", "render_annotations"]
 
 

@@ -95,7 +95,7 @@ def _verdict_case(suite: ET.Element, f: FunctionResult) -> None:
         ET.SubElement(case, "error", message=message, type="error")
     elif f.status == "drifted":
         ET.SubElement(case, "failure", message=message, type="drifted")
-    else:  # missing, orphaned, stale: not failures of a case, but worth seeing
+    else:  # missing, orphaned, stale, unstable: not failures of a case, but worth seeing
         ET.SubElement(case, "skipped", message=f"{f.status}: {message}" if f.message else f.status)
 
 

@@ -45,6 +45,7 @@ ICONS: dict[Verdict, str] = {
     "stale": "⚠️",
     "changed": "🔀",
     "message_changed": "✉️",
+    "unstable": "🎲",
     "ok": "✅",
 }
 CASE_ICONS: dict[CaseStatus, str] = {

@@ -42,6 +42,7 @@ STATUS_ORDER: dict[Verdict, int] = {
     "message_changed": 2,
     "missing": 3,
     "stale": 4,
+    "unstable": 5,
     "skipped": 5,
     "ok": 6,
 }

@@ -32,6 +32,7 @@ STATUS_COLOR: dict[Verdict | CaseStatus, str] = {
     "orphaned": "yellow",
     "changed": "red",
     "message_changed": "yellow",  # shown, fails only on request (#32)
+    "unstable": "yellow",  # the diff could not tell: shown, fails only on request (#32)
     "passed": "green",
     "failed": "red",
     "empty": "yellow",
@@ -40,7 +41,7 @@ STATUS_COLOR: dict[Verdict | CaseStatus, str] = {
 
 
 # verdicts said on the function's own line (a case's line says the others)
-_OWN_LINE = ("missing", "orphaned", "stale", "changed", "message_changed")
+_OWN_LINE = ("missing", "orphaned", "stale", "changed", "message_changed", "unstable")
 
 
 def use_color(stream: TextIO, mode: str = "auto") -> bool:

@@ -69,11 +69,36 @@ def eval_exprs(
     odd += [f"kwargs[{k!r}]" for k, v in kwargs.items() if not _plain(v)]
     if odd:
         if built:
+            out["built"] = _digest(args, kwargs)
             return args, kwargs
         # which one: regen builds it with a fixture as the tests build it (#32)
         raise ValueError(f"an argument has no YAML form ({odd[0]})")
     out["args"], out["kwargs"] = copy.deepcopy(args), copy.deepcopy(kwargs)
     return args, kwargs
+
+
+def _digest(args: list[Any], kwargs: dict[str, Any]) -> str:
+    """A short digest of arguments with no YAML form, from their canonical data (addresses
+    left out), or "" when they have none. The behaviour diff compares the versions on a test's
+    call only when both built the same arguments: a setup that runs the changed code (``o =
+    loads(dumps(d)); dumps(o)``) hands each version another input, and the difference was
+    the input's, not the function's (#32: toml 0.10.1's dumps, a false alarm)."""
+    import hashlib
+    import json
+    import re
+
+    from .canonical import canonical
+
+    try:
+        data = canonical([args, kwargs])
+        try:
+            text = json.dumps(data, sort_keys=True, default=repr)
+        except TypeError:  # keys of several types: in their own order
+            text = json.dumps(data, default=repr)
+    except Exception:
+        return ""
+    text = re.sub(r"0x[0-9a-fA-F]{4,}", "0x", text)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _code_holder(obj: Any) -> Any:

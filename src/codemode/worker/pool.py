@@ -57,6 +57,8 @@ class Outcome:
     kwargs: dict[str, Any] | None = None
     clock: str | None = None  # the clock read the project's code made while exploring, if any
     blocked: str | None = None  # the side effect the wall stopped (worker/wall.py), if any
+    # a digest of arguments built from expressions that have no YAML form (exploring._digest)
+    built: str | None = None
 
 
 class Process(Protocol):
@@ -597,4 +599,5 @@ def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
         kwargs=reply.get("kwargs"),
         clock=reply.get("clock"),
         blocked=reply.get("blocked"),
+        built=reply.get("built"),
     )

@@ -75,7 +75,7 @@ def check_case_reply(reply: dict[str, Any], case_id: str) -> None:
     _check_exc(reply.get("exc"))
     if kind == "raised" and not isinstance(reply.get("exc"), dict):
         raise BadReply("a raised outcome without its exception")
-    for key in ("message", "clock", "blocked"):
+    for key in ("message", "clock", "blocked", "built"):
         if key in reply and not _is_str_or_none(reply[key]):
             raise BadReply(f"'{key}' is not text")
     if not _is_number_or_none(reply.get("duration_ms")):
