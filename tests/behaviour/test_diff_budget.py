@@ -124,6 +124,33 @@ def _test_file(values: list[int]) -> str:
     return f"from demo.twice import double\n\n\ndef test_double():\n{lines}"
 
 
+def test_gathering_the_inputs_has_a_bound_of_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pool past its limit (1,500 test calls to read, parse and bind; 10 ms): the function
+    is not compared, and says why. Before, the diff waited for the pool however long it took
+    (a test function of 6,000 asserts took 17 s at load 10)."""
+    from codemode.behaviour import bounded
+
+    monkeypatch.setattr(bounded, "POOL_LIMIT", 0.01)
+    repo = project(
+        tmp_path,
+        {
+            "src/demo/twice.py": DOUBLE.format(extra=""),
+            "tests/test_twice.py": _test_file(list(range(1500))),
+        },
+    )
+    write(repo, {"src/demo/twice.py": DOUBLE.format(extra=" + (n == 7)")})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.twice.double"]
+    assert f["diff_note"] == (
+        "not compared: its inputs took over 0.01 s to gather (the tests' calls, read and parsed)"
+    ), f
+    assert not f["witnesses"] and rc == 0
+    assert any("not compared: its inputs took over" in n for n in report["notes"]), report
+
+
 def test_a_budget_that_cuts_the_pool_keeps_the_calls_the_change_s_tests_added(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

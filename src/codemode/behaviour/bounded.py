@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 # take before the function is reported not compared: the start-up's own bound, apart from
 # the budget's.
 START_LIMIT = 20.0
+# The most a function's pool of inputs (the tests' calls harvested, their files parsed) is
+# waited for, once its diff asks for it: a pool later than that gives the function the note
+# "not compared", as a side that starts too slowly does (#32). The calls' budget and the
+# start-up's bound left it the one step of the diff with no bound of its own.
+POOL_LIMIT = 20.0
 # The least a reply is waited for, past the deadline too: the ``done`` that follows a
 # request's last reply is written with it, and missing it would cost the worker.
 MIN_WAIT = 0.02

@@ -365,21 +365,25 @@ def run_part(
 def _diff_one(
     config: Config,
     f: ChangedFunction,
-    pools: Iterator[list[PoolCall]],
+    pools: Iterator[list[PoolCall] | None],
     pair: tuple[Side, Side],
     again: _Again,
 ) -> FunctionDiff:
     """One target: both sides import its module while its pool is built, then its calls run
     under the budget. Neither the pool (codemode's own reading, bounded by the harvest's
-    caps) nor the start-up (``bounded.START_LIMIT``) is the budget's: at load 5-11 they took
-    all of it for a large library, and its functions were cut "after 0 of N inputs" (#32)."""
-    from codemode.behaviour.bounded import Loading
+    caps and ``bounded.POOL_LIMIT``) nor the start-up (``bounded.START_LIMIT``) is the
+    budget's: at load 5-11 they took all of it for a large library, and its functions were
+    cut "after 0 of N inputs" (#32)."""
+    from codemode.behaviour.bounded import POOL_LIMIT, Loading
     from codemode.behaviour.engine import NOT_COMPARED, DiffBudget, FunctionDiff, diff_function
     from codemode.behaviour.left_out import dropped
 
     loading = Loading(*pair)
     pool = next(pools)
     loading.wait()
+    if pool is None:
+        why = f"its inputs took over {POOL_LIMIT:g} s to gather (the tests' calls, read and parsed)"
+        return FunctionDiff(f.id, note=NOT_COMPARED + why, short=True)
     if loading.why:
         got = FunctionDiff(f.id, (), 0, len(pool), NOT_COMPARED + loading.why, True)
     elif not pool:

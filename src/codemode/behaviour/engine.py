@@ -164,15 +164,8 @@ def diff_function(
             "parent): ignored"
         )
     note = "; ".join(n for n in notes if n)
-    return FunctionDiff(
-        function_id,
-        tuple(witnesses),
-        look.ran,
-        len(pool),
-        note,
-        bool(note),
-        unstable=look.unstable_text(function_id),
-    )
+    found = FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, bool(note))
+    return found._replace(unstable=look.unstable_text(function_id))
 
 
 def not_compared(got_old: dict[str, Outcome], got_new: dict[str, Outcome]) -> str:

@@ -1,9 +1,8 @@
 """The parent side of the worker: start it, talk to it, bound it, replace it.
 
-One ``Worker`` owns one subprocess, reused across many calls. Each reply line has its
-own deadline (the per-call timeout); a case that hangs or kills the process gets an
-``error`` outcome, the process is killed and respawned, and the remaining cases are
-sent again, so one bad case never hides the rest.
+One ``Worker`` owns one subprocess, reused across many calls. Each reply has its own deadline
+(the per-call timeout); a case that hangs or kills the process is an ``error`` outcome, the
+process is killed and respawned, and the rest sent again: one bad case never hides the rest.
 """
 
 from __future__ import annotations
@@ -57,8 +56,7 @@ class Outcome:
     kwargs: dict[str, Any] | None = None
     clock: str | None = None  # the clock read the project's code made while exploring, if any
     blocked: str | None = None  # the side effect the wall stopped (worker/wall.py), if any
-    # a digest of arguments built from expressions that have no YAML form (exploring._digest)
-    built: str | None = None
+    built: str | None = None  # built arguments with no YAML form: a digest (exploring._digest)
 
 
 class Process(Protocol):
@@ -201,8 +199,7 @@ class Worker:
         self.proc = proc
         assert self.proc.stdout is not None and self.proc.stderr is not None
         self.reader = ReplyLines(self.proc.stdout.fileno())
-        # The tail's thread owns a copy of the pipe: a closed number reused by another file
-        # is never read by it.
+        # The tail's thread owns a copy of the pipe: never reads a number reused by another file
         self.stderr = ErrTail(os.dup(self.proc.stderr.fileno()))
         self.proc.stderr.close()
         self.ready = False
