@@ -38,11 +38,15 @@ from codemode.worker.runner import MAX_REPLY_CHARS
 CHUNK = 100  # calls per worker request, at most
 FIRST = 4  # calls in the first request, before the function's pace is known
 MAX_WITNESSES = 20  # per function: past this, more of the same says nothing new
-# Runs of each differing call on each side in the second run's workers. An outcome of two
-# values equally likely passes for stable with odds 2**-(2 * AGAIN) after differing
-# (both sides agree AGAIN times by chance): 1 in 4,096 a call, where one run more let 1 in 4
-# through (#32). A call that does not vary costs AGAIN calls more, a few ms.
+# Runs of each differing call on each side in the second run's workers (#32): FIRST_AGAIN for
+# every one; AGAIN in all for those that held, when another varied (the function shows
+# randomness) or when fewer than FEW held (a lone coin flip shows none). An outcome of two
+# values equally likely then passes for stable with odds 4**-AGAIN after differing: 1 in
+# 4,096, where one run more let 1 in 4 through; FEW of them all hold FIRST_AGAIN runs with
+# odds 16**-FEW. A call that does not vary costs FIRST_AGAIN calls more, as a rule.
+FIRST_AGAIN = 2
 AGAIN = 6
+FEW = 4
 # How the note starts when a side could not run at all (#33).
 NOT_COMPARED = "not compared: "
 
@@ -354,35 +358,28 @@ class _Looker:
     ) -> tuple[list[Witness], int]:
         """The witnesses, and how many suspects the deadline left without a second run.
 
-        Each suspect runs ``AGAIN`` times on each side, every suspect once before any twice: a
-        deadline cuts the later runs first. A suspect all of whose runs arrived and agree with
-        its first run is a witness; one the deadline cut after a run or more is one only when
-        no suspect of the function varied (then the function shows no randomness to doubt)."""
+        Each suspect runs FIRST_AGAIN times on each side, then AGAIN in all where the first
+        runs leave doubt (see AGAIN); each run of every suspect before the next, so a deadline
+        cuts the later runs first. A suspect whose runs all agree with its first run is a
+        witness; one the deadline cut short of them is one only when no suspect of the
+        function varied."""
         if not self.suspects:
             return [], 0
         if time.monotonic() >= until:
             return [], len(self.suspects)
-        cases = [
-            wire(f"{cid}~{r}", call, watch_clock=True)
-            for r in range(AGAIN)
-            for cid, (call, _, _, _) in self.suspects.items()
-        ]
-        again_old, again_new = both(old, new, cases, until)
-        steady: dict[str, bool] = {}  # suspect -> all its runs arrived
-        unconfirmed = 0
-        for cid, (_, _, a, b) in self.suspects.items():
-            runs_old = self._runs(again_old, cid)
-            runs_new = self._runs(again_new, cid)
-            if not runs_old or not runs_new:
-                unconfirmed += 1
-            elif self._varies(a, runs_old) or self._varies(b, runs_new):
-                self.unstable.append(self.suspects[cid])  # it follows chance or the day
-            else:
-                steady[cid] = len(runs_old) == len(runs_new) == AGAIN
+        ids = list(self.suspects)
+        got = self._again(old, new, ids, range(FIRST_AGAIN), until)
+        steady, varied, unconfirmed = self._sort(got, ids, FIRST_AGAIN)
+        if steady and (varied or len(steady) < FEW) and time.monotonic() < until:
+            more = self._again(old, new, list(steady), range(FIRST_AGAIN, AGAIN), until)
+            got = ({**got[0], **more[0]}, {**got[1], **more[1]})
+            steady, also, _ = self._sort(got, list(steady), AGAIN)
+            varied += also
+        self.unstable = [self.suspects[cid] for cid in varied]
         out: list[Witness] = []
         for cid, complete in steady.items():
             call, new_outcome, a, b = self.suspects[cid]
-            if not complete and self.unstable:
+            if not complete and varied:
                 unconfirmed += 1  # too few runs to tell it from its function's randomness
                 continue
             kind = difference(a, b, self.rel_tol)
@@ -391,11 +388,40 @@ class _Looker:
             out.append(_witness(function_id, call, new_outcome, a, b, kind))
         return out, unconfirmed
 
-    def _runs(self, ran: Ran, cid: str) -> list[Seen]:
+    def _again(
+        self, old: Side, new: Side, ids: list[str], runs: range, until: float
+    ) -> tuple[dict[str, Outcome], dict[str, Outcome]]:
+        """Runs ``runs`` of the suspects ``ids`` on both sides: each run of all before the next."""
+        cases = [
+            wire(f"{cid}~{r}", self.suspects[cid][0], watch_clock=True) for r in runs for cid in ids
+        ]
+        ran_old, ran_new = both(old, new, cases, until)
+        return ran_old.outcomes, ran_new.outcomes
+
+    def _sort(
+        self, got: tuple[dict[str, Outcome], dict[str, Outcome]], ids: list[str], runs: int
+    ) -> tuple[dict[str, bool], list[str], int]:
+        """The suspects whose runs agree with their first (-> whether all ``runs`` came), those
+        that varied on a side, and how many got no run on a side."""
+        steady: dict[str, bool] = {}
+        varied: list[str] = []
+        unrun = 0
+        for cid in ids:
+            _, _, a, b = self.suspects[cid]
+            runs_old, runs_new = self._runs(got[0], cid, runs), self._runs(got[1], cid, runs)
+            if not runs_old or not runs_new:
+                unrun += 1
+            elif self._varies(a, runs_old) or self._varies(b, runs_new):
+                varied.append(cid)  # it follows chance or the day
+            else:
+                steady[cid] = len(runs_old) == len(runs_new) == runs
+        return steady, varied, unrun
+
+    def _runs(self, got: dict[str, Outcome], cid: str, runs: int) -> list[Seen]:
         """A suspect's runs in the second run's workers, in order, up to the first missing."""
         out: list[Seen] = []
-        for r in range(AGAIN):
-            o = ran.outcomes.get(f"{cid}~{r}")
+        for r in range(runs):
+            o = got.get(f"{cid}~{r}")
             if o is None:
                 break
             out.append(self._seen(o))
