@@ -83,6 +83,12 @@ def test_a_refactored_random_helper_is_unstable_not_changed(
     assert main(["check", "--staged"]) == 0
     out = capsys.readouterr().out
     assert "demo.deck.pick: unstable: " in out and "e.g. pick([" in out, out
+    # the PR comment's Markdown (the job summary is the same text): the verdict and why
+    assert main(["check", "--staged", "--report-out", str(tmp_path / "r.json")]) == 0
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    assert main(["comment", "--report", str(tmp_path / "r.json")]) == 0
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "2 unstable" in summary and "`demo.deck.pick`: unstable: " in summary, summary
     rc, _ = check(repo, "--staged", "--fail-on", "unstable", capsys=capsys, monkeypatch=monkeypatch)
     assert rc == 1
 

@@ -68,10 +68,13 @@ def _unrepeated(note: str, errors: Sequence[str]) -> str:
 
 def _notes(report: Report) -> list[str]:
     """What the diff says of functions it found no witness for (a change accepted, a side
-    that could not be compared): one line per note, with the functions it is about."""
+    that could not be compared, calls that vary between runs): one line per note, with the
+    functions it is about."""
     errors = list({c.message for _, c in failing_cases(report) if c.status == "error"} - {""})
     by_note: dict[str, list[str]] = {}
     for f in report.sorted_functions():
+        if f.status == "unstable":  # what it could not compare, and one such call (#32)
+            by_note.setdefault(f"unstable: {f.message}", []).append(f.id)
         if f.diff_note and not f.witnesses:
             by_note.setdefault(_unrepeated(f.diff_note, errors), []).append(f.id)
     # paragraphs, not list items: after a function's list of calls, an item would join it
