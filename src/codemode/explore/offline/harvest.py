@@ -21,6 +21,7 @@ from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from codemode.explore.offline import fresh as fresh_lines
 from codemode.explore.offline.helper_calls import helper_rows
 from codemode.explore.offline.row_bindings import (
     MAX_ROWS,
@@ -74,6 +75,7 @@ class Candidate(NamedTuple):
     source: str  # tests | docstring | callers | constants | types
     exprs: dict[str, Any] | None = None  # {"args": [src], "kwargs": {name: src}, "setup": src}
     family: str = ""  # the class of input it shows, when not its source or label
+    fresh: bool = False  # written on a line the change wrote (explore/offline/fresh.py)
 
 
 def is_test_file(rel: str) -> bool:
@@ -285,8 +287,12 @@ def module_tables(tree: ast.Module) -> dict[str, ast.expr]:
 
 
 def parametrize_rows(
-    fn: ast.FunctionDef | ast.AsyncFunctionDef, tables: dict[str, ast.expr]
+    fn: ast.FunctionDef | ast.AsyncFunctionDef,
+    tables: dict[str, ast.expr],
+    fresh: frozenset[int] = frozenset(),
 ) -> list[dict[str, ast.expr]]:
+    """The rows of the test's ``parametrize`` tables (combined), a spread of 50 over their
+    shapes, the rows the change wrote (``fresh`` lines) first."""
     rows: list[dict[str, ast.expr]] = [{}]
     for dec in fn.decorator_list:
         if not (isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("parametrize")):
@@ -307,7 +313,13 @@ def parametrize_rows(
             values = list(row.elts) if len(names) > 1 and isinstance(row, ast.Tuple) else [row]
             if len(values) == len(names):
                 table.append(dict(zip(names, values)))
-        rows = spread([{**r, **t} for r in rows for t in table], 50, _row_shape) if table else rows
+        if table:
+            rows = spread(
+                [{**r, **t} for r in rows for t in table],
+                50,
+                _row_shape,
+                lambda r: fresh_lines.is_fresh(r, fresh),
+            )
     return rows
 
 
@@ -333,8 +345,15 @@ class SubstituteNames(ast.NodeTransformer):
 
 
 def calls_in_file(
-    info: TargetInfo, tree: ast.Module, same_module: bool, source: str, drops: Drops | None = None
+    info: TargetInfo,
+    tree: ast.Module,
+    same_module: bool,
+    source: str,
+    drops: Drops | None = None,
+    fresh: frozenset[int] = frozenset(),
 ) -> Iterator[Candidate]:
+    """The calls of the target in one file, each row of its tables bound; those on a line
+    the change wrote (``fresh``: explore/offline/fresh.py) are marked and kept first."""
     matcher = _Matcher(info, tree, same_module)
     if not matcher.names and not matcher.modules:
         return
@@ -346,12 +365,13 @@ def calls_in_file(
     loops_of: dict[int, dict[int, list[Row]]] = {}
 
     def rows_at(fn: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> list[Row]:
-        rows = parametrize_rows(fn, tables) if source == "tests" else [{}]
+        rows = parametrize_rows(fn, tables, fresh) if source == "tests" else [{}]
         # the rows of the tables the test iterates (`for a, b in self.versions:`)
         if id(fn) not in loops_of:
-            loops_of[id(fn)] = loop_rows(fn, {**module_env, **class_env.get(id(fn), {})})
+            env = {**module_env, **class_env.get(id(fn), {})}
+            loops_of[id(fn)] = loop_rows(fn, env, fresh)
         bound = loops_of[id(fn)].get(id(node), [{}])
-        return [{**r, **b} for r in rows for b in bound][:MAX_ROWS]
+        return fresh_lines.fresh_first([{**r, **b} for r in rows for b in bound], fresh)[:MAX_ROWS]
 
     # the calls a test makes through a helper of its file (`self.check('[1]', [1])`)
     via = (
@@ -371,6 +391,12 @@ def calls_in_file(
                         SubstituteNames(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
                     )
                     cand = _carried(call, label, source, setup, carrier, local, row, drops)
+                    if (
+                        cand is not None
+                        and fresh
+                        and (node.lineno in fresh or fresh_lines.is_fresh(row, fresh))
+                    ):
+                        cand = cand._replace(fresh=True)
                     if cand is not None:
                         yield cand
 
@@ -430,15 +456,20 @@ def file_calls(
         if len(bucket) >= MAX_READ:
             continue
         same = path.resolve() == target
-        found = calls_in_file(info, tree, same, "tests" if is_test else "callers", drops)
+        source = "tests" if is_test else "callers"
+        found = calls_in_file(info, tree, same, source, drops, fresh_lines.lines(path))
         for cand in found:
             bucket.append(cand)
             if len(bucket) >= MAX_READ:
                 break
     return (
-        spread(tests, MAX_FROM_FILES, candidate_shape),
-        spread(callers, MAX_FROM_FILES, candidate_shape),
+        spread(tests, MAX_FROM_FILES, candidate_shape, _is_fresh),
+        spread(callers, MAX_FROM_FILES, candidate_shape, _is_fresh),
     )
+
+
+def _is_fresh(c: Candidate) -> bool:
+    return c.fresh
 
 
 def doctest_lines(text: str, skip: Container[int] = ()) -> Iterator[tuple[bool, str]]:

@@ -121,4 +121,5 @@ def _bound(node: ast.expr, row: Row) -> ast.expr:
     if not row:
         return node
     out: ast.expr = _Sub(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
-    return out
+    # the test's line, not the fresh parse's: a row the change wrote stays fresh (fresh.py)
+    return ast.copy_location(out, node)

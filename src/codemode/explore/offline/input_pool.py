@@ -71,10 +71,41 @@ def pool_for(
     old side's changed files (their tests and callers are read there). ``old_files``:
     False when the change touched no file but the functions' own modules (no test, no
     caller): the old side's files then hold the new side's calls, and are not read twice."""
+    from codemode.explore.offline import fresh
     from codemode.explore.offline.test_names import Drops
 
     drops = Drops()
     found: list[PoolCall] = [PoolCall(tuple(a), dict(k), "spec", "spec") for a, k in spec_inputs]
+    # the rows each side's tests hold and the other's lack are kept before any cut
+    pairs = [(new_root, old_root), (old_root, new_root)] if old_root is not None else []
+    with fresh.compared(*pairs):
+        found += _both_sides(config, function_id, old_id, old_root, new_root, old_files, drops)
+    rank = {s: i for i, s in enumerate(INPUT_SOURCES)}
+    # Among the tests' calls, those only the new side's tests make come first: the tests the
+    # change added say where it changed behaviour, and a budget that cuts the search (the
+    # seconds of a slow function, #32) keeps them. Stable: new before old, then file order.
+    old_tests = {c.key() for c in found if c.side == "old" and c.source == "tests"}
+    found.sort(key=lambda c: (rank.get(c.source, len(rank)), _seen_before(c, old_tests)))
+    out: dict[str, PoolCall] = {}
+    for call in found:
+        out.setdefault(call.key(), call)
+        if len(out) >= limit:
+            break
+    pool = Pool(out.values())
+    pool.dropped = dict(drops)
+    return pool
+
+
+def _both_sides(
+    config: Config,
+    function_id: str,
+    old_id: str | None,
+    old_root: Path | None,
+    new_root: Path,
+    old_files: bool,
+    drops: Drops,
+) -> list[PoolCall]:
+    found: list[PoolCall] = []
     new_info = _info(config, function_id, new_root)
     found += _side_calls(new_info, new_root, "new", drops, planned=True)
     if old_root is not None:
@@ -91,20 +122,7 @@ def pool_for(
             or ((old_info.literals, old_info.params) != (new_info.literals, new_info.params))
         )
         found += _side_calls(old_info, old_root, "old", drops, planned=planned, files=old_files)
-    rank = {s: i for i, s in enumerate(INPUT_SOURCES)}
-    # Among the tests' calls, those only the new side's tests make come first: the tests the
-    # change added say where it changed behaviour, and a budget that cuts the search (the
-    # seconds of a slow function, #32) keeps them. Stable: new before old, then file order.
-    old_tests = {c.key() for c in found if c.side == "old" and c.source == "tests"}
-    found.sort(key=lambda c: (rank.get(c.source, len(rank)), _seen_before(c, old_tests)))
-    out: dict[str, PoolCall] = {}
-    for call in found:
-        out.setdefault(call.key(), call)
-        if len(out) >= limit:
-            break
-    pool = Pool(out.values())
-    pool.dropped = dict(drops)
-    return pool
+    return found
 
 
 def _seen_before(call: PoolCall, old_tests: set[str]) -> bool:
@@ -161,6 +179,7 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
     """Calls of a method on an instance the tests build in place: ``Version('1.0.0').bump()``
     or ``v = Version('1.0.0')`` then ``v.bump()`` in the same test, the constructor's
     arguments literal. The instance travels as a recipe the worker builds."""
+    from codemode.explore.offline import fresh
     from codemode.explore.offline.harvest import is_test_file, python_files, read_source
 
     cls_name = info.qualname.rsplit(".", 2)[-2] if "." in info.qualname else ""
@@ -178,17 +197,20 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
             tree = ast.parse(text)
         except SyntaxError:
             continue
-        for call in _method_calls(tree, cls_name, info.name, cls_id):
+        for call in _method_calls(tree, cls_name, info.name, cls_id, fresh.lines(path)):
             yield call._replace(side=side)
             count += 1
             if count >= 60:
                 return
 
 
-def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> Iterator[PoolCall]:
+def _method_calls(
+    tree: ast.Module, cls_name: str, method: str, cls_id: str, fresh: frozenset[int]
+) -> Iterator[PoolCall]:
     """Each ``obj.method(...)`` in a test whose instance is built in place or assigned from
     the class in the same test, once per row of the tables the test takes its values from
     (``parametrize``, a loop over a table: explore/offline/row_bindings.py)."""
+    from codemode.explore.offline.fresh import fresh_first
     from codemode.explore.offline.harvest import SubstituteNames, module_tables, parametrize_rows
     from codemode.explore.offline.row_bindings import MAX_ROWS, assignments, class_tables, loop_rows
 
@@ -206,8 +228,8 @@ def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> 
                 and _recipe_call(node.value, cls_name)
             ):
                 built[node.targets[0].id] = node.value
-        rows = parametrize_rows(fn, tables)
-        loops = loop_rows(fn, {**env, **classes.get(id(fn), {})})
+        rows = parametrize_rows(fn, tables, fresh)
+        loops = loop_rows(fn, {**env, **classes.get(id(fn), {})}, fresh)
         for node in ast.walk(fn):
             if not (
                 isinstance(node, ast.Call)
@@ -217,7 +239,8 @@ def _method_calls(tree: ast.Module, cls_name: str, method: str, cls_id: str) -> 
                 continue
             base = node.func.value
             made = built.get(base.id) if isinstance(base, ast.Name) else base
-            bound = [{**r, **b} for r in rows for b in loops.get(id(node), [{}])][:MAX_ROWS]
+            bound = [{**r, **b} for r in rows for b in loops.get(id(node), [{}])]
+            bound = fresh_first(bound, fresh)[:MAX_ROWS]
             for row in bound:
                 call = SubstituteNames(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
                 recipe = None

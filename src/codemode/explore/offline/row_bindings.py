@@ -158,37 +158,46 @@ def bind(target: ast.expr, row: ast.expr) -> Row | None:
     return None
 
 
-def loop_rows(fn: ast.AST, env: Env) -> dict[int, list[Row]]:
+def loop_rows(fn: ast.AST, env: Env, fresh: frozenset[int] = frozenset()) -> dict[int, list[Row]]:
     """For each call inside a ``for`` whose rows are written in the source (by ``id`` of the
-    call node): the bindings of the enclosing loops' names, one per row."""
+    call node): the bindings of the enclosing loops' names, one per row; past ``MAX_ROWS``,
+    the rows on lines the change wrote (``fresh``: explore/offline/fresh.py) are kept first."""
     local = {**env, **assignments(getattr(fn, "body", []))}
     out: dict[int, list[Row]] = {}
-    for call, rows in _walk(fn, local, [{}]):
+    for call, rows in _walk(fn, local, [{}], fresh):
         out[id(call)] = rows
     return out
 
 
-def _walk(node: ast.AST, env: Env, rows: list[Row]) -> Iterator[tuple[ast.Call, list[Row]]]:
+def _combined(rows: list[Row], bound: list[Row], fresh: frozenset[int]) -> list[Row]:
+    from codemode.explore.offline.fresh import fresh_first
+
+    return fresh_first([{**r, **b} for r in rows for b in bound], fresh)[:MAX_ROWS]
+
+
+def _walk(
+    node: ast.AST, env: Env, rows: list[Row], fresh: frozenset[int]
+) -> Iterator[tuple[ast.Call, list[Row]]]:
     if isinstance(node, (ast.For, ast.AsyncFor)):
         found = rows_of(node.iter, env)
         bound = [b for b in (bind(node.target, r) for r in found or []) if b is not None]
-        inner = [{**r, **b} for r in rows for b in bound][:MAX_ROWS] if bound else rows
+        inner = _combined(rows, bound, fresh) if bound else rows
         for stmt in node.body:
-            yield from _walk(stmt, env, inner)
+            yield from _walk(stmt, env, inner, fresh)
         for stmt in node.orelse:
-            yield from _walk(stmt, env, rows)
+            yield from _walk(stmt, env, rows, fresh)
         return
     if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
         inner = rows
         for gen in node.generators:  # `[f(x) for x in TABLE]`
             found = rows_of(gen.iter, env)
             bound = [b for b in (bind(gen.target, r) for r in found or []) if b is not None]
-            inner = [{**r, **b} for r in inner for b in bound][:MAX_ROWS] if bound else inner
+            inner = _combined(inner, bound, fresh) if bound else inner
         parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         for part in parts:
-            yield from _walk(part, env, inner)
+            yield from _walk(part, env, inner, fresh)
         return
     if isinstance(node, ast.Call) and rows != [{}]:
         yield node, rows
     for child in ast.iter_child_nodes(node):
-        yield from _walk(child, env, rows)
+        yield from _walk(child, env, rows, fresh)

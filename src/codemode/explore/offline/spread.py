@@ -48,10 +48,21 @@ def expr_shape(node: ast.expr) -> Hashable:
         return ("expr", text_shape(ast.unparse(node)))
 
 
-def spread(items: Sequence[T], limit: int, shape: Callable[[T], Hashable]) -> list[T]:
-    """Up to ``limit`` of ``items``: one of each shape in turn, each shape's in their order."""
+def spread(
+    items: Sequence[T],
+    limit: int,
+    shape: Callable[[T], Hashable],
+    first: Callable[[T], bool] | None = None,
+) -> list[T]:
+    """Up to ``limit`` of ``items``: one of each shape in turn, each shape's in their order.
+    ``first``: the items kept before any other (the rows the change wrote: fresh.py)."""
     if len(items) <= limit:
         return list(items)
+    if first is not None:
+        ahead = [i for i in items if first(i)]
+        if ahead:
+            rest = [i for i in items if not first(i)]
+            return spread(ahead, limit, shape) + spread(rest, max(0, limit - len(ahead)), shape)
     groups: dict[Hashable, list[T]] = {}
     for item in items:
         groups.setdefault(shape(item), []).append(item)

@@ -1,0 +1,66 @@
+"""More of what the tests hold reaches the behaviour diff's pool (#32), with real git and real
+workers on both sides: the row a change adds to a long table of one shape."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from diffkit import check, functions, git, project, write
+
+
+def _diffed(
+    tmp_path: Path, old: dict[str, str], new: dict[str, str], function_id: str, **fixtures: Any
+) -> dict[str, Any]:
+    """``check --base`` of the commit from ``old`` to ``new``: the function's entry, asserted
+    ``changed`` with exit code 1."""
+    repo = project(tmp_path, old)
+    write(repo, new)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "new")
+    rc, report = check(repo, "--base", "HEAD~1", **fixtures)
+    f = functions(report).get(function_id)
+    assert f is not None and f["status"] == "changed", f
+    assert rc == 1
+    return f
+
+
+# Only a word whose letters' codes add up to 231 ("ox") is treated apart by the new code: no
+# value of the function's own hints at it, only the row the change adds to the test's table.
+PLURAL = """\
+def plural(word):
+    return word + "s"
+"""
+PLURAL_NEW = """\
+def plural(word):
+    if sum(map(ord, word)) == 231:
+        return word + "en"
+    return word + "s"
+"""
+WORDS = ("alpha", "bravo", "delta", "gamma", "kilo", "lima", "oscar", "tango", "zulu", "hotel")
+ROWS = [f"    ({a + b!r}, {a + b + 's'!r})," for a in WORDS for b in WORDS][:80]
+
+
+def _table_test(extra: str = "") -> str:
+    rows = "\n".join([*ROWS, extra]) if extra else "\n".join(ROWS)
+    return (
+        "import pytest\n\nfrom demo.words import plural\n\nTABLE = (\n"
+        + rows
+        + "\n)\n\n\n@pytest.mark.parametrize('word, expected', TABLE)\n"
+        "def test_plural(word, expected):\n    assert plural(word) == expected\n"
+    )
+
+
+def test_the_row_a_change_adds_to_a_long_table_is_tried(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 80 rows of one shape (letters) before it: a spread of 50 kept the first ones only
+    assert len(set(ROWS)) == 80 and all(sum(map(ord, r.split("'")[1])) != 231 for r in ROWS)
+    old = {"src/demo/words.py": PLURAL, "tests/test_words.py": _table_test()}
+    new = {
+        "src/demo/words.py": PLURAL_NEW,
+        "tests/test_words.py": _table_test("    ('ox', 'oxen'),"),
+    }
+    f = _diffed(tmp_path, old, new, "demo.words.plural", capsys=capsys, monkeypatch=monkeypatch)
+    assert "plural('ox')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
