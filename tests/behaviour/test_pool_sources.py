@@ -64,3 +64,41 @@ def test_the_row_a_change_adds_to_a_long_table_is_tried(
     }
     f = _diffed(tmp_path, old, new, "demo.words.plural", capsys=capsys, monkeypatch=monkeypatch)
     assert "plural('ox')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+
+
+# The new code refuses a key whose letters' codes add up to 231 ("ox"); the only call that
+# passes one hands the function to assertRaises, with a table the test binds to a name.
+LOOKUP = """\
+def lookup(table, key):
+    return table.get(key, "")
+"""
+LOOKUP_NEW = """\
+def lookup(table, key):
+    if sum(map(ord, key)) == 231:
+        raise KeyError(key)
+    return table.get(key, "")
+"""
+LOOKUP_TEST = """\
+import unittest
+
+from demo.look import lookup
+
+
+class LookupTest(unittest.TestCase):
+    def test_found(self):
+        self.assertEqual(lookup({"a": 1}, "a"), 1)
+"""
+REFUSED_TEST = """
+    def test_refused(self):
+        table = {"ox": 1}
+        self.assertRaises(KeyError, lookup, table, "ox")
+"""
+
+
+def test_a_call_handed_to_assert_raises_is_tried(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = {"src/demo/look.py": LOOKUP, "tests/test_look.py": LOOKUP_TEST}
+    new = {"src/demo/look.py": LOOKUP_NEW, "tests/test_look.py": LOOKUP_TEST + REFUSED_TEST}
+    f = _diffed(tmp_path, old, new, "demo.look.lookup", capsys=capsys, monkeypatch=monkeypatch)
+    assert "lookup({'ox': 1}, 'ox')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]

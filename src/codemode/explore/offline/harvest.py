@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from codemode.explore.offline import fresh as fresh_lines
 from codemode.explore.offline.helper_calls import helper_rows
+from codemode.explore.offline.indirect_calls import made_call
 from codemode.explore.offline.row_bindings import (
     MAX_ROWS,
     Row,
@@ -202,6 +203,9 @@ class _Index(NamedTuple):
     tree: ast.Module
     imports: list[ast.Import | ast.ImportFrom]
     calls: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, list[ast.Call]]]  # walk order
+    # a call that ``assertRaises(E, f, x)`` makes (explore/offline/indirect_calls.py), by
+    # ``id``: the node it stands for in the tree, where its rows are found
+    made: dict[int, ast.Call]
 
 
 _INDEXES: dict[int, _Index] = {}
@@ -213,15 +217,28 @@ def _index(tree: ast.Module) -> _Index:
     got = _INDEXES.get(id(tree))
     if got is None or got.tree is not tree:
         imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        made: dict[int, ast.Call] = {}
         calls = [
-            (fn, [n for n in ast.walk(fn) if isinstance(n, ast.Call)])
+            (fn, _with_made([n for n in ast.walk(fn) if isinstance(n, ast.Call)], made))
             for fn in ast.walk(tree)
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
         ]
         if len(_INDEXES) >= 256:
             _INDEXES.clear()
-        got = _INDEXES[id(tree)] = _Index(tree, imports, calls)
+        got = _INDEXES[id(tree)] = _Index(tree, imports, calls, made)
     return got
+
+
+def _with_made(calls: list[ast.Call], made: dict[int, ast.Call]) -> list[ast.Call]:
+    """``calls`` and, after each that hands a callable its arguments, the call it makes."""
+    out: list[ast.Call] = []
+    for node in calls:
+        out.append(node)
+        inner = made_call(node)
+        if inner is not None:
+            made[id(inner)] = node
+            out.append(inner)
+    return out
 
 
 class _Matcher:
@@ -363,6 +380,7 @@ def calls_in_file(
     carrier = Carrier(tree, module_env, same_module)
     class_env = class_tables(tree) if source == "tests" else {}
     loops_of: dict[int, dict[int, list[Row]]] = {}
+    made = _index(tree).made
 
     def rows_at(fn: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> list[Row]:
         rows = parametrize_rows(fn, tables, fresh) if source == "tests" else [{}]
@@ -370,7 +388,7 @@ def calls_in_file(
         if id(fn) not in loops_of:
             env = {**module_env, **class_env.get(id(fn), {})}
             loops_of[id(fn)] = loop_rows(fn, env, fresh)
-        bound = loops_of[id(fn)].get(id(node), [{}])
+        bound = loops_of[id(fn)].get(id(made.get(id(node), node)), [{}])
         return fresh_lines.fresh_first([{**r, **b} for r in rows for b in bound], fresh)[:MAX_ROWS]
 
     # the calls a test makes through a helper of its file (`self.check('[1]', [1])`)
