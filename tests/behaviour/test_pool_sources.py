@@ -102,3 +102,81 @@ def test_a_call_handed_to_assert_raises_is_tried(
     new = {"src/demo/look.py": LOOKUP_NEW, "tests/test_look.py": LOOKUP_TEST + REFUSED_TEST}
     f = _diffed(tmp_path, old, new, "demo.look.lookup", capsys=capsys, monkeypatch=monkeypatch)
     assert "lookup({'ox': 1}, 'ox')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+
+
+BITS = """\
+class Bits:
+    def __init__(self, text):
+        self.text = text
+
+    def count(self):
+        return self.text.count("1")
+
+    def as_list(self):
+        return [int(c) for c in self.text]
+"""
+BITS_TEST = """\
+from demo.bits import Bits
+
+
+def test_count():
+    assert Bits("101").count() == 2
+"""
+# pytest --doctest-glob='*.doctest' runs it; the only call of as_list, on an instance an
+# earlier line of the session builds
+BITS_DOCTEST = """\
+>>> from demo.bits import Bits
+>>> bits = Bits('0011')
+>>> bits.as_list()
+[0, 0, 1, 1]
+"""
+
+
+def test_a_method_called_in_a_doctest_file_on_the_instance_its_session_built_is_tried(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the new code drops leading zeros: only an instance built with some shows it
+    old = {
+        "src/demo/bits.py": BITS,
+        "tests/test_bits.py": BITS_TEST,
+        "tests/bits.doctest": BITS_DOCTEST,
+    }
+    new = {"src/demo/bits.py": BITS.replace("in self.text]", "in self.text.lstrip('0')]")}
+    method = "demo.bits.Bits.as_list"
+    f = _diffed(tmp_path, old, new, method, capsys=capsys, monkeypatch=monkeypatch)
+    assert any("0011" in w["call"] for w in f["witnesses"]), f["witnesses"]
+
+
+LABEL = """\
+def label(word, sep="-"):
+    return sep.join([word, word])
+"""
+LABEL_NEW = """\
+def label(word, sep="-"):
+    if sum(map(ord, word + sep)) == 253:
+        return word
+    return sep.join([word, word])
+"""
+# pytest --doctest-modules runs it: the package's docstring, not the function's own
+PACKAGE_DOC = '''\
+"""Labels.
+
+>>> from demo.lab import label
+>>> label('ab', sep=':')
+'ab:ab'
+"""
+'''
+
+
+def test_an_example_in_another_modules_docstring_is_tried(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = {
+        "src/demo/__init__.py": PACKAGE_DOC,
+        "src/demo/lab.py": LABEL,
+        "tests/test_lab.py": "from demo.lab import label\n\n\ndef test_label():\n"
+        "    assert label('xyz') == 'xyz-xyz'\n",
+    }
+    new = {"src/demo/lab.py": LABEL_NEW}
+    f = _diffed(tmp_path, old, new, "demo.lab.label", capsys=capsys, monkeypatch=monkeypatch)
+    assert "label('ab', sep=':')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]

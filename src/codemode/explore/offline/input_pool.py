@@ -172,7 +172,45 @@ def _side_calls(
     out += [PoolCall(c.args, c.kwargs, c.source, c.label, None, r, side) for c, r in via]
     if info.is_method and files:
         out += _receiver_calls(info, root, side)
+    if files:
+        out += _doctest_calls(info, root, side)
     return out
+
+
+def _doctest_calls(info: TargetInfo, root: Path, side: str) -> list[PoolCall]:
+    """The calls of the doctest sessions of the project's docstrings and text files, each
+    read as a test (explore/offline/doctest_sessions.py): a method's with the instance its
+    session built; a spread of ``MAX_FROM_FILES`` over their shapes."""
+    from codemode.explore.offline.doctest_sessions import session_files, session_module
+    from codemode.explore.offline.harvest import MAX_FROM_FILES, Candidate, calls_in_file
+    from codemode.explore.offline.harvest import candidate_shape as shape
+    from codemode.explore.offline.spread import spread
+
+    found: list[PoolCall] = []
+    label = "doc_example"
+    for path in session_files(root, info.name):
+        tree = session_module(path)
+        if tree is None:
+            continue
+        if info.is_method:
+            cls_name, cls_id = _class_of(info)
+            for call in _method_calls(tree, cls_name, info.name, cls_id, frozenset()):
+                found.append(call._replace(source="docstring", label=label, side=side))
+            continue
+        same = path.resolve() == info.path.resolve()
+        for c in calls_in_file(info, tree, same, "tests"):
+            found.append(PoolCall(c.args, c.kwargs, "docstring", label, c.exprs, side=side))
+
+    def call_shape(c: PoolCall) -> Any:
+        return (shape(Candidate(c.args, c.kwargs, "", "", c.exprs)), repr(c.receiver)[:40])
+
+    return spread(found, MAX_FROM_FILES, call_shape)
+
+
+def _class_of(info: TargetInfo) -> tuple[str, str]:
+    """A method's class: its name, and its id (``pkg.mod.Class``)."""
+    cls_name = info.qualname.rsplit(".", 2)[-2] if "." in info.qualname else ""
+    return cls_name, f"{info.module}.{info.qualname.rsplit('.', 1)[0]}"
 
 
 def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCall]:
@@ -182,10 +220,9 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
     from codemode.explore.offline import fresh
     from codemode.explore.offline.harvest import is_test_file, python_files, read_source
 
-    cls_name = info.qualname.rsplit(".", 2)[-2] if "." in info.qualname else ""
+    cls_name, cls_id = _class_of(info)
     if not cls_name:
         return
-    cls_id = f"{info.module}.{info.qualname.rsplit('.', 1)[0]}"
     count = 0
     for rel, path in python_files(root):
         if not is_test_file(rel):

@@ -32,9 +32,11 @@ from codemode.explore.offline.harvest import (
 from codemode.explore.target import TargetInfo
 
 MAX_SIBLING = 40  # calls per function borrowed from its siblings' tests
-MAX_DOC_FILES = 40
+MAX_DOC_FILES = 120
 MAX_DOC_BYTES = 400_000
-DOC_SUFFIXES = (".rst", ".md", ".txt")
+# pytest's --doctest-glob reads *.txt by default; projects name .rst, .md and .doctest files
+DOC_SUFFIXES = (".rst", ".md", ".txt", ".doctest")
+_MAX_LISTED = 4000  # text files looked at before the test folders' are put first
 MAX_DATA_FILES = 12
 MAX_DATA_BYTES = 8_000  # one input: a fixture file larger than this is a corpus, not an example
 _TEXT_ANNOTATIONS = frozenset([None, "str", "Optional[str]", "str | None", "Text", "AnyStr"])
@@ -139,7 +141,7 @@ def sibling_calls(info: TargetInfo, root: Path) -> list[Candidate]:
 def doc_file_calls(info: TargetInfo, root: Path) -> list[Candidate]:
     """``>>>`` examples calling the target in the project's text files (README, docs) and
     in the other docstrings of its module (a module or class docstring's examples)."""
-    files: list[Path] = [info.path, *_text_files(root)]
+    files: list[Path] = [info.path, *text_files(root)]
     out: list[Candidate] = []
     for path in files:
         text = read_source(path)
@@ -148,21 +150,23 @@ def doc_file_calls(info: TargetInfo, root: Path) -> list[Candidate]:
     return out
 
 
-def _text_files(root: Path) -> list[Path]:
+def text_files(root: Path) -> list[Path]:
+    """The project's text files that may hold doctest examples, those in a tests folder
+    first (where --doctest-glob files live), at most ``MAX_DOC_FILES``."""
     return list(kept_once("docs", str(root), lambda: _list_text_files(root)))
 
 
 def _list_text_files(root: Path) -> list[Path]:
-    out: list[Path] = []
+    out: list[tuple[bool, Path]] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         for f in sorted(filenames):
             path = Path(dirpath) / f
             if f.endswith(DOC_SUFFIXES) and path.stat().st_size <= MAX_DOC_BYTES:
-                out.append(path)
-                if len(out) >= MAX_DOC_FILES:
-                    return out
-    return out
+                out.append((not is_test_file(path.relative_to(root).as_posix()), path))
+        if len(out) >= _MAX_LISTED:
+            break
+    return [p for _, p in sorted(out, key=lambda t: t[0])[:MAX_DOC_FILES]]
 
 
 def _examples_from_text(info: TargetInfo, text: str, own: bool) -> list[Candidate]:
