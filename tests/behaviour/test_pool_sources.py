@@ -180,3 +180,38 @@ def test_an_example_in_another_modules_docstring_is_tried(
     new = {"src/demo/lab.py": LABEL_NEW}
     f = _diffed(tmp_path, old, new, "demo.lab.label", capsys=capsys, monkeypatch=monkeypatch)
     assert "label('ab', sep=':')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+
+
+TAG = """\
+def tag(word, mode="plain"):
+    if mode == "strict":
+        return word.strip()
+    return word
+"""
+TAG_NEW = """\
+def tag(word, mode="plain"):
+    if mode == "strict":
+        if sum(map(ord, word)) == 231:
+            return word.upper()
+        return word.strip()
+    return word
+"""
+TAG_WORDS = [a + b for a in ("al", "be", "ce", "do", "ez") for b in ("pa", "qu", "ro", "su")]
+# a table of plain calls holding "ox" late among 21 words, and one test of the strict mode
+# on another word: only "ox" in the strict mode shows the change
+TAG_TEST = (
+    "import pytest\n\nfrom demo.tags import tag\n\n\n@pytest.mark.parametrize('word', "
+    + repr([*TAG_WORDS[:15], "ox", *TAG_WORDS[15:]])
+    + ")\ndef test_plain(word):\n    assert tag(word) == word\n\n\n"
+    "def test_strict():\n    assert tag(' a ', mode='strict') == 'a'\n"
+)
+
+
+def test_an_option_one_test_sets_is_tried_with_the_inputs_of_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = {"src/demo/tags.py": TAG, "tests/test_tags.py": TAG_TEST}
+    new = {"src/demo/tags.py": TAG_NEW}
+    f = _diffed(tmp_path, old, new, "demo.tags.tag", capsys=capsys, monkeypatch=monkeypatch)
+    calls = {w["call"] for w in f["witnesses"]}
+    assert calls & {"tag('ox', mode='strict')", "tag('ox', 'strict')"}, f["witnesses"]

@@ -174,6 +174,10 @@ def _side_calls(
         out += _receiver_calls(info, root, side)
     if files:
         out += _doctest_calls(info, root, side)
+    # the options the maintainers' calls set, on their other inputs
+    from codemode.explore.offline.option_mixes import mixed
+
+    out += mixed(out, info.params, info.id)
     return out
 
 
