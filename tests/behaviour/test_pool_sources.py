@@ -215,3 +215,40 @@ def test_an_option_one_test_sets_is_tried_with_the_inputs_of_another(
     f = _diffed(tmp_path, old, new, "demo.tags.tag", capsys=capsys, monkeypatch=monkeypatch)
     calls = {w["call"] for w in f["witnesses"]}
     assert calls & {"tag('ox', mode='strict')", "tag('ox', 'strict')"}, f["witnesses"]
+
+
+SHOUT = """\
+def shout(text: str) -> str:
+    return text.upper()
+"""
+SHOUT_NEW = """\
+def shout(text: str) -> str:
+    if sum(map(ord, text)) == 231:
+        return text
+    return text.upper()
+"""
+CASES_TEST = """\
+from pathlib import Path
+
+from demo.shouts import shout
+
+
+def test_cases():
+    for line in Path(__file__).with_name("cases.txt").read_text().splitlines():
+        assert shout(line) == line.upper()
+"""
+CASES = "".join(f"{w}\n" for w in WORDS)
+
+
+def test_a_line_a_change_adds_to_a_data_file_the_tests_read_is_tried(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the tests read their cases from a file, one a line; the change adds the line "ox"
+    old = {
+        "src/demo/shouts.py": SHOUT,
+        "tests/test_shouts.py": CASES_TEST,
+        "tests/cases.txt": CASES,
+    }
+    new = {"src/demo/shouts.py": SHOUT_NEW, "tests/cases.txt": CASES + "ox\n"}
+    f = _diffed(tmp_path, old, new, "demo.shouts.shout", capsys=capsys, monkeypatch=monkeypatch)
+    assert "shout('ox')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from codemode.explore.offline.harvest import (
     python_files,
     read_source,
 )
+from codemode.explore.offline.spread import spread, value_shape
 from codemode.explore.target import TargetInfo
 
 MAX_SIBLING = 40  # calls per function borrowed from its siblings' tests
@@ -39,6 +41,9 @@ DOC_SUFFIXES = (".rst", ".md", ".txt", ".doctest")
 _MAX_LISTED = 4000  # text files looked at before the test folders' are put first
 MAX_DATA_FILES = 12
 MAX_DATA_BYTES = 8_000  # one input: a fixture file larger than this is a corpus, not an example
+MAX_LINES_BYTES = 400_000  # a file of one case a line, read line by line up to this size
+MAX_DATA_LINES = 80  # lines of such files per function, a spread over their shapes
+_MAX_LINE = 200
 _TEXT_ANNOTATIONS = frozenset([None, "str", "Optional[str]", "str | None", "Text", "AnyStr"])
 
 
@@ -183,12 +188,47 @@ def data_texts(info: TargetInfo, root: Path) -> list[Candidate]:
     """The text of files the tests read from a folder next to them, for a target whose
     first parameter takes text: a file counts when a string in a test file that calls the
     target names it or its suffix (``DATA / "x.toml"``, ``glob("*.toml")``), or names its
-    folder in a file that lists folders (``os.listdir("cases")``)."""
+    folder in a file that lists folders (``os.listdir("cases")``). A file of one case a
+    line (``brace-cases.txt``) gives its lines too (``data_lines``)."""
     first = next((p for p in info.params if p.kind in ("positional", "positional_only")), None)
     if first is None or first.annotation not in _TEXT_ANNOTATIONS:
         return []
     out: list[Candidate] = []
-    for rel, tree in _test_trees(root, [info.name]):
+    lines: list[Candidate] = []
+    for path, text in _data_files(root, info.name):
+        label = "data_" + "".join(c if c.isalnum() else "_" for c in path.stem)[:20]
+        if len(text) <= MAX_DATA_BYTES:
+            out.append(Candidate((text,), {}, label, "tests"))
+        lines += data_lines(path, text, label)
+    return out + spread(lines, MAX_DATA_LINES, _first_arg_shape, _is_fresh)
+
+
+def data_lines(path: Path, text: str, label: str) -> list[Candidate]:
+    """Each line of a data file (not blank, not a ``#`` comment, not long) as an input; the
+    lines the change wrote first (explore/offline/fresh.py), marked fresh."""
+    from codemode.explore.offline import fresh
+
+    new = fresh.lines(path)
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip() and not line.lstrip().startswith("#") and len(line) <= _MAX_LINE:
+            out.append(Candidate((line,), {}, f"{label}_line", "tests", fresh=n in new))
+    return out
+
+
+def _first_arg_shape(c: Candidate) -> Any:
+    return value_shape(c.args[0]) if c.args else None
+
+
+def _is_fresh(c: Candidate) -> bool:
+    return c.fresh
+
+
+def _data_files(root: Path, name: str) -> Iterator[tuple[Path, str]]:
+    """The data files the test files that call ``name`` read (at most ``MAX_DATA_FILES``),
+    with their text."""
+    count = 0
+    for rel, tree in _test_trees(root, [name]):
         words = {
             n.value
             for n in ast.walk(tree)
@@ -200,19 +240,16 @@ def data_texts(info: TargetInfo, root: Path) -> list[Candidate]:
             for n in ast.walk(tree)
         )
         for path in sorted(folder.rglob("*")):
-            if len(out) >= MAX_DATA_FILES:
-                return out
+            if count >= MAX_DATA_FILES:
+                return
             if not _named_by(path, folder, words, lists) or not path.is_file():
                 continue
-            if path.suffix == ".py" or path.stat().st_size > MAX_DATA_BYTES:
+            if path.suffix == ".py" or path.stat().st_size > MAX_LINES_BYTES:
                 continue
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            label = "data_" + "".join(c if c.isalnum() else "_" for c in path.stem)[:20]
-            out.append(Candidate((text,), {}, label, "tests"))
-    return out
+            text = read_source(path)
+            if text is not None:
+                count += 1
+                yield path, text
 
 
 def _named_by(path: Path, folder: Path, words: set[str], lists: bool) -> bool:
