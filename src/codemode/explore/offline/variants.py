@@ -42,6 +42,23 @@ def _text(s: str) -> Iterator[tuple[str, str]]:
     yield f" {s} ", "padded"
     if s.upper() != s:
         yield s.upper(), "upper_case"
+    yield from _number_in_text(s)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _number_in_text(s: str) -> Iterator[tuple[str, str]]:
+    """The text's last number one up and far up, its width kept: an index past a list's end
+    (``/foo/1`` -> ``/foo/2``), a version's next patch, a day past the month's last. A format
+    the code parses is valid in the examples, and its edge is a number away."""
+    runs = list(_DIGITS.finditer(s))
+    if not runs or len(runs[-1].group()) > 18:
+        return
+    last = runs[-1]
+    n, width = int(last.group()), len(last.group())
+    for m, kind in ((n + 1, "number_up"), (n + 1000, "number_far")):
+        yield s[: last.start()] + str(m).zfill(width) + s[last.end() :], kind
 
 
 def _number(n: int | float) -> Iterator[tuple[int | float, str]]:
