@@ -252,3 +252,78 @@ def test_a_line_a_change_adds_to_a_data_file_the_tests_read_is_tried(
     new = {"src/demo/shouts.py": SHOUT_NEW, "tests/cases.txt": CASES + "ox\n"}
     f = _diffed(tmp_path, old, new, "demo.shouts.shout", capsys=capsys, monkeypatch=monkeypatch)
     assert "shout('ox')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+
+
+AT = """\
+NAMES = ["ann", "bob", "cy"]
+
+
+def name_of(ref):
+    if not ref.startswith("item-"):
+        raise ValueError(ref)
+    return NAMES[int(ref[5:])]
+"""
+AT_NEW = AT.replace(
+    "return NAMES[int(ref[5:])]", "i = int(ref[5:])\n    return NAMES[i] if i < 3 else None"
+)
+AT_TEST = """\
+from demo.refs import name_of
+
+
+def test_name_of():
+    assert name_of("item-2") == "cy"
+"""
+
+
+def test_a_number_in_a_tests_text_is_tried_one_past_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a reference of the format the code parses, one past the table's end: only the test's
+    # own value is a valid reference, and the change is at the next one
+    old = {"src/demo/refs.py": AT, "tests/test_refs.py": AT_TEST}
+    new = {"src/demo/refs.py": AT_NEW}
+    f = _diffed(tmp_path, old, new, "demo.refs.name_of", capsys=capsys, monkeypatch=monkeypatch)
+    assert "name_of('item-3')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+
+
+TABLE = """\
+WIDE = (
+    (0x1100, 0x115F),
+    (0x2E80, 0x2FFB),
+    (0x3000, 0x303E),
+)
+"""
+# the release merges two ranges: the code points between them (U+2FFC..U+2FFF) become wide
+TABLE_NEW = TABLE.replace("    (0x2E80, 0x2FFB),\n    (0x3000, 0x303E),", "    (0x2E80, 0x303E),")
+WIDTH = """\
+from demo.table import WIDE
+
+
+def width(ch):
+    n = ord(ch)
+    for lo, hi in WIDE:
+        if lo <= n <= hi:
+            return 2
+    return 1
+"""
+WIDTH_TEST = """\
+from demo.width import width
+
+
+def test_width():
+    assert width("a") == 1
+    assert width("\\u1100") == 2
+"""
+
+
+def test_the_numbers_a_change_writes_into_a_table_are_tried_as_the_code_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = {
+        "src/demo/table.py": TABLE,
+        "src/demo/width.py": WIDTH,
+        "tests/test_width.py": WIDTH_TEST,
+    }
+    new = {"src/demo/table.py": TABLE_NEW}
+    f = _diffed(tmp_path, old, new, "demo.width.width", capsys=capsys, monkeypatch=monkeypatch)
+    assert "width('\\u2ffc')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]

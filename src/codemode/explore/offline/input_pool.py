@@ -178,6 +178,10 @@ def _side_calls(
     from codemode.explore.offline.option_mixes import mixed
 
     out += mixed(out, info.params, info.id)
+    # the literals the change wrote into the code (a table's edited entries)
+    from codemode.explore.offline.changed_literals import changed_literal_calls
+
+    out += [c._replace(side=side) for c in changed_literal_calls(info, root, out)]
     return out
 
 

@@ -1,0 +1,169 @@
+"""The literals a change wrote into the code, as inputs (#32).
+
+A release that updates a table (a Unicode width table, a list of codes, a range of valid
+years) changes what a function returns only for the inputs the table's edited entries name,
+and neither the tests nor type-directed values reach them: ``(0x02ff0, 0x02ffb)`` became
+``(0x02ff0, 0x0303e)``, and ``wcwidth('\\u2ffc')`` went from 1 to 2. The literals on the lines
+the change wrote (explore/offline/fresh.py: on either side, compared by their text) of the
+function's own module and of the modules it imports are tried, each with its neighbours: a
+number for an ``int`` parameter, the character of that code point for a text parameter the
+function passes to ``ord``, a short string for a text parameter. The other arguments are a
+maintainer's call's, or the defaults.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from codemode.explore.offline.harvest import kept_once, parsed, python_files
+
+if TYPE_CHECKING:
+    from codemode.explore.offline.input_pool import PoolCall
+    from codemode.explore.target import Param, TargetInfo
+
+MAX_VALUES = 120  # per parameter
+MAX_TEXT = 40
+_MAX_CODE_POINT = 0x10FFFF
+
+
+def changed_literal_calls(
+    info: TargetInfo, root: Path, calls: Sequence[PoolCall]
+) -> list[PoolCall]:
+    """Calls of ``info`` with the literals the change wrote in its module and the modules
+    it imports, read at ``root`` (one side); ``calls``: the pool so far."""
+    from codemode.explore.offline.input_pool import PoolCall
+
+    ints, texts = _literals(info, root)
+    if not ints and not texts:
+        return []
+    positional = [p.name for p in info.params if p.kind in ("positional", "positional_only")]
+    seed = next((c for c in calls if c.source in ("tests", "docstring") and not c.exprs), None)
+    out: list[PoolCall] = []
+    for p in info.params:
+        if p.kind in ("var_positional", "var_keyword"):
+            continue
+        for value in _values(p, info, ints, texts)[:MAX_VALUES]:
+            args, kwargs = _call(p, value, positional, seed, info.params)
+            if args is not None:
+                label = f"changed_literal_{p.name}"
+                out.append(PoolCall(args, kwargs, "constants", label))
+    return out
+
+
+def _values(p: Param, info: TargetInfo, ints: list[int], texts: list[str]) -> list[Any]:
+    kind = (p.annotation or "").split("[")[0] or type(p.default).__name__
+    near = [n + d for n in ints for d in (0, 1, -1)]  # a number's neighbours came with it
+    if kind == "int" and p.annotation != "bool":
+        return list(dict.fromkeys(near))
+    if p.name in _ord_params(info):
+        return list(dict.fromkeys(chr(n) for n in near if 0 <= n <= _MAX_CODE_POINT))
+    if kind == "str":
+        return texts
+    return []
+
+
+def _call(
+    p: Param,
+    value: Any,
+    positional: list[str],
+    seed: PoolCall | None,
+    params: Sequence[Param],
+) -> tuple[tuple[Any, ...] | None, dict[str, Any]]:
+    """The seed call (or the defaults) with ``p`` set to ``value``; (None, {}) when a
+    required argument would be missing."""
+    args = list(seed.args) if seed is not None else []
+    kwargs = dict(seed.kwargs) if seed is not None else {}
+    at = positional.index(p.name) if p.name in positional else -1
+    if 0 <= at < len(args):
+        args[at] = value
+    elif at == len(args):
+        args.append(value)
+    else:
+        kwargs[p.name] = value
+    given = set(positional[: len(args)]) | set(kwargs)
+    variadic = ("var_positional", "var_keyword")
+    required = {q.name for q in params if not q.has_default and q.kind not in variadic}
+    return (tuple(args), kwargs) if required <= given else (None, {})
+
+
+def _ord_params(info: TargetInfo) -> set[str]:
+    """The parameters the function passes to ``ord``: text it reads as code points."""
+    try:
+        fn = ast.parse(textwrap.dedent(info.source))
+    except (SyntaxError, ValueError):
+        return set()
+    return {
+        n.args[0].id
+        for n in ast.walk(fn)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Name)
+        and n.func.id == "ord"
+        and n.args
+        and isinstance(n.args[0], ast.Name)
+    }
+
+
+def _literals(info: TargetInfo, here: Path) -> tuple[list[int], list[str]]:
+    """The numbers and short strings on the fresh lines of the function's module and of
+    the changed modules it imports, once per module and run."""
+    names = _imported(info.path)
+    ints: dict[int, None] = {}
+    texts: dict[str, None] = {}
+    for rel, path in python_files(here):
+        stem = Path(rel).stem
+        if path.resolve() != info.path.resolve() and stem not in names:
+            continue
+        got = kept_once("changed-literals", str(path), lambda p=path: _fresh_literals(p))
+        for v in got:
+            if _number(v):
+                ints.setdefault(v, None)
+            else:
+                texts.setdefault(v, None)
+    return list(ints), list(texts)
+
+
+def _imported(path: Path) -> set[str]:
+    """The last parts of the module names ``path`` imports from, and the names it imports."""
+    _, tree = parsed(path)
+    out: set[str] = set()
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.ImportFrom):
+            out.update((node.module or "").split("."))
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(part for a in node.names for part in a.name.split("."))
+    return out
+
+
+def _fresh_literals(path: Path) -> list[Any]:
+    """The literals on the fresh lines of ``path``, in order; after each number, the
+    module's numbers just below and above it: where a table's entry moved, the old bound
+    is its neighbour (a range merged with the next one changes what lies between)."""
+    from codemode.explore.offline import fresh
+
+    lines = fresh.lines(path)
+    _, tree = parsed(path)
+    if not lines or tree is None:
+        return []
+    constants = [n for n in ast.walk(tree) if isinstance(n, ast.Constant)]
+    numbers = sorted({n.value for n in constants if _number(n.value)})
+    out: list[Any] = []
+    for node in constants:
+        v = node.value
+        if node.lineno not in lines:
+            continue
+        if _number(v):
+            at = bisect.bisect_left(numbers, v)
+            out += [v, *numbers[max(0, at - 1) : at], *numbers[at + 1 : at + 2]]
+        elif isinstance(v, str) and 0 < len(v) <= MAX_TEXT and "\n" not in v:
+            out.append(v)
+    return out
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
