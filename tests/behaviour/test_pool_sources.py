@@ -1,29 +1,40 @@
-"""More of what the tests hold reaches the behaviour diff's pool (#32), with real git and real
-workers on both sides: the row a change adds to a long table of one shape."""
+"""More of what a project holds reaches the behaviour diff's pool (#32), through the CLI with
+real git and real workers on both sides: the row a change adds to a long table of one shape;
+a call handed to assertRaises; doctest sessions (a doctest file's method call on the instance
+its session built, another module's docstring); an option one test sets, with another
+test's input; the line a change adds to a data file read one case a line; a number one past
+a test's; the numbers a change writes into a table. Each fails on the code before it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from diffkit import check, functions, git, project, write
 
+Witnessed = Callable[[dict[str, str], dict[str, str], str], set[str]]
 
-def _diffed(
-    tmp_path: Path, old: dict[str, str], new: dict[str, str], function_id: str, **fixtures: Any
-) -> dict[str, Any]:
-    """``check --base`` of the commit from ``old`` to ``new``: the function's entry, asserted
-    ``changed`` with exit code 1."""
-    repo = project(tmp_path, old)
-    write(repo, new)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "new")
-    rc, report = check(repo, "--base", "HEAD~1", **fixtures)
-    f = functions(report).get(function_id)
-    assert f is not None and f["status"] == "changed", f
-    assert rc == 1
-    return f
+
+@pytest.fixture
+def witnessed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Witnessed:
+    """``check --base`` of the commit from ``old`` to ``new``: the calls of the function's
+    witnesses, the function asserted ``changed`` with exit code 1."""
+
+    def run(old: dict[str, str], new: dict[str, str], function_id: str) -> set[str]:
+        repo = project(tmp_path, old)
+        write(repo, new)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "new")
+        rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
+        f = functions(report).get(function_id)
+        assert f is not None and f["status"] == "changed", f
+        assert rc == 1
+        return {w["call"] for w in f["witnesses"]}
+
+    return run
 
 
 # Only a word whose letters' codes add up to 231 ("ox") is treated apart by the new code: no
@@ -52,9 +63,7 @@ def _table_test(extra: str = "") -> str:
     )
 
 
-def test_the_row_a_change_adds_to_a_long_table_is_tried(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_row_a_change_adds_to_a_long_table_is_tried(witnessed: Witnessed) -> None:
     # 80 rows of one shape (letters) before it: a spread of 50 kept the first ones only
     assert len(set(ROWS)) == 80 and all(sum(map(ord, r.split("'")[1])) != 231 for r in ROWS)
     old = {"src/demo/words.py": PLURAL, "tests/test_words.py": _table_test()}
@@ -62,8 +71,8 @@ def test_the_row_a_change_adds_to_a_long_table_is_tried(
         "src/demo/words.py": PLURAL_NEW,
         "tests/test_words.py": _table_test("    ('ox', 'oxen'),"),
     }
-    f = _diffed(tmp_path, old, new, "demo.words.plural", capsys=capsys, monkeypatch=monkeypatch)
-    assert "plural('ox')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+    calls = witnessed(old, new, "demo.words.plural")
+    assert "plural('ox')" in calls, calls
 
 
 # The new code refuses a key whose letters' codes add up to 231 ("ox"); the only call that
@@ -95,13 +104,11 @@ REFUSED_TEST = """
 """
 
 
-def test_a_call_handed_to_assert_raises_is_tried(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_call_handed_to_assert_raises_is_tried(witnessed: Witnessed) -> None:
     old = {"src/demo/look.py": LOOKUP, "tests/test_look.py": LOOKUP_TEST}
     new = {"src/demo/look.py": LOOKUP_NEW, "tests/test_look.py": LOOKUP_TEST + REFUSED_TEST}
-    f = _diffed(tmp_path, old, new, "demo.look.lookup", capsys=capsys, monkeypatch=monkeypatch)
-    assert "lookup({'ox': 1}, 'ox')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+    calls = witnessed(old, new, "demo.look.lookup")
+    assert "lookup({'ox': 1}, 'ox')" in calls, calls
 
 
 BITS = """\
@@ -133,7 +140,7 @@ BITS_DOCTEST = """\
 
 
 def test_a_method_called_in_a_doctest_file_on_the_instance_its_session_built_is_tried(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    witnessed: Witnessed,
 ) -> None:
     # the new code drops leading zeros: only an instance built with some shows it
     old = {
@@ -143,8 +150,8 @@ def test_a_method_called_in_a_doctest_file_on_the_instance_its_session_built_is_
     }
     new = {"src/demo/bits.py": BITS.replace("in self.text]", "in self.text.lstrip('0')]")}
     method = "demo.bits.Bits.as_list"
-    f = _diffed(tmp_path, old, new, method, capsys=capsys, monkeypatch=monkeypatch)
-    assert any("0011" in w["call"] for w in f["witnesses"]), f["witnesses"]
+    calls = witnessed(old, new, method)
+    assert any("0011" in c for c in calls), calls
 
 
 LABEL = """\
@@ -168,9 +175,7 @@ PACKAGE_DOC = '''\
 '''
 
 
-def test_an_example_in_another_modules_docstring_is_tried(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_example_in_another_modules_docstring_is_tried(witnessed: Witnessed) -> None:
     old = {
         "src/demo/__init__.py": PACKAGE_DOC,
         "src/demo/lab.py": LABEL,
@@ -178,8 +183,8 @@ def test_an_example_in_another_modules_docstring_is_tried(
         "    assert label('xyz') == 'xyz-xyz'\n",
     }
     new = {"src/demo/lab.py": LABEL_NEW}
-    f = _diffed(tmp_path, old, new, "demo.lab.label", capsys=capsys, monkeypatch=monkeypatch)
-    assert "label('ab', sep=':')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+    calls = witnessed(old, new, "demo.lab.label")
+    assert "label('ab', sep=':')" in calls, calls
 
 
 TAG = """\
@@ -207,14 +212,11 @@ TAG_TEST = (
 )
 
 
-def test_an_option_one_test_sets_is_tried_with_the_inputs_of_another(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_option_one_test_sets_is_tried_with_the_inputs_of_another(witnessed: Witnessed) -> None:
     old = {"src/demo/tags.py": TAG, "tests/test_tags.py": TAG_TEST}
     new = {"src/demo/tags.py": TAG_NEW}
-    f = _diffed(tmp_path, old, new, "demo.tags.tag", capsys=capsys, monkeypatch=monkeypatch)
-    calls = {w["call"] for w in f["witnesses"]}
-    assert calls & {"tag('ox', mode='strict')", "tag('ox', 'strict')"}, f["witnesses"]
+    calls = witnessed(old, new, "demo.tags.tag")
+    assert calls & {"tag('ox', mode='strict')", "tag('ox', 'strict')"}, calls
 
 
 SHOUT = """\
@@ -240,9 +242,7 @@ def test_cases():
 CASES = "".join(f"{w}\n" for w in WORDS)
 
 
-def test_a_line_a_change_adds_to_a_data_file_the_tests_read_is_tried(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_line_a_change_adds_to_a_data_file_the_tests_read_is_tried(witnessed: Witnessed) -> None:
     # the tests read their cases from a file, one a line; the change adds the line "ox"
     old = {
         "src/demo/shouts.py": SHOUT,
@@ -250,8 +250,8 @@ def test_a_line_a_change_adds_to_a_data_file_the_tests_read_is_tried(
         "tests/cases.txt": CASES,
     }
     new = {"src/demo/shouts.py": SHOUT_NEW, "tests/cases.txt": CASES + "ox\n"}
-    f = _diffed(tmp_path, old, new, "demo.shouts.shout", capsys=capsys, monkeypatch=monkeypatch)
-    assert "shout('ox')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+    calls = witnessed(old, new, "demo.shouts.shout")
+    assert "shout('ox')" in calls, calls
 
 
 AT = """\
@@ -275,15 +275,13 @@ def test_name_of():
 """
 
 
-def test_a_number_in_a_tests_text_is_tried_one_past_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_number_in_a_tests_text_is_tried_one_past_it(witnessed: Witnessed) -> None:
     # a reference of the format the code parses, one past the table's end: only the test's
     # own value is a valid reference, and the change is at the next one
     old = {"src/demo/refs.py": AT, "tests/test_refs.py": AT_TEST}
     new = {"src/demo/refs.py": AT_NEW}
-    f = _diffed(tmp_path, old, new, "demo.refs.name_of", capsys=capsys, monkeypatch=monkeypatch)
-    assert "name_of('item-3')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+    calls = witnessed(old, new, "demo.refs.name_of")
+    assert "name_of('item-3')" in calls, calls
 
 
 TABLE = """\
@@ -317,7 +315,7 @@ def test_width():
 
 
 def test_the_numbers_a_change_writes_into_a_table_are_tried_as_the_code_reads_them(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    witnessed: Witnessed,
 ) -> None:
     old = {
         "src/demo/table.py": TABLE,
@@ -325,5 +323,5 @@ def test_the_numbers_a_change_writes_into_a_table_are_tried_as_the_code_reads_th
         "tests/test_width.py": WIDTH_TEST,
     }
     new = {"src/demo/table.py": TABLE_NEW}
-    f = _diffed(tmp_path, old, new, "demo.width.width", capsys=capsys, monkeypatch=monkeypatch)
-    assert "width('\\u2ffc')" in {w["call"] for w in f["witnesses"]}, f["witnesses"]
+    calls = witnessed(old, new, "demo.width.width")
+    assert "width('\\u2ffc')" in calls, calls
