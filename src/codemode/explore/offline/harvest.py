@@ -398,12 +398,12 @@ def calls_in_file(
     for fn, calls in _index(tree).calls:
         if same_module and fn.name == info.name:
             continue  # its own recursive calls say nothing new
+        local = assignments(fn.body)  # once a function: per call, 6,000 asserts took 17 s
         for node in calls:
             if matcher.matches(node):
                 label = f"from_{fn.name}" if source == "tests" else f"as_in_{fn.name}"
                 rows = [(label, r) for r in rows_at(fn, node)]
                 rows += [(f"from_{test}", r) for test, r in via.get(id(node), [])]
-                local = assignments(fn.body)
                 for label, row in rows[:MAX_READ]:
                     call = (
                         SubstituteNames(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
