@@ -5,6 +5,7 @@ Real workers on a project in a temp dir."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from codemode.effects import Allowance, Effects, absolute_globs
-from codemode.worker.pool import AHEAD_BYTES, Block, Outcome, Worker
+from codemode.worker.pool import Block, Outcome, Worker
 from codemode.worker.python import find_python
 
 MODULE = """
@@ -24,6 +25,10 @@ def mark(path):
     with open(path, "w") as f:
         f.write("ran")
     return 1
+
+
+def mark_padded(path, padding):
+    return mark(path)
 
 
 def die(n):
@@ -76,6 +81,21 @@ def test_the_next_block_runs_while_the_caller_judges_this_one(
     assert _kinds(next(runs)) == [("b", "returned", 1)]
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pipe grows on Linux")
+def test_a_request_of_a_few_hundred_cases_goes_ahead_too(worker: Worker, tmp_path: Path) -> None:
+    # 30 KB each, as 250 flow-style cases are: past the 12 KB every system's pipe holds twice
+    # (which kept the worker and its caller waiting on each other, one block at a time, #36),
+    # within the pipe Linux lets grow.
+    first, second = tmp_path / "first", tmp_path / "second"
+    pad = "p" * 30_000
+    runs = worker.run_blocks(
+        [_block("mark_padded", str(first), pad), _block("mark_padded", str(second), pad, cid="b")]
+    )
+    assert _kinds(next(runs)) == [("a", "returned", 1)]
+    assert _appears(second)
+    assert _kinds(next(runs)) == [("b", "returned", 1)]
+
+
 def test_a_request_that_went_ahead_to_a_worker_that_died_is_sent_again(
     worker: Worker, tmp_path: Path
 ) -> None:
@@ -99,7 +119,7 @@ def test_replies_nobody_will_read_never_reach_the_next_run(worker: Worker, tmp_p
 def test_requests_too_big_to_wait_in_the_pipe_do_not_go_ahead(worker: Worker) -> None:
     # Each request fills the worker's pipe, and each reply the caller's: a request sent ahead
     # would wait on a worker that waits for its replies to be read.
-    text = "w" * max(70_000, AHEAD_BYTES)
+    text = "w" * max(70_000, worker.room // 2 + 1)
     blocks = [_block("big", text, cid=f"c{n}") for n in range(4)]
     got: list[list[Outcome]] = []
     thread = threading.Thread(target=lambda: got.extend(worker.run_blocks(blocks)), daemon=True)

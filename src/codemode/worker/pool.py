@@ -24,6 +24,7 @@ from codemode.worker.environment import scrub_env
 from codemode.worker.errtail import ErrTail
 from codemode.worker.exits import wait_exit
 from codemode.worker.orphans import adopt_orphans as adopt_orphans  # check.lanes uses it
+from codemode.worker.pipe_room import request_room
 from codemode.worker.reply_lines import ReplyLines, WorkerDied
 from codemode.worker.reply_lines import ReplyTooBig as ReplyTooBig
 
@@ -107,9 +108,6 @@ class Block(NamedTuple):
         }
 
 
-# Two requests this size fit unread in a pipe on every system codemode runs on (16 KB on
-# macOS before it grows, 64 KB on Linux): a request sent ahead never waits (run_blocks).
-AHEAD_BYTES = 12_288
 
 
 def _no_more(size: int) -> None:
@@ -151,6 +149,7 @@ class Worker:
         # module state another left behind (#12).
         self.forks = True
         self.blocks = 0
+        self.room = 0  # bytes of requests that may wait unread in its pipe (request_room)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -197,13 +196,14 @@ class Worker:
     def attach(self, proc: Process) -> None:
         """Take ``proc`` (a worker just started, on pipes) as this worker's process."""
         self.proc = proc
-        assert self.proc.stdout is not None and self.proc.stderr is not None
+        assert self.proc.stdin and self.proc.stdout is not None and self.proc.stderr is not None
         self.reader = ReplyLines(self.proc.stdout.fileno())
         # The tail's thread owns a copy of the pipe: never reads a number reused by another file
         self.stderr = ErrTail(os.dup(self.proc.stderr.fileno()))
         self.proc.stderr.close()
         self.ready = False
         self.blocks = 0
+        self.room = request_room(self.proc.stdin.fileno())
         with contextlib.suppress(WorkerDied):
             self._send({"op": "hello"})
 
@@ -411,16 +411,16 @@ class Worker:
         worker before the replies of the one before it are read, so the worker (and its child)
         run it while the caller judges those: on two cores, lanes waited for their worker and
         workers for their lane, one block at a time (#20). A request goes ahead only when both
-        fit in the pipe unread (``AHEAD_BYTES``): the worker may be writing replies nobody reads
-        yet, and a write that waited on it would wait forever. A request sent ahead to a worker
-        that was replaced since is sent again."""
+        fit in the pipe unread (``request_room``): the worker may be writing replies nobody
+        reads yet, and a write that waited on it would wait forever. A request sent ahead to a
+        worker that was replaced since is sent again."""
         ahead: list[Any] = [None, 0]  # the process that holds the next block's request, its size
 
         def send_ahead(block: Block, size: int) -> None:
             block = self.allowed(block)
             msg = block._message(block.cases, block.isolate and len(block.cases) > 1)
             data = (canonical.dumps(msg) + "\n").encode("utf-8")
-            if self.forks and self.proc and block.cases and size + len(data) <= AHEAD_BYTES:
+            if self.forks and self.proc and block.cases and size + len(data) <= self.room:
                 with contextlib.suppress(WorkerDied):
                     self._write(data)
                     ahead[:] = [self.proc, len(data)]
