@@ -29,7 +29,7 @@ import os
 import selectors
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from codemode.errors import FatalError
 from codemode.shard import in_shard
@@ -276,35 +276,57 @@ def _collect(
 ) -> list[tuple[Any, T]]:
     """Read every lane's pipe to its end (all at once: a lane blocks on a full pipe),
     decoding each piece as soon as it is whole."""
-    data = {read: bytearray() for _, read in started}
-    lane = {read: (n, pid) for n, (pid, read) in enumerate(started)}
-    ended: set[int] = set()
-    pieces: list[tuple[Any, T]] = []
-    with selectors.DefaultSelector() as sel:
-        for read in data:
-            sel.register(read, selectors.EVENT_READ)
-        open_ = len(data)
-        while open_:
-            for key, _ in sel.select():
-                chunk = os.read(key.fd, 1 << 20)
-                if not chunk:
-                    sel.unregister(key.fd)
-                    open_ -= 1
-                    continue
-                data[key.fd] += chunk
-                for kind, value in _frames(data[key.fd], lane[key.fd][0]):
-                    if kind == "end":
-                        ended.add(key.fd)
-                    else:
-                        pieces.append(value)
-                        if on_piece is not None:
-                            on_piece(value)
-    for read, (n, pid) in lane.items():
-        if read not in ended:  # killed, out of memory: what it sent is not all it had
-            raise LaneLost(
-                f"lane {n + 1} of the --jobs run (pid {pid}) ended without its results", pieces
-            )
-    return pieces
+    pipes = Collector(started, on_piece)
+    while pipes.open:
+        pipes.pump(None)
+    return pipes.finished()
+
+
+class Collector(Generic[T]):
+    """The lanes' pipes, read as their pieces arrive: ``pump`` reads what is there (waiting up
+    to ``timeout`` for something; None: until something), ``finished`` checks that every lane
+    sent its end mark once all pipes are closed."""
+
+    def __init__(
+        self,
+        started: list[tuple[int, int]],
+        on_piece: Callable[[tuple[Any, T]], None] | None = None,
+    ) -> None:
+        self.data = {read: bytearray() for _, read in started}
+        self.lane = {read: (n, pid) for n, (pid, read) in enumerate(started)}
+        self.on_piece = on_piece
+        self.ended: set[int] = set()
+        self.pieces: list[tuple[Any, T]] = []
+        self.sel = selectors.DefaultSelector()
+        for read in self.data:
+            self.sel.register(read, selectors.EVENT_READ)
+        self.open = len(self.data)
+
+    def pump(self, timeout: float | None) -> None:
+        for key, _ in self.sel.select(timeout) if self.open else ():
+            chunk = os.read(key.fd, 1 << 20)
+            if not chunk:
+                self.sel.unregister(key.fd)
+                self.open -= 1
+                continue
+            self.data[key.fd] += chunk
+            for kind, value in _frames(self.data[key.fd], self.lane[key.fd][0]):
+                if kind == "end":
+                    self.ended.add(key.fd)
+                else:
+                    self.pieces.append(value)
+                    if self.on_piece is not None:
+                        self.on_piece(value)
+
+    def finished(self) -> list[tuple[Any, T]]:
+        self.sel.close()
+        for read, (n, pid) in self.lane.items():
+            if read not in self.ended:  # killed, out of memory: what it sent is not all it had
+                raise LaneLost(
+                    f"lane {n + 1} of the --jobs run (pid {pid}) ended without its results",
+                    self.pieces,
+                )
+        return self.pieces
 
 
 def _frames(buf: bytearray, n: int) -> Iterator[tuple[str, Any]]:

@@ -6,6 +6,7 @@ the CLI and the Action.
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -24,6 +25,7 @@ from codemode.worker.python import missing_module_hint
 # verified: a pre-commit run whose change touches no spec'd function should not pay for it.
 if TYPE_CHECKING:
     from codemode.change.git import StagedChange
+    from codemode.check import lanes
     from codemode.check.change_inputs import ChangeInputs
     from codemode.check.lanes import Unit
     from codemode.check.verify import VerifyResult
@@ -78,14 +80,13 @@ def _check_files(
         count = lanes.lane_count(config.jobs, sum(weights))
         if count > 1 and paths and lanes.can_fork():
             units = lanes.queue(weights, count)
+            load = _loader(paths, config.root, units)
+            if not config.jobs:  # the default: lanes stand by, woken when they pay
+                return _with_standby(config, units, count, load, shard), len(paths)
             # Each lane parses its own files, in parallel; a file split between lanes is
             # parsed here once, and the lanes inherit it.
-            split = sorted({u.spec for u in units if u.parts > 1})
-            parsed = dict(zip(split, _load_specs_at([paths[i] for i in split], config.root)))
-
-            def load(i: int) -> SpecFile:
-                return parsed.get(i) or _load_specs_at([paths[i]], config.root)[0]
-
+            for i in sorted({u.spec for u in units if u.parts > 1}):
+                load(i)
             result = _in_lanes(config, config.root, units, count, load, None, False, shard)
             return result, len(paths)
     own = worker is None
@@ -100,11 +101,59 @@ def _check_files(
             w.close()
 
 
+def _loader(paths: list[Path], root: Path, units: list[Unit]) -> Callable[[int], SpecFile]:
+    """The spec file of a unit; a file split into several units is parsed once, and kept."""
+    split = {u.spec for u in units if u.parts > 1}
+    parsed: dict[int, SpecFile] = {}
+
+    def load(i: int) -> SpecFile:
+        spec = parsed.get(i) or _load_specs_at([paths[i]], root)[0]
+        if i in split:
+            parsed[i] = spec
+        return spec
+
+    return load
+
+
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
     except OSError:
         return 0  # the loader says what is wrong with it
+
+
+def _lane_work(
+    config: Config,
+    root: Path,
+    load: Callable[[int], SpecFile],
+    only: set[str] | None,
+    trace: bool,
+    shard: tuple[int, int] | None,
+) -> lanes.Work[VerifyResult]:
+    """What a lane does with the units it draws: each verified with a worker of its own,
+    started once it has a first unit (a lane left without one starts nothing)."""
+    from codemode.check import lanes
+    from codemode.check.assertions import AssertionSandbox
+    from codemode.check.verify import Verifier
+
+    def work(mine: Iterable[Unit], send: lanes.Send[VerifyResult]) -> None:
+        units = iter(mine)
+        first = next(units, None)
+        if first is None:
+            return
+        worker = make_worker(config, root)
+        worker.spawn()
+        sandbox = AssertionSandbox()  # one per lane, not one per unit
+        try:
+            verifier = Verifier(config, worker, sandbox)
+            for unit in itertools.chain([first], units):
+                spec = lanes.part_of(load(unit.spec), unit, only, shard)
+                send((unit, verifier.verify([spec], only, trace, shard)))
+        finally:
+            sandbox.close()
+            worker.close()
+
+    return work
 
 
 def _in_lanes(
@@ -120,31 +169,61 @@ def _in_lanes(
     """``_verify`` of the units in ``count`` lanes, each a fork with a worker of its own that
     takes the next unit when it is free (check/lanes.py); the result is the serial one, in
     the serial order."""
-    from codemode.check import lanes
-
     # Imported here, before the lanes fork: once, not once in each lane (~30 ms of CPU each;
     # the worker's pool, ~8 ms more, on the way to each lane's first case).
-    from codemode.check.assertions import AssertionSandbox
-    from codemode.check.verify import Verifier
+    from codemode.check import assertions, lanes, verify  # noqa: F401
     from codemode.worker import pool  # noqa: F401
 
-    def work(mine: Iterable[Unit], send: lanes.Send[VerifyResult]) -> None:
-        worker = make_worker(config, root)
-        worker.spawn()
-        sandbox = AssertionSandbox()  # one per lane, not one per unit
-        try:
-            verifier = Verifier(config, worker, sandbox)
-            for unit in mine:
-                spec = lanes.part_of(load(unit.spec), unit, only, shard)
-                send((unit, verifier.verify([spec], only, trace, shard)))
-        finally:
-            sandbox.close()
-            worker.close()
-
+    work = _lane_work(config, root, load, only, trace, shard)
     try:
         return lanes.merge(lanes.run_queue(units, count, work))
     except lanes.LaneLost as lost:
         return lanes.merge(lanes.with_lost(lost, [units], load, only, shard))
+
+
+def _with_standby(
+    config: Config,
+    units: list[Unit],
+    count: int,
+    load: Callable[[int], SpecFile],
+    shard: tuple[int, int] | None,
+) -> VerifyResult:
+    """The units verified here, with ``count - 1`` lanes standing by (check/standby.py),
+    each woken when it pays; the result is the serial one, in the serial order."""
+    from codemode.check import lanes, standby
+
+    helpers = standby.Standby(
+        units, count - 1, _lane_work(config, config.root, load, None, False, shard)
+    )
+    mine: list[tuple[Unit, VerifyResult]] = []
+    try:
+        for _ in range(standby.at_once(lanes.available_cores())):
+            helpers.wake()
+        worker = started_worker(config)  # after the forks: its reader is a thread
+        from codemode.check.assertions import AssertionSandbox
+        from codemode.check.verify import Verifier
+
+        sandbox = AssertionSandbox()
+        try:
+            verifier = Verifier(config, worker, sandbox)
+            for unit in helpers.mine:
+                spec = lanes.part_of(load(unit.spec), unit, None, shard)
+                cpu = time.process_time()
+                result = verifier.verify([spec], None, False, shard)
+                mine.append((unit, result))
+                helpers.drain()
+                if standby.calls_outweigh_judging(result, time.process_time() - cpu):
+                    helpers.wake()
+        finally:
+            sandbox.close()
+            worker.close()
+        pieces = helpers.finish()
+    except lanes.LaneLost as lost:
+        lost.pieces += mine
+        return lanes.merge(lanes.with_lost(lost, [units], load, None, shard))
+    finally:
+        helpers.end()
+    return lanes.merge(sorted([*mine, *pieces], key=lambda p: p[0]))
 
 
 def no_specs_note(config: Config) -> str:

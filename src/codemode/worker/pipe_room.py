@@ -18,18 +18,24 @@ AHEAD_BYTES = 12_288
 PIPE_BYTES = 1 << 20
 
 
+def grow(fd: int) -> int | None:
+    """Make the pipe ``fd`` hold ``PIPE_BYTES`` where the system allows; its capacity, or
+    None where it cannot be asked (not Linux)."""
+    try:
+        import fcntl
+
+        try:
+            return fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+        except OSError:  # past the user's share of pipe pages: as it is
+            return fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+    except (ImportError, AttributeError, OSError, ValueError):  # not Linux, not a pipe
+        return None
+
+
 def request_room(fd: int) -> int:
     """How many bytes of requests may wait unread in the pipe ``fd`` (the worker's stdin)
     without a write to it waiting: its capacity, grown to ``PIPE_BYTES`` where the system
     allows, less a quarter (a pipe's capacity is counted in pages, each write filling its
     own); ``AHEAD_BYTES`` where it cannot be asked."""
-    try:
-        import fcntl
-
-        try:
-            size = fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-        except OSError:  # past the user's share of pipe pages: as it is
-            size = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
-    except (ImportError, AttributeError, OSError, ValueError):  # not Linux, not a pipe
-        return AHEAD_BYTES
-    return max(AHEAD_BYTES, size * 3 // 4)
+    size = grow(fd)
+    return AHEAD_BYTES if size is None else max(AHEAD_BYTES, size * 3 // 4)

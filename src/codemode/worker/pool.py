@@ -108,8 +108,6 @@ class Block(NamedTuple):
         }
 
 
-
-
 def _no_more(size: int) -> None:
     """No request to send ahead."""
 
