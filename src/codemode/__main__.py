@@ -1,3 +1,4 @@
 from codemode.cli.main import main
+from codemode.cli.process_exit import leave
 
-raise SystemExit(main())
+leave(main())

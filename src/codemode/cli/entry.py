@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -26,3 +27,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if pid is not None and orphans is not None:
         orphans.SPARED.add(pid)  # not one of the run's leftovers, which it kills at exit
     return code
+
+
+def console() -> NoReturn:
+    """The console script: ``main``, then the process ends without the interpreter's teardown
+    (cli/process_exit.py)."""
+    from codemode.cli.process_exit import leave
+
+    leave(main())
