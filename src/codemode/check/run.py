@@ -81,7 +81,7 @@ def _check_files(
         if count > 1 and paths and lanes.can_fork():
             units = lanes.queue(weights, count)
             load = _loader(paths, config.root, units)
-            if not config.jobs:  # the default: lanes stand by, woken when they pay
+            if not config.jobs and len(units) <= lanes.QUEUE_MAX:  # lanes stand by (default)
                 return _with_standby(config, units, count, load, shard), len(paths)
             # Each lane parses its own files, in parallel; a file split between lanes is
             # parsed here once, and the lanes inherit it.

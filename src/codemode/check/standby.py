@@ -61,6 +61,7 @@ class Standby:
         queue, write = os.pipe()
         os.write(write, b"".join(n.to_bytes(4, "little") for n in range(len(units))))
         os.close(write)
+        self.queue = queue
         self.mine: Iterable[lanes.Unit] = lanes._Drawn(queue, units)
         self.woken = 0
         self.started: list[tuple[int, int]] = []
@@ -112,6 +113,9 @@ class Standby:
         for pid, read in self.started:
             lanes._end(pid, read)
         self.started = []
+        if self.queue >= 0:
+            os.close(self.queue)
+            self.queue = -1
 
 
 def at_once(cores: int) -> int:
