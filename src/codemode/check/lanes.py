@@ -128,16 +128,16 @@ def part_of(
         if w and lo <= at < hi:
             chosen.append(f)
         at += w
-    import dataclasses
+    from codemode.records import replace
 
     problems = spec.problems if unit.part == 0 else ()
-    return dataclasses.replace(spec, functions=tuple(chosen), problems=problems)
+    return replace(spec, functions=tuple(chosen), problems=problems)
 
 
 def _empty(spec: SpecFile) -> SpecFile:
-    import dataclasses
+    from codemode.records import replace
 
-    return dataclasses.replace(spec, functions=(), problems=())
+    return replace(spec, functions=(), problems=())
 
 
 def can_fork() -> bool:

@@ -55,7 +55,7 @@ class Plan(NamedTuple):
     def removed_at_head(self, head_ids: Set[str]) -> list[SpecFile]:
         """The removed cases (and dropped blocks) of functions that still exist, as spec files
         of their old side's fixtures, under each function's id at head."""
-        import dataclasses
+        from codemode.records import replace
 
         out = []
         for d in self.deltas:
@@ -69,9 +69,9 @@ class Plan(NamedTuple):
             for f in d.old_spec.functions:
                 cases = tuple(by_function.get(_new_id(d, f.id), ()))
                 if cases and not f.error:
-                    blocks.append(dataclasses.replace(f, id=_new_id(d, f.id), cases=cases))
+                    blocks.append(replace(f, id=_new_id(d, f.id), cases=cases))
             if blocks:
-                out.append(dataclasses.replace(d.old_spec, functions=tuple(blocks), problems=()))
+                out.append(replace(d.old_spec, functions=tuple(blocks), problems=()))
         return out
 
 

@@ -8,8 +8,11 @@ process does pays for an interpreter's start-up and a socket, not for codemode's
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # not `typing` itself: the resident client's run never imports it
+    from collections.abc import Sequence
+    from typing import NoReturn
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # not `typing` itself: the resident client's run never imports it
+    from typing import NoReturn
 
 
 def _flushed() -> bool:

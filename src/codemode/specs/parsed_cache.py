@@ -26,13 +26,13 @@ import contextlib
 import marshal
 import os
 import sys
-from dataclasses import fields
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
 from codemode.atomic import write_atomic
 from codemode.cachedir import cache_folder, digest, private
+from codemode.records import field_names
 from codemode.specs.types import (
     CaseSpec,
     EvaluatorSpec,
@@ -50,11 +50,11 @@ KEEP = 4096  # entries; past this the oldest half goes (a project's specs, many 
 
 T = TypeVar("T")
 _NAMES: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in fields(cls))
+    cls: field_names(cls)
     for cls in (CaseSpec, EvaluatorSpec, FixtureSpec, FunctionMetaSpec, SerializerSpec)
 }
 _GET: dict[type, Any] = {cls: attrgetter(*names) for cls, names in _NAMES.items()}
-_FUNCTION = tuple(f.name for f in fields(FunctionSpec))
+_FUNCTION = field_names(FunctionSpec)
 _STAMP: list[bytes] = []  # the loader's stamp, computed once per process
 
 

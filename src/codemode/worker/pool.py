@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import IO, Any, NamedTuple, Protocol
@@ -24,40 +23,14 @@ from codemode.worker.environment import scrub_env
 from codemode.worker.errtail import ErrTail
 from codemode.worker.exits import wait_exit
 from codemode.worker.orphans import adopt_orphans as adopt_orphans  # check.lanes uses it
+from codemode.worker.outcome import Outcome as Outcome
+from codemode.worker.outcome import TypeMismatch as TypeMismatch
 from codemode.worker.pipe_room import request_room
 from codemode.worker.reply_lines import ReplyLines, WorkerDied
 from codemode.worker.reply_lines import ReplyTooBig as ReplyTooBig
 
 # The worker's entry script, run by path in the project's interpreter (not imported here).
 RUNTIME_SCRIPT = Path(__file__).resolve().with_name("runtime.py")
-
-
-class TypeMismatch(NamedTuple):
-    """The worker's answer to a ``type:`` check that did not hold."""
-
-    message: str
-    spec_error: bool = False  # the type expression itself cannot be checked
-
-
-@dataclass
-class Outcome:
-    """What one case did in the worker."""
-
-    case: str
-    kind: str  # returned | raised | error
-    value: Any = None
-    exc: dict[str, Any] | None = None
-    message: str = ""
-    duration_ms: float | None = None
-    types: list[TypeMismatch | None] = field(default_factory=list)
-    lines: list[int] | None = None
-    typed: Any = None  # the result with its Python types (Decimal, date, tuple...), when asked
-    # the arguments the worker built from expressions (docstring and test calls), if any
-    args: list[Any] | None = None
-    kwargs: dict[str, Any] | None = None
-    clock: str | None = None  # the clock read the project's code made while exploring, if any
-    blocked: str | None = None  # the side effect the wall stopped (worker/wall.py), if any
-    built: str | None = None  # built arguments with no YAML form: a digest (exploring._digest)
 
 
 class Process(Protocol):
