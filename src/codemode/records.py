@@ -59,7 +59,7 @@ def _values(self: Any) -> tuple[Any, ...]:
     return tuple(d[n] for n in type(self).__record_fields__)
 
 
-def _eq(self: Any, other: object) -> bool:
+def _eq(self: Any, other: object) -> Any:  # bool, or NotImplemented for another class
     if other.__class__ is not self.__class__:
         return NotImplemented
     return _values(self) == _values(other)
@@ -98,7 +98,7 @@ def _record(cls: type[T]) -> type[T]:
     kinds.__repr__ = _repr
     kinds.__setattr__ = _refuse
     kinds.__delattr__ = _refuse
-    kinds.__match_args__ = names
+    setattr(kinds, "__match_args__", names)  # noqa: B010  (mypy: a read-only name)
     return cls
 
 
