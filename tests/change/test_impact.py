@@ -99,7 +99,23 @@ def test_callee_edit_impacts_callers_with_the_linking_path(repo):
     assert topper.changed_lines == ()
 
 
+WIDER = """
+    from pkg.b import top
+
+
+    def left(x):
+        return top(x)
+
+
+    def right(x):
+        return top(x)
+"""
+
+
 def test_impact_depth_bounds_the_chain(repo):
+    """The depth counts the levels where the scope widens: ``helper`` has two public callers
+    (a level), ``via_alias`` one (``top``: a free step), ``top`` three (a level)."""
+    repo.write("src/pkg/d.py", WIDER)
     base = project(repo)
     repo.write("src/pkg/a.py", HELPERS.replace("x + 1", "x + 2"))
     repo.commit()
@@ -107,8 +123,31 @@ def test_impact_depth_bounds_the_chain(repo):
         "pkg.a.helper",
         "pkg.b.via_alias",
         "pkg.b.via_module",
+        "pkg.b.top",
+    }
+    assert set(repo.statuses(repo.range(base, impact_depth=2))) == {
+        "pkg.a.helper",
+        "pkg.b.via_alias",
+        "pkg.b.via_module",
+        "pkg.b.top",
+        "pkg.b.topper",
+        "pkg.d.left",
+        "pkg.d.right",
     }
     assert set(repo.statuses(repo.range(base, impact_depth=0))) == {"pkg.a.helper"}
+
+
+def test_a_chain_of_sole_public_callers_is_followed_past_the_depth(repo):
+    """``l1 -> l2 -> l3 -> l4 -> l5``: each the only caller of the next, so the chain adds one
+    function a step and the depth does not stop it (#32)."""
+    chain = "".join(f"\n\ndef l{i}(x):\n    return l{i + 1}(x)\n" for i in range(1, 5))
+    repo.write("src/pkg/__init__.py", "")
+    repo.write("src/pkg/e.py", chain + "\n\ndef l5(x):\n    return x + 1\n")
+    base = repo.commit()
+    repo.write("src/pkg/e.py", chain + "\n\ndef l5(x):\n    return x + 2\n")
+    repo.commit()
+    result = repo.range(base, impact_depth=1)
+    assert repo.by_id(result)["pkg.e.l1"].via == tuple(f"pkg.e.l{i}" for i in range(5, 0, -1))
 
 
 PRIVATE_CHAIN = """
@@ -134,6 +173,18 @@ PRIVATE_CHAIN = """
 
     def outer(x):
         return api(x)
+
+
+    def also(x):
+        return api(x) * 2
+
+
+    def top(x):
+        return outer(x)
+
+
+    def top2(x):
+        return outer(x) - 1
 """
 
 
@@ -145,16 +196,18 @@ def test_impact_depth_counts_public_callers_only(repo):
     base = repo.commit()
     repo.write("src/pkg/c.py", PRIVATE_CHAIN.replace("x + 1", "x + 2"))
     repo.commit()
-    result = repo.range(base, impact_depth=2)
+    result = repo.range(base, impact_depth=1)
     assert repo.statuses(result) == {
         "pkg.c._leaf": "modified",
         "pkg.c._mid": "impacted",
         "pkg.c.Parser._inner": "impacted",
         "pkg.c.Parser.parse": "impacted",
         "pkg.c.api": "impacted",
+        "pkg.c.outer": "impacted",
+        "pkg.c.also": "impacted",
     }
     assert repo.by_id(result)["pkg.c.api"].via[-2:] == ("pkg.c.Parser.parse", "pkg.c.api")
-    assert "pkg.c.outer" in repo.statuses(repo.range(base, impact_depth=3))
+    assert "pkg.c.top" in repo.statuses(repo.range(base, impact_depth=2))
 
 
 def test_constant_edit_impacts_its_readers(repo):

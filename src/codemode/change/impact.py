@@ -421,10 +421,12 @@ def impacted(
 ) -> dict[str, Impact]:
     """Function id -> how a change reaches it, for functions not themselves in ``changed``.
 
-    ``depth`` counts the public callers on the way: a private helper (``_do_links``,
-    ``Markdown._run_span_gamut``) or a module-level binding is a step that costs nothing, as a
-    library's public function often reaches its change through a long chain of them (#32).
-    Private steps are still bounded (``_PRIVATE_ROUNDS`` rounds beyond ``depth``).
+    ``depth`` counts the public callers on the way where the scope widens: a private helper
+    (``_do_links``, ``Markdown._run_span_gamut``), a module-level binding, or the only public
+    caller of its callee is a step that costs nothing, as a library's public function often
+    reaches its change through a long chain of them, and such a step adds one function to the
+    scope, not many (#32). Free steps are still bounded (``_PRIVATE_ROUNDS`` rounds beyond
+    ``depth``).
     ``readers``: reader id -> the changed data files it reads (``data_files.py``), reached in
     the first round."""
     files = {f for fs in (readers or {}).values() for f in fs}
@@ -448,20 +450,35 @@ def impacted(
                 project.bindings.add(table)
                 hits.setdefault(table, set()).add(target)
         frontier = set()
+        public = _public_callers(project, hits, chains)
         for caller, callees in sorted(hits.items()):
             if caller in chains:
                 continue
             callee = min(callees, key=lambda c: (spent[c], len(chains[c]), c))
-            spent[caller] = spent[callee] + (not _free_step(project, caller))
+            # the only public caller of its callee widens nothing: a free step, as a private
+            # helper is (a chain of public wrappers, ``l1 -> l2 -> ... -> l5``, #32)
+            free = _free_step(project, caller) or public.get(callee) == 1
+            spent[caller] = spent[callee] + (not free)
             if spent[caller] > depth:
                 continue
             chains[caller] = (*chains[callee], caller)
             roots[caller] = set().union(*(roots[c] for c in callees))
             if caller not in project.bindings:
                 result[caller] = Impact(tuple(sorted(roots[caller])), chains[caller])
-            if spent[caller] < depth or _free_step(project, caller):
-                frontier.add(caller)
+            frontier.add(caller)  # at the depth, a sole caller above it is still a free step
     return result
+
+
+def _public_callers(
+    project: Project, hits: dict[str, set[str]], chains: dict[str, tuple[str, ...]]
+) -> dict[str, int]:
+    """Callee -> how many new public callers (neither private nor bindings) reach it."""
+    out: dict[str, int] = {}
+    for caller, callees in hits.items():
+        if caller not in chains and not _free_step(project, caller):
+            for callee in callees:
+                out[callee] = out.get(callee, 0) + 1
+    return out
 
 
 def _free_step(project: Project, fid: str) -> bool:

@@ -254,7 +254,9 @@ def dispatchers(project: Project, target: str) -> Iterator[str]:
     """The methods that may reach method ``target`` by dynamic dispatch: those of its class
     and of the class's in-repo bases that pick a method at run time, and the bases' methods
     that call ``self.<name>`` (a template method: on an instance of ``target``'s class,
-    ``Base.run``'s ``self.step(x)`` runs the override)."""
+    ``Base.run``'s ``self.step(x)`` runs the override); and a function a decorator of
+    ``target`` files it in (``@parse.register(int)``)."""
+    yield from _filed_by_decorator(project, target)
     module, qual = project.split(target)
     owner, _, name = qual.rpartition(".")
     if not module or not owner or not project.is_class(f"{module}.{owner}"):
@@ -278,6 +280,25 @@ def dispatchers(project: Project, target: str) -> Iterator[str]:
             text = def_text(src, d)
             if (base and calls.search(text)) or (not attribute and dispatches(text)):
                 yield fid
+
+
+_FILED_BY = re.compile(r"^[ \t]*@[ \t]*([A-Za-z_][\w.]*)\.\w+", re.M)
+
+
+def _filed_by_decorator(project: Project, target: str) -> Iterator[str]:
+    """The project functions a decorator ``@F.attr`` on ``target`` files it in: a
+    ``functools.singledispatch`` function's ``@parse.register(int)`` (or a method's, under
+    ``singledispatchmethod``), a plugin hook's ``@hook.register``: calling ``F`` may run it."""
+    module, qual = project.split(target)
+    src = project.source(module) if module else None
+    d = find_def(src, qual) if src is not None else None
+    if src is None or d is None:
+        return
+    for ref in dict.fromkeys(_FILED_BY.findall(def_text(src, d))):
+        found = project.method(f"{module}.{d.cls}", ref) if d.cls and "." not in ref else None
+        found = found or project.resolve_in(module, d.cls, ref)
+        if found and found != target and function_def(project, found) is not None:
+            yield found
 
 
 def _subclasses(project: Project, cls_id: str, target: str) -> Iterator[str]:
@@ -379,7 +400,8 @@ def _class_bindings(
 ) -> Iterator[tuple[str, str]]:
     """(``module.Cls.NAME``, target) for each class attribute whose value uses a target: a
     table of handlers (``handlers = {int: _int}``), a pattern (``ESCAPE = re.compile(..)``)
-    read as ``self.NAME``."""
+    read as ``self.NAME``, a descriptor whose ``__get__`` or ``__set__`` changed (``name =
+    Field()``)."""
     from codemode.change.extract import uses_of
 
     blanked, defs = src.local(chunk)
@@ -395,8 +417,10 @@ def _class_bindings(
                 bound = _CLASS_ASSIGN.match(lines[j - chunk.start])
                 if bound:
                     found = project.resolve_in(module, cls.qual, dotted)
-                    if found in targets:
-                        yield f"{module}.{cls.qual}.{bound.group(1)}", found
+                    # a descriptor (``name = Field()``): reading ``obj.name`` runs its ``__get__``
+                    reached = class_entries(project, found) if found else iter(())
+                    for target in sorted(targets.intersection(reached)):
+                        yield f"{module}.{cls.qual}.{bound.group(1)}", target
                     break
 
 

@@ -5,10 +5,13 @@ Three shapes, read from the outline of the module that defines the holder (strin
 comments blanked, no parse): a module-level table whose value names it (``KINDS = {"a":
 A}``), a module-level call that passes it (``register("a", A)``), and a decorator on it
 (``@register("a")``). For a call or a decorator, the table is the module-level name the
-called function writes into (``_registry[name] = cls``, ``_registry.append(cls)``). The table
-becomes a binding (``module.NAME``), and its readers (``lookup(name)``, ``KINDS[k]()``) are
-impacted through it. A class is held as a whole: a change to any of its methods reaches the
-table's readers. Registration from another module is not followed.
+called function writes into (``_registry[name] = cls``, ``_registry.append(cls)``). A class
+is also filed when it is created, by a base's ``__init_subclass__`` or by its metaclass's
+``__new__`` or ``__init__``: the tables those write into (a module-level name, or a class
+attribute: ``Node.kinds[cls.tag] = cls``, ``cls.registry.append(cls)``). The table becomes a
+binding (``module.NAME``, ``module.Cls.NAME``), and its readers (``lookup(name)``,
+``KINDS[k]()``) are impacted through it. A class is held as a whole: a change to any of its
+methods reaches the table's readers. Registration from another module is not followed.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ def registrations(project: Project, target: str) -> Iterator[str]:
                 callees.append(call.group(1))  # ``register("a", A)``
     for ref in dict.fromkeys(callees):
         yield from _tables_written(project, module, ref)
+    yield from _class_hooks(project, f"{module}.{top}")
 
 
 def _tables_written(project: Project, module: str, ref: str) -> Iterator[str]:
@@ -69,3 +73,58 @@ def _tables_written(project: Project, module: str, ref: str) -> Iterator[str]:
     for name in dict.fromkeys(_WRITES.findall(text)):
         if name not in ("self", "cls") and src.is_top_level(name) and not src.defines(name):
             yield f"{where}.{name}"
+
+
+# A write into a dotted name: ``Node.kinds[key] = cls``, ``cls.registry.append(cls)``.
+_DOTTED_WRITES = re.compile(
+    r"(?<![\w.])([A-Za-z_][\w.]*?)[ \t]*(?:\[[^\]\n]*\][ \t]*=(?!=)|\.(?:append|add|update|"
+    r"setdefault|insert|extend|register)[ \t]*\()"
+)
+_METACLASS = re.compile(r"\bmetaclass[ \t]*=[ \t]*([A-Za-z_][\w.]*)")
+_FIRST_PARAM = re.compile(r"\bdef[ \t]+\w+[ \t]*\([ \t\n]*(\w+)")
+
+
+def _class_hooks(project: Project, cls_id: str) -> Iterator[str]:
+    """The tables class ``cls_id`` is filed in when it is created: those a base's
+    ``__init_subclass__`` or a metaclass's ``__new__``/``__init__`` (of it or a base) writes."""
+    if not project.is_class(cls_id):
+        return
+    lineage = list(dict.fromkeys(project.lineage(cls_id)))
+    hooks = [project.method(base, "__init_subclass__") for base in lineage[1:]]
+    for klass in lineage:
+        for meta in _metaclasses(project, klass):
+            hooks += [project.method(meta, name) for name in ("__new__", "__init__")]
+    for hook in dict.fromkeys(h for h in hooks if h):
+        resolved = function_def(project, hook)
+        if resolved is None:
+            continue
+        where, src, d, text = resolved
+        first = _FIRST_PARAM.search(text)
+        own = {first.group(1)} if first else set()  # the class being created
+        for dotted in dict.fromkeys(_DOTTED_WRITES.findall(text)):
+            head, _, attr = dotted.partition(".")
+            if not attr:
+                if src.is_top_level(head) and not src.defines(head):
+                    yield f"{where}.{head}"  # ``_SHAPES[name] = cls``
+                continue
+            if "." in attr:
+                continue
+            owner = cls_id if head in own else project.resolve_in(where, d.cls, head)
+            table = project.method(owner, attr) if owner and project.is_class(owner) else None
+            if table and function_def(project, table) is None:
+                yield table  # ``Node.kinds[cls.tag] = cls``: a class attribute
+
+
+def _metaclasses(project: Project, cls_id: str) -> Iterator[str]:
+    """The project metaclass the class statement of ``cls_id`` names (``metaclass=M``)."""
+    module, qual = project.split(cls_id)
+    src = project.source(module) if module else None
+    chunk = next((c for c in src.chunks if c.name == qual) if src else (), None)
+    if src is None or chunk is None:
+        return
+    head = src.local(chunk)[0]
+    m = re.search(r"^[ \t]*class[ \t]+" + re.escape(qual) + r"\b[^:]*", head, re.M)
+    for name in _METACLASS.findall(m.group(0) if m else ""):
+        meta = project.resolve_in(module, None, name)
+        if meta and project.is_class(meta):
+            yield meta

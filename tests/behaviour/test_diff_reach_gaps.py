@@ -1,0 +1,333 @@
+"""Ways a public function reaches a change that the first reach rules missed (#32), each
+through ``check --staged`` with real git and real workers on both sides: a registry a base
+fills in ``__init_subclass__`` or a metaclass fills at class creation, a module-level
+instance a factory function built, a closure a factory returned, a lambda in a module-level
+table, a method reached through ``super()`` (both spellings), a property, a descriptor, a
+compiled pattern and a constant built from another, and a chain of public calls deeper than
+``impact_depth``. Each case edits one line of one library module."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from diffkit import check, functions, git, project, write
+
+LIB = """\
+import re
+from functools import singledispatch
+
+
+class Node:
+    kinds = {}
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        Node.kinds[cls.tag] = cls
+
+    def __init__(self, v):
+        self.v = v
+
+
+class Bold(Node):
+    tag = "b"
+
+    def show(self):
+        return "**" + self.v + "**"
+
+
+def render(tag, v):
+    return Node.kinds[tag](v).show()
+
+
+_SHAPES = {}
+
+
+class ShapeMeta(type):
+    def __init__(cls, name, bases, ns):
+        super().__init__(name, bases, ns)
+        _SHAPES[name.lower()] = cls
+
+
+class Shape(metaclass=ShapeMeta):
+    def area(self):
+        return 0
+
+
+class Square(Shape):
+    def area(self):
+        return 4
+
+
+def area_of(name):
+    return _SHAPES[name]().area()
+
+
+def _build():
+    return Counter()
+
+
+class Counter:
+    def count(self, s):
+        return len(s.split())
+
+
+_counter = _build()
+
+
+def words(s):
+    return _counter.count(s)
+
+
+def make_adder(n):
+    def add(x):
+        return x + n
+
+    return add
+
+
+add_two = make_adder(2)
+
+
+def plus_two(x):
+    return add_two(x)
+
+
+OPS = {"neg": lambda a: -a, "abs": abs}
+
+
+def apply_op(op, a):
+    return OPS[op](a)
+
+
+class Greeter:
+    def greet(self, name):
+        return "hi " + name
+
+
+class LoudGreeter(Greeter):
+    def shout(self, name):
+        return super().greet(name).upper()
+
+
+def loud_greet(name):
+    return LoudGreeter().shout(name)
+
+
+class OldGreeter(Greeter):
+    def cheer(self, name):
+        return super(OldGreeter, self).greet(name) + "!"
+
+
+def old_greet(name):
+    return OldGreeter().cheer(name)
+
+
+class Box:
+    def __init__(self, w):
+        self.w = w
+
+    @property
+    def area(self):
+        return self.w * self.w
+
+
+def box_area(w):
+    return Box(w).area
+
+
+class Upper:
+    def __get__(self, obj, owner):
+        return obj.raw.upper()
+
+
+class Record:
+    name = Upper()
+
+    def __init__(self, raw):
+        self.raw = raw
+
+
+def record_name(raw):
+    return Record(raw).name
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def first_word(s):
+    m = _WORD.search(s)
+    return m.group(0) if m else ""
+
+
+SEP = ","
+JOINER = SEP + " "
+
+
+def join_all(xs):
+    return JOINER.join(xs)
+
+
+@singledispatch
+def describe(v):
+    return "thing"
+
+
+@describe.register(int)
+def _describe_int(v):
+    return "int " + str(v)
+
+
+def l1(x):
+    return l2(x)
+
+
+def l2(x):
+    return l3(x)
+
+
+def l3(x):
+    return l4(x)
+
+
+def l4(x):
+    return l5(x)
+
+
+def l5(x):
+    return x + 1
+"""
+TEST_LIB = """\
+from demo.lib import (
+    apply_op, area_of, box_area, describe, first_word, join_all, l1, loud_greet, old_greet, plus_two,
+    record_name, render, words,
+)
+
+
+def test_lib():
+    assert render("b", "x") == "**x**"
+    assert area_of("square") == 4
+    assert words("a b") == 2
+    assert plus_two(1) == 3
+    assert apply_op("neg", 2) == -2
+    assert loud_greet("bo") == "HI BO"
+    assert old_greet("bo") == "hi bo!"
+    assert box_area(3) == 9
+    assert record_name("ab") == "AB"
+    assert first_word("ab cd") == "ab"
+    assert join_all(["a", "b"]) == "a, b"
+    assert l1(1) == 2
+    assert describe(3) == "int 3"
+"""
+# (the edit, the function it reaches, a witness call, its new outcome, the way: first to last)
+KINDS = {
+    "a registry __init_subclass__ fills": (
+        ('"**" + self.v + "**"', '"__" + self.v + "__"'),
+        "demo.lib.render",
+        "render('b', 'x')",
+        "__x__",
+        ["demo.lib.Bold.show", "demo.lib.Node.kinds", "demo.lib.render"],
+    ),
+    "a registry a metaclass fills": (
+        ("return 4", "return 16"),
+        "demo.lib.area_of",
+        "area_of('square')",
+        16,
+        ["demo.lib.Square.area", "demo.lib._SHAPES", "demo.lib.area_of"],
+    ),
+    "a module-level instance a factory built": (
+        ("len(s.split())", "len(s.split()) + 1"),
+        "demo.lib.words",
+        "words('a b')",
+        3,
+        ["demo.lib.Counter.count", "demo.lib.words"],
+    ),
+    "a closure a factory returned": (
+        ("return x + n", "return x + n + 1"),
+        "demo.lib.plus_two",
+        "plus_two(1)",
+        4,
+        ["demo.lib.make_adder", "demo.lib.add_two", "demo.lib.plus_two"],
+    ),
+    "a lambda in a module-level table": (
+        ('"neg": lambda a: -a', '"neg": lambda a: a'),
+        "demo.lib.apply_op",
+        "apply_op('neg', 2)",
+        2,
+        ["demo.lib.OPS", "demo.lib.apply_op"],
+    ),
+    "a method reached through super()": (
+        ('"hi " + name', '"hello " + name'),
+        "demo.lib.loud_greet",
+        "loud_greet('bo')",
+        "HELLO BO",
+        ["demo.lib.Greeter.greet", "demo.lib.LoudGreeter.shout", "demo.lib.loud_greet"],
+    ),
+    "a method reached through super(Cls, self)": (
+        ('"hi " + name', '"hello " + name'),
+        "demo.lib.old_greet",
+        "old_greet('bo')",
+        "hello bo!",
+        ["demo.lib.Greeter.greet", "demo.lib.OldGreeter.cheer", "demo.lib.old_greet"],
+    ),
+    "a property": (
+        ("self.w * self.w", "self.w * 2"),
+        "demo.lib.box_area",
+        "box_area(3)",
+        6,
+        ["demo.lib.Box.area", "demo.lib.box_area"],
+    ),
+    "a descriptor": (
+        ("obj.raw.upper()", "obj.raw.title()"),
+        "demo.lib.record_name",
+        "record_name('ab')",
+        "Ab",
+        ["demo.lib.Upper.__get__", "demo.lib.Record.name", "demo.lib.record_name"],
+    ),
+    "a compiled pattern": (
+        ('r"[a-z]+"', 'r"[a-z]"'),
+        "demo.lib.first_word",
+        "first_word('ab cd')",
+        "a",
+        ["demo.lib._WORD", "demo.lib.first_word"],
+    ),
+    "a constant built from another": (
+        ('SEP = ","', 'SEP = ";"'),
+        "demo.lib.join_all",
+        "join_all(['a', 'b'])",
+        "a; b",
+        ["demo.lib.SEP", "demo.lib.JOINER", "demo.lib.join_all"],
+    ),
+    "a function singledispatch picks": (
+        ('"int " + str(v)', '"int: " + str(v)'),
+        "demo.lib.describe",
+        "describe(3)",
+        "int: 3",
+        ["demo.lib._describe_int", "demo.lib.describe"],
+    ),
+    "a chain of public calls deeper than impact_depth": (
+        ("return x + 1", "return x + 2"),
+        "demo.lib.l1",
+        "l1(1)",
+        3,
+        ["demo.lib.l5", "demo.lib.l4", "demo.lib.l3", "demo.lib.l2", "demo.lib.l1"],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_function_reaching_a_change_this_way_is_diffed_and_says_through_what(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (old, new), fid, call, outcome, via = KINDS[kind]
+    assert LIB.count(old) == 1, old
+    repo = project(tmp_path, {"src/demo/lib.py": LIB, "tests/test_lib.py": TEST_LIB})
+    write(repo, {"src/demo/lib.py": LIB.replace(old, new)})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get(fid)
+    assert f is not None, sorted(functions(report))  # in scope: re-checked and diffed
+    assert f["status"] == "changed" and rc == 1, f
+    calls = {w["call"]: w for w in f["witnesses"]}
+    assert calls[call]["new"] == {"returned": outcome}, list(calls)
+    assert f["via"] == via
