@@ -376,7 +376,7 @@ def _diff_one(
     cut "after 0 of N inputs" (#32)."""
     from codemode.behaviour.bounded import POOL_LIMIT, Loading
     from codemode.behaviour.engine import NOT_COMPARED, DiffBudget, FunctionDiff, diff_function
-    from codemode.behaviour.left_out import dropped
+    from codemode.behaviour.left_out import dropped, no_inputs
 
     loading = Loading(*pair)
     pool = next(pools)
@@ -387,7 +387,7 @@ def _diff_one(
     if loading.why:
         got = FunctionDiff(f.id, (), 0, len(pool), NOT_COMPARED + loading.why, True)
     elif not pool:
-        got = FunctionDiff(f.id, note="no inputs to compare the versions on")
+        got = FunctionDiff(f.id, note=no_inputs(dropped(pool)))
     else:
         budget = DiffBudget(config.diff_seconds, config.diff_calls)
         got = diff_function(f.id, pool, *pair, budget, config.float_tolerance, again)

@@ -21,6 +21,7 @@ said so, not a change.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -181,7 +182,18 @@ def not_compared(got_old: dict[str, Outcome], got_new: dict[str, Outcome]) -> st
     if not (old or new):
         return ""
     side = "both sides" if old and new else "the old side" if old else "the new side"
-    message = next(iter((got_old if old else got_new).values())).message
+    outcomes = list((got_old if old else got_new).values())
+    messages = [o.message for o in outcomes]
+    message = max(dict.fromkeys(messages), key=messages.count)  # the commonest, first seen
+    receiver = _NO_INSTANCE.match(message)
+    if receiver:
+        # a method none of whose inputs came with an instance: say what would give it one
+        return (
+            f"{NOT_COMPARED}no {receiver[1]} to call it on in any of its {len(outcomes)} "
+            f"inputs ({receiver[1]}() raised {receiver[2]}), and no test of the project builds "
+            "one with literal arguments (in the test, its class's setUp, or a fixture of its "
+            "file)"
+        )
     module, colon, why = message.partition(": ")
     if module.startswith("cannot import ") and colon:
         # worker/policy.py's words; the hint after the last "; " (install the project...)
@@ -190,6 +202,10 @@ def not_compared(got_old: dict[str, Outcome], got_new: dict[str, Outcome]) -> st
         why = why.removeprefix("ModuleNotFoundError: ")
         return f"{NOT_COMPARED}{side} failed to import {module[len('cannot import ') :]}: {why}"
     return f"{NOT_COMPARED}{side} could not run it: {message}"
+
+
+# worker/runner.py's ``_bind``: a method's class could not be built without arguments
+_NO_INSTANCE = re.compile(r"([\w.]+) needs an instance: .*\((\w+(?:Error|Exception)?: .*)\)$", re.S)
 
 
 def _all_failed(got: dict[str, Outcome]) -> bool:

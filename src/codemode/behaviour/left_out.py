@@ -35,3 +35,18 @@ def dropped_notes(diffs: Sequence[FunctionDiff]) -> list[str]:
     calls = "call" if n == 1 else "calls"
     why = "; ".join(f"{k}: {v}" for k, v in sorted(total.items(), key=lambda kv: (-kv[1], kv[0])))
     return [f"behaviour diff: {n} test {calls} could not be carried into the pools ({why})"]
+
+
+def no_inputs(left_out: Sequence[tuple[str, int]]) -> str:
+    """The note of a function whose pool is empty, saying why: the tests' calls of it that
+    could not be carried, by reason, or that no source gave one (#32)."""
+    note = "no inputs to compare the versions on: "
+    n = sum(count for _, count in left_out)
+    if not n:
+        return note + (
+            "no test, docstring or caller of the project calls it, and its parameters' "
+            "annotations and names suggest no value"
+        )
+    why = "; ".join(f"{reason}: {count}" for reason, count in left_out)
+    calls = "call of it" if n == 1 else "calls of it"
+    return note + f"the tests' {n} {calls} could not be carried ({why})"

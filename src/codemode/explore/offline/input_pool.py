@@ -201,8 +201,7 @@ def _doctest_calls(info: TargetInfo, root: Path, side: str) -> list[PoolCall]:
         if tree is None:
             continue
         if info.is_method:
-            cls_name, cls_id = _class_of(info)
-            for call in _method_calls(tree, cls_name, info.name, cls_id, frozenset()):
+            for call in _method_calls(tree, _class_names(info), info.name, frozenset()):
                 found.append(call._replace(source="docstring", label=label, side=side))
             continue
         same = path.resolve() == info.path.resolve()
@@ -215,10 +214,14 @@ def _doctest_calls(info: TargetInfo, root: Path, side: str) -> list[PoolCall]:
     return spread(found, MAX_FROM_FILES, call_shape)
 
 
-def _class_of(info: TargetInfo) -> tuple[str, str]:
-    """A method's class: its name, and its id (``pkg.mod.Class``)."""
-    cls_name = info.qualname.rsplit(".", 2)[-2] if "." in info.qualname else ""
-    return cls_name, f"{info.module}.{info.qualname.rsplit('.', 1)[0]}"
+def _class_names(info: TargetInfo) -> dict[str, str]:
+    """A method's class and the subclasses beside it whose instances run it: name -> id
+    (``pkg.mod.Class``); empty for a function."""
+    from codemode.explore.offline.receivers import class_names
+
+    if "." not in info.qualname:
+        return {}
+    return class_names(f"{info.module}.{info.qualname.rsplit('.', 1)[0]}", info.module, info.path)
 
 
 def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCall]:
@@ -228,21 +231,21 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
     from codemode.explore.offline import fresh
     from codemode.explore.offline.harvest import is_test_file, python_files, read_source
 
-    cls_name, cls_id = _class_of(info)
-    if not cls_name:
+    names = _class_names(info)
+    if not names:
         return
     count = 0
     for rel, path in python_files(root):
         if not is_test_file(rel):
             continue
         text = read_source(path)
-        if text is None or info.name not in text or cls_name not in text:
+        if text is None or info.name not in text or not any(n in text for n in names):
             continue
         try:
             tree = ast.parse(text)
         except SyntaxError:
             continue
-        for call in _method_calls(tree, cls_name, info.name, cls_id, fresh.lines(path)):
+        for call in _method_calls(tree, names, info.name, fresh.lines(path)):
             yield call._replace(side=side)
             count += 1
             if count >= 60:
@@ -250,27 +253,31 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
 
 
 def _method_calls(
-    tree: ast.Module, cls_name: str, method: str, cls_id: str, fresh: frozenset[int]
+    tree: ast.Module, names: dict[str, str], method: str, fresh: frozenset[int]
 ) -> Iterator[PoolCall]:
     """Each ``obj.method(...)`` in a test whose instance is built in place or assigned from
-    the class in the same test, once per row of the tables the test takes its values from
-    (``parametrize``, a loop over a table: explore/offline/row_bindings.py)."""
+    the class (or a subclass: ``names``) in the same test, its test class's ``setUp`` or a
+    fixture of the file (explore/offline/receivers.py), once per row of the tables the test
+    takes its values from (``parametrize``, a loop over a table: explore/offline/row_bindings.py)."""
     from codemode.explore.offline.fresh import fresh_first
     from codemode.explore.offline.harvest import SubstituteNames, module_tables, parametrize_rows
+    from codemode.explore.offline.receivers import held, is_constructor
     from codemode.explore.offline.row_bindings import MAX_ROWS, assignments, class_tables, loop_rows
 
     env, classes, tables = assignments(tree.body), class_tables(tree), module_tables(tree)
     built_args = _BuiltArgs(tree, env)
+    around = held(tree, names)
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        built: dict[str, ast.expr] = {}  # variable -> the constructor call, in this test
+        # variable -> the constructor call, in this test, its class's setUp, a fixture
+        built: dict[str, ast.expr] = dict(around.get(id(fn), {}))
         for node in ast.walk(fn):
             if (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
-                and _recipe_call(node.value, cls_name)
+                and is_constructor(node.value, names)
             ):
                 built[node.targets[0].id] = node.value
         rows = parametrize_rows(fn, tables, fresh)
@@ -283,7 +290,8 @@ def _method_calls(
             ):
                 continue
             base = node.func.value
-            made = built.get(base.id) if isinstance(base, ast.Name) else base
+            held_as = ast.unparse(base) if isinstance(base, (ast.Name, ast.Attribute)) else ""
+            made = built.get(held_as) if held_as in built or isinstance(base, ast.Name) else base
             bound = [{**r, **b} for r in rows for b in loops.get(id(node), [{}])]
             bound = fresh_first(bound, fresh)[:MAX_ROWS]
             for row in bound:
@@ -293,7 +301,7 @@ def _method_calls(
                     where = (
                         SubstituteNames(row).visit(ast.parse(ast.unparse(made), mode="eval")).body
                     )
-                    recipe = _recipe(where, cls_name, cls_id)
+                    recipe = _recipe(where, names)
                 literal = _literals(call)
                 label = f"from_{fn.name}"
                 if recipe is not None and literal is not None:
@@ -339,14 +347,11 @@ class _BuiltArgs:
         }
 
 
-def _recipe_call(node: ast.expr, cls_name: str) -> bool:
-    return isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == cls_name
-
-
-def _recipe(node: ast.expr, cls_name: str, cls_id: str) -> dict[str, Any] | None:
-    if not (isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == cls_name):
+def _recipe(node: ast.expr, names: dict[str, str]) -> dict[str, Any] | None:
+    if not isinstance(node, ast.Call):
         return None
-    literal = _literals(node)
+    cls_id = names.get(ast.unparse(node.func).split(".")[-1])
+    literal = _literals(node) if cls_id else None
     if literal is None:
         return None
     return {"cls": cls_id, "args": list(literal[0]), "kwargs": literal[1]}

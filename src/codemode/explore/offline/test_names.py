@@ -14,8 +14,8 @@ arguments is looked up where the test defines it: an assignment in the test func
 one at module level (the last one wins, as at import). A literal value is put in place of the
 name (the call then has literal arguments, a seed for variants); any other value comes along
 as a setup line (``when = date(2024, 1, 31)``), after the lines it needs itself. A name
-bound nowhere the file says (a fixture, a loop's name the source does not spell, ``self``)
-drops the call with that reason, counted in ``Drops``: the pool says how much of the tests
+bound nowhere the file says (a fixture that is more than one expression, a loop's name the
+source does not spell, ``self``) drops the call with that reason, counted in ``Drops``: the pool says how much of the tests
 it could not carry.
 """
 
@@ -25,6 +25,7 @@ import ast
 import builtins
 from collections import Counter
 
+from codemode.explore.offline.receivers import fixture_returns
 from codemode.explore.offline.row_bindings import Env
 
 _BUILTINS = frozenset(dir(builtins))
@@ -93,6 +94,7 @@ class Carrier:
         self.known = imported_names(tree) | _BUILTINS
         self.open = "*" in self.known or same_module  # a name may come from elsewhere
         self.defined = defined_names(tree)
+        self.fixtures = fixture_returns(tree)  # a parameter a fixture builds in one line
 
     def carry(self, call: ast.Call, local: Env) -> tuple[ast.Call, list[str]] | str:
         """``call`` with the literal names put in place and the setup lines its other names
@@ -104,7 +106,7 @@ class Carrier:
             name, depth = todo.pop()
             if name in lines or name in self.known:
                 continue
-            value = local.get(name, self.module_env.get(name))
+            value = local.get(name, self.module_env.get(name, self.fixtures.get(name)))
             if value is None or depth > MAX_DEPTH:
                 if self.open:
                     continue

@@ -1,0 +1,128 @@
+"""Where a test file builds the objects a call needs (#32), beyond ``Cls(...).m()`` and ``x =
+Cls(...); x.m()`` in one test: a test class's ``setUp`` (or any method of it) that assigns
+``self.x = Cls(...)``, a pytest fixture in the file that returns or yields ``Cls(...)``, and
+the constructor of a subclass defined beside the class (``Bold('x').show()`` runs
+``Node.show``). Without these, a method whose class needs constructor arguments had no
+instance in the behaviour diff, and every call of it failed on both sides: "not compared".
+An argument a fixture of the file builds in one expression (``return parse("h1:T")``) is
+carried as that expression (``fixture_returns``, read by explore/offline/test_names.py).
+Read statically; an instance still travels as a literal recipe the worker builds.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+_CLASS_HEAD = re.compile(r"^class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
+
+
+def class_names(cls_id: str, module: str, path: Path) -> dict[str, str]:
+    """Class name -> its id: the method's class, and its subclasses defined at the top of
+    its module (any depth), whose instances run the method they inherit."""
+    from codemode.explore.offline.harvest import read_source
+
+    out = {cls_id.rsplit(".", 1)[-1]: cls_id}
+    heads = _CLASS_HEAD.findall(read_source(path) or "")
+    grew = True
+    while grew:
+        grew = False
+        for name, bases in heads:
+            if name not in out and not out.keys().isdisjoint(re.findall(r"\w+", bases)):
+                out[name] = f"{module}.{name}"
+                grew = True
+    return out
+
+
+def is_constructor(node: ast.expr | None, names: dict[str, str]) -> bool:
+    """``Cls(...)`` or ``mod.Cls(...)`` for a class of ``names``."""
+    return isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] in names
+
+
+def held(tree: ast.Module, names: dict[str, str]) -> dict[int, dict[str, ast.expr]]:
+    """id(test function) -> the receivers its test class or fixtures build for it, by how the
+    test writes them (``self.g``, ``parser``) -> the constructor call."""
+    out: dict[int, dict[str, ast.expr]] = {}
+    fixtures = _fixtures(tree, names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            attrs = _self_attributes(node, names)
+            for fn in node.body:
+                if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and attrs:
+                    out.setdefault(id(fn), {}).update(attrs)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and fixtures:
+            given = {a.arg for a in [*node.args.posonlyargs, *node.args.args]}
+            got = {name: fixtures[name] for name in given & fixtures.keys()}
+            if got:
+                out.setdefault(id(node), {}).update(got)
+    return out
+
+
+def _self_attributes(cls: ast.ClassDef, names: dict[str, str]) -> dict[str, ast.expr]:
+    """``self.NAME`` -> ``Cls(...)`` for each assignment of a constructor call to an
+    attribute in a method of the test class (``setUp``, ``setup_method``, a helper)."""
+    out: dict[str, ast.expr] = {}
+    for fn in cls.body:
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(target := node.targets[0], ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+                and is_constructor(node.value, names)
+            ):
+                out.setdefault(f"self.{target.attr}", node.value)
+    return out
+
+
+def _fixtures(tree: ast.Module, names: dict[str, str]) -> dict[str, ast.expr]:
+    """Fixture name -> the constructor call it returns or yields (directly, or through a
+    local name it assigned one to), for the module-level pytest fixtures of the file."""
+    out: dict[str, ast.expr] = {}
+    for fn in tree.body:
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not any(
+            "fixture" in ast.unparse(d) for d in fn.decorator_list
+        ):
+            continue
+        local = {
+            node.targets[0].id: node.value
+            for node in ast.walk(fn)
+            if isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and is_constructor(node.value, names)
+        }
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+                value = node.value
+                if isinstance(value, ast.Name):
+                    value = local.get(value.id, value)
+                if is_constructor(value, names):
+                    out.setdefault(fn.name, value)
+    return out
+
+
+def fixture_returns(tree: ast.Module) -> dict[str, ast.expr]:
+    """Fixture name -> the one expression it returns or yields, for the module-level pytest
+    fixtures of the file whose body (a docstring aside) is that one statement: a test's
+    parameter of that name is that expression (its own names looked up in the file)."""
+    out: dict[str, ast.expr] = {}
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef) or not any(
+            "fixture" in ast.unparse(d) for d in fn.decorator_list
+        ):
+            continue
+        body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
+        if len(body) != 1:
+            continue
+        stmt = body[0]
+        value = stmt.value if isinstance(stmt, (ast.Return, ast.Expr)) else None
+        if isinstance(stmt, ast.Expr):
+            value = value.value if isinstance(value, ast.Yield) else None
+        if value is not None:
+            out[fn.name] = value
+    return out
