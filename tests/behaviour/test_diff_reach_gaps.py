@@ -15,6 +15,7 @@ from diffkit import check, functions, git, project, write
 
 LIB = """\
 import re
+from enum import Enum
 from functools import singledispatch
 
 
@@ -178,6 +179,43 @@ def _describe_int(v):
     return "int " + str(v)
 
 
+class Tally:
+    def __init__(self):
+        self.ready = False
+
+    def tally(self, s):
+        return len(s)
+
+
+def _configured():
+    t = Tally()
+    t.ready = True
+    return t
+
+
+_tally = _configured()
+
+
+def size(s):
+    return _tally.tally(s)
+
+
+PAD = "-"
+
+
+def pad(s, fill=PAD):
+    return fill + s + fill
+
+
+class Level(Enum):
+    LOW = 1
+    HIGH = 5
+
+
+def level_of(name):
+    return Level[name].value * 10
+
+
 def l1(x):
     return l2(x)
 
@@ -199,7 +237,7 @@ def l5(x):
 """
 TEST_LIB = """\
 from demo.lib import (
-    apply_op, area_of, box_area, describe, first_word, join_all, l1, loud_greet, old_greet, plus_two,
+    apply_op, area_of, box_area, describe, level_of, pad, size, first_word, join_all, l1, loud_greet, old_greet, plus_two,
     record_name, render, words,
 )
 
@@ -218,6 +256,9 @@ def test_lib():
     assert join_all(["a", "b"]) == "a, b"
     assert l1(1) == 2
     assert describe(3) == "int 3"
+    assert size("abc") == 3
+    assert pad("a") == "-a-"
+    assert level_of("HIGH") == 50
 """
 # (the edit, the function it reaches, a witness call, its new outcome, the way: first to last)
 KINDS = {
@@ -304,6 +345,27 @@ KINDS = {
         "describe(3)",
         "int: 3",
         ["demo.lib._describe_int", "demo.lib.describe"],
+    ),
+    "an instance a factory sets up in a local name": (
+        ("return len(s)", "return len(s) + 1"),
+        "demo.lib.size",
+        "size('abc')",
+        4,
+        ["demo.lib.Tally.tally", "demo.lib.size"],
+    ),
+    "a constant as a default argument": (
+        ('PAD = "-"', 'PAD = "="'),
+        "demo.lib.pad",
+        "pad('a')",
+        "=a=",
+        ["demo.lib.PAD", "demo.lib.pad"],
+    ),
+    "an enum member's value": (
+        ("HIGH = 5", "HIGH = 6"),
+        "demo.lib.level_of",
+        "level_of('HIGH')",
+        60,
+        ["demo.lib.Level.HIGH", "demo.lib.level_of"],
     ),
     "a chain of public calls deeper than impact_depth": (
         ("return x + 1", "return x + 2"),

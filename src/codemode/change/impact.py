@@ -42,6 +42,7 @@ from codemode.change.reach import (
     class_entries,
     def_text,
     dispatchers,
+    enum_member,
     factories,
     instance_targets,
     is_special,
@@ -406,8 +407,10 @@ def _names(project: Project, ids: Iterable[str]) -> Names:
             family = project.family(parts[-2])
             owners = names.methods.setdefault(parts[-1].encode(), set())
             owners |= family | project.factories(parts[-2], family)  # c = make(); c.m() (#32)
-            if is_special(parts[-1]):
-                names.plain |= family  # ``Cls(...)`` runs its constructor, ``a < b`` ``__lt__``
+            if is_special(parts[-1]) or enum_member(project, i):
+                # ``Cls(...)`` runs its constructor, ``a < b`` ``__lt__``, ``Level[name]`` reads
+                # a member
+                names.plain |= family
         else:
             names.plain.add(parts[-1].encode())
     return names
@@ -507,6 +510,7 @@ def _hits(
     hits: dict[str, set[str]] = {}
     wanted = names.words()
     method_names = names.methods_str
+    members = {t for t in targets if enum_member(project, t)}
     for mf, here in candidates:
         module = mf.module
         src = project.source(module)
@@ -517,7 +521,10 @@ def _hits(
         words |= {local for local, target in src.imports() if target.rpartition(".")[2] in words}
         for line, ref, defs in src.references(words):
             cls = next((d.cls for d in reversed(defs) if d.cls), None)
-            resolved = targets.intersection(_targets(project, module, src, cls, ref, defs[0]))
+            reached = list(_targets(project, module, src, cls, ref, defs[0]))
+            resolved = targets.intersection(reached)
+            if members and reached and not resolved:  # ``Level[name]``, ``Level(5)`` (#32)
+                resolved = {t for t in members if t.rpartition(".")[0] == reached[0]}
             found = set(resolved)
             method = ref.rpartition(".")[2]
             if method in method_names and not resolved:

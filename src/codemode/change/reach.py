@@ -147,7 +147,8 @@ def _module_instances(project: Project, module: str, name: str) -> Iterator[tupl
 def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> Iterator[str]:
     """The project classes an instance built by ``ref(...)`` may be: the class itself, or
     the classes a function of the project returns (``c = make(); c.convert()``): those its
-    return annotation names, or that a ``return Cls(...)`` of its body builds."""
+    return annotation names, or that a ``return Cls(...)`` of its body builds, or a local
+    name it returns was built from."""
     found = project.resolve_in(module, cls, ref)
     if found and project.is_class(found):
         yield found
@@ -159,6 +160,8 @@ def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> 
     head = text[: (m.end() if (m := re.search(r"\)\s*(?:->[^:]*)?:", text)) else 0)]
     names = re.findall(r"->\s*[\"']?([A-Za-z_][\w.]*)", head)
     names += re.findall(r"\breturn\s+([A-Za-z_][\w.]*)\s*\(", text)
+    for var in re.findall(r"\breturn\s+([A-Za-z_]\w*)[ \t]*$", text, re.M):
+        names += _receivers(text, var, "")  # ``t = Tally(); t.ready = True; return t``
     for name in dict.fromkeys(names):
         if name in ("cls", "Self") and d.cls:  # a classmethod constructor: ``return cls(...)``
             yield f"{f_module}.{d.cls}"
@@ -480,16 +483,39 @@ def class_entries(project: Project, found: str) -> Iterator[str]:
     yield from entries
 
 
+# The standard library's enum bases: a member of such a class is read through the class
+# itself (``Level[name]``, ``Level(5)``, ``for m in Level``), never by its own name.
+_ENUM_BASES = frozenset(["Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"])
+
+
+def enum_member(project: Project, target: str) -> bool:
+    """Whether ``target`` is a class attribute of an enum class of the project."""
+    owner, _, _ = target.rpartition(".")
+    module, qual = project.split(target)
+    src = project.source(module) if module else None
+    if src is None or qual not in src.constants() or not project.is_class(owner):
+        return False
+    for cls_id in project.lineage(owner):
+        where, cls_qual = project.split(cls_id)
+        there = project.source(where) if where else None
+        bases = there.classes().get(cls_qual, ()) if there is not None else ()
+        if any(b.rpartition(".")[2] in _ENUM_BASES for b in bases):
+            return True
+    return False
+
+
 _DEF_AT = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
 
 
 def factories(project: Project, family: set[bytes]) -> set[bytes]:
     """The names of the project's functions that return an instance of a class named in
-    ``family`` (by their return annotation, or a ``return Cls(`` in their body): a user of
+    ``family`` (by their return annotation, a ``return Cls(`` in their body, or ``x =
+    Cls(...)`` and later ``return x``): a user of
     such an instance may write no class name (``c = make(); c.convert()``). Read from the
     modules that name the class, by text: this only widens the search."""
     alt = b"|".join(re.escape(f) for f in sorted(family))
     returns = re.compile(rb"(?:->\s*[\"']?|\breturn\s+)(?:\w+\.)*(?:" + alt + rb")\s*[(:]")
+    built = re.compile(rb"\b(\w+)[ \t]*=[ \t]*(?:\w+\.)*(?:" + alt + rb")[ \t]*\(")
     out: set[bytes] = set()
     naming = [project.modules[m] for m in project.mentions(family)]
     project.load(naming)
@@ -498,6 +524,9 @@ def factories(project: Project, family: set[bytes]) -> set[bytes]:
         defs = list(_DEF_AT.finditer(data))
         for i, m in enumerate(defs):
             end = defs[i + 1].start() if i + 1 < len(defs) else len(data)
-            if returns.search(data, m.end(), end):
-                out.add(m.group(1))
+            if returns.search(data, m.end(), end) or any(
+                re.search(rb"\breturn[ \t]+" + v + rb"[ \t]*$", data[m.end() : end], re.M)
+                for v in built.findall(data, m.end(), end)
+            ):
+                out.add(m.group(1))  # ``return Cls(...)``, or a local name built so
     return out
