@@ -1,10 +1,13 @@
 """Ways a public function reaches a change that the first reach rules missed (#32), each
 through ``check --staged`` with real git and real workers on both sides: a registry a base
 fills in ``__init_subclass__`` or a metaclass fills at class creation, a module-level
-instance a factory function built, a closure a factory returned, a lambda in a module-level
-table, a method reached through ``super()`` (both spellings), a property, a descriptor, a
-compiled pattern and a constant built from another, and a chain of public calls deeper than
-``impact_depth``. Each case edits one line of one library module."""
+instance a factory function built (in place, or in a local name it returns), a closure a
+factory returned, a lambda in a module-level table, a method reached through ``super()``
+(both spellings) or ``type(self)``, a property, a descriptor, a compiled pattern, a constant
+built from another or used as a default argument, an enum member read through its class, a
+function ``singledispatch`` picks, one picked from ``globals()``, a decorator, and a chain of
+public calls deeper than ``impact_depth``. Each case edits one line of one library module;
+the report names the way, first to last."""
 
 from __future__ import annotations
 
@@ -216,6 +219,34 @@ def level_of(name):
     return Level[name].value * 10
 
 
+def bumped(fn):
+    def inner(x):
+        return fn(x) + 1
+
+    return inner
+
+
+@bumped
+def bump(x):
+    return x
+
+
+def _handle_up(s):
+    return s.upper()
+
+
+def handle(kind, s):
+    return globals()["_handle_" + kind](s)
+
+
+class Shouter:
+    def _loud(self, s):
+        return s + "!"
+
+    def shout(self, s):
+        return type(self)._loud(self, s)
+
+
 def l1(x):
     return l2(x)
 
@@ -237,7 +268,7 @@ def l5(x):
 """
 TEST_LIB = """\
 from demo.lib import (
-    apply_op, area_of, box_area, describe, level_of, pad, size, first_word, join_all, l1, loud_greet, old_greet, plus_two,
+    apply_op, area_of, box_area, bump, describe, handle, Shouter, level_of, pad, size, first_word, join_all, l1, loud_greet, old_greet, plus_two,
     record_name, render, words,
 )
 
@@ -256,6 +287,9 @@ def test_lib():
     assert join_all(["a", "b"]) == "a, b"
     assert l1(1) == 2
     assert describe(3) == "int 3"
+    assert bump(1) == 2
+    assert handle("up", "a") == "A"
+    assert Shouter().shout("a") == "a!"
     assert size("abc") == 3
     assert pad("a") == "-a-"
     assert level_of("HIGH") == 50
@@ -366,6 +400,27 @@ KINDS = {
         "level_of('HIGH')",
         60,
         ["demo.lib.Level.HIGH", "demo.lib.level_of"],
+    ),
+    "a decorator": (
+        ("return fn(x) + 1", "return fn(x) + 2"),
+        "demo.lib.bump",
+        "bump(1)",
+        3,
+        ["demo.lib.bumped", "demo.lib.bump"],
+    ),
+    "a function picked from globals()": (
+        ("return s.upper()", "return s.upper() + '?'"),
+        "demo.lib.handle",
+        "handle('up', 'a')",
+        "A?",
+        ["demo.lib._handle_up", "demo.lib.handle"],
+    ),
+    "a method called through type(self)": (
+        ('return s + "!"', 'return s + "!!"'),
+        "demo.lib.Shouter.shout",
+        "Shouter().shout('a')",
+        "a!!",
+        ["demo.lib.Shouter._loud", "demo.lib.Shouter.shout"],
     ),
     "a chain of public calls deeper than impact_depth": (
         ("return x + 1", "return x + 2"),

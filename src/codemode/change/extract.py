@@ -78,8 +78,12 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+_CALL_HEADS = ("super()", "type(self)", "type(cls)")
+
+
 def uses_of(blanked: str, name: str) -> Iterator[tuple[int, str]]:
-    """Offsets and dotted spellings (``a.b.name``, ``super().name``) of ``name`` as a word."""
+    """Offsets and dotted spellings (``a.b.name``, ``super().name``, ``type(self).name``) of
+    ``name`` as a word."""
     n = len(name)
     i = blanked.find(name)
     while i >= 0:
@@ -91,9 +95,13 @@ def uses_of(blanked: str, name: str) -> Iterator[tuple[int, str]]:
                 while k > 0 and _is_word(blanked[k - 1]):
                     k -= 1
                 if k == j - 1:
-                    if blanked[max(0, j - 8) : j - 1] != "super()":
+                    # a call before the dot: ``super().name``, ``type(self).name`` (#32)
+                    head = next(
+                        (h for h in _CALL_HEADS if blanked[max(0, k - len(h)) : k] == h), ""
+                    )
+                    if not head:
                         break
-                    k = j - 8
+                    k -= len(head)
                 j = k
             line_start = blanked.rfind("\n", 0, j) + 1
             before = blanked[line_start:j].rstrip()

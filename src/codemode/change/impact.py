@@ -298,6 +298,10 @@ class Project:
         if src is None:
             return None
         head, _, tail = ref.partition(".")
+        if head in ("type(self)", "type(cls)"):  # the instance's class: as ``self.`` (#32)
+            head = "self"
+        if head in ("self", "cls") and tail.startswith("__class__."):
+            tail = tail[len("__class__.") :]
         if head in ("self", "cls", "super()") and tail:
             if not cls:
                 return None

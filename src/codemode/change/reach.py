@@ -258,8 +258,10 @@ def dispatchers(project: Project, target: str) -> Iterator[str]:
     and of the class's in-repo bases that pick a method at run time, and the bases' methods
     that call ``self.<name>`` (a template method: on an instance of ``target``'s class,
     ``Base.run``'s ``self.step(x)`` runs the override); and a function a decorator of
-    ``target`` files it in (``@parse.register(int)``)."""
+    ``target`` files it in (``@parse.register(int)``); and, for a module-level function, the
+    functions of its module that pick one by name (``globals()["_do_" + kind]``)."""
     yield from _filed_by_decorator(project, target)
+    yield from _module_pickers(project, target)
     module, qual = project.split(target)
     owner, _, name = qual.rpartition(".")
     if not module or not owner or not project.is_class(f"{module}.{owner}"):
@@ -302,6 +304,25 @@ def _filed_by_decorator(project: Project, target: str) -> Iterator[str]:
         found = found or project.resolve_in(module, d.cls, ref)
         if found and found != target and function_def(project, found) is not None:
             yield found
+
+
+# A module-level name picked at run time: ``globals()[name]``, ``getattr(sys.modules[__name__],
+# name)``, ``vars()[name]``.
+_MODULE_PICK = re.compile(r"\b(?:globals|vars)\(\s*\)|\bsys\.modules\[\s*__name__\s*\]")
+
+
+def _module_pickers(project: Project, target: str) -> Iterator[str]:
+    """The functions of module-level function ``target``'s module that pick a module-level
+    name at run time: any function of the module may be the one they call."""
+    module, qual = project.split(target)
+    src = project.source(module) if module else None
+    if src is None or "." in qual or not _MODULE_PICK.search(src.text):
+        return
+    for chunk in src.chunks:
+        for d in src.local(chunk)[1] if chunk.is_def else ():
+            fid = f"{module}.{d.qual}"
+            if not d.is_class and fid != target and _MODULE_PICK.search(def_text(src, d)):
+                yield fid
 
 
 def _subclasses(project: Project, cls_id: str, target: str) -> Iterator[str]:
