@@ -19,11 +19,14 @@ _encoder.encode``), a classmethod constructor (``return cls(...)``), an instance
 and special methods, class attributes (``Cls.NAME`` is a constant: ``self.ESCAPE``, a
 class-level table, a dataclass field), a function an attribute holds (``self.parse =
 _parse``), a base's template method calling a changed override, ``x.m()`` where the
-function or its class names ``m``'s class, and the tables a class is filed in at import
-(``registries.py``). Limits, by design of a static analysis: an
-instance whose class nothing in the function or its class names is not seen (a registry filled
-by ``__init_subclass__`` or a metaclass, or from another module); a local variable that shadows a
-changed name can make its function look impacted. Over-approximation costs diff time only.
+function or its class names ``m``'s class, the tables a class is filed in at import or at
+its creation (``registries.py``: a base's ``__init_subclass__``, a metaclass), a descriptor
+class attribute, an enum's members read through the class, a ``singledispatch`` function's
+implementations, ``type(self).m``, and a module's functions that pick one by name from
+``globals()``. Limits, by design of a static analysis: an instance whose class nothing in the
+function or its class names is not seen (a registry filled from another module); a local
+variable that shadows a changed name can make its function look impacted. Over-approximation
+costs diff time only.
 """
 
 from __future__ import annotations
