@@ -2,7 +2,8 @@
 through ``check --staged`` with real git and real workers on both sides: a registry a base
 fills in ``__init_subclass__`` or a metaclass fills at class creation, a module-level
 instance a factory function built (in place, or in a local name it returns), a closure a
-factory returned, a lambda in a module-level table, a method reached through ``super()``
+factory returned, a lambda in a module-level table, a table of instances of a class
+(a method reached through ``getattr``), a method reached through ``super()``
 (both spellings) or ``type(self)``, a property, a descriptor, a compiled pattern, a constant
 built from another or used as a default argument, an enum member read through its class, a
 function ``singledispatch`` picks, one picked from ``globals()``, a decorator, and a chain of
@@ -247,6 +248,23 @@ class Shouter:
         return type(self)._loud(self, s)
 
 
+class Words:
+    def to_cardinal(self, n):
+        return str(n)
+
+
+class English(Words):
+    def to_ordinal(self, n):
+        return self.to_cardinal(n) + "th"
+
+
+CONVERTERS = {"en": English()}
+
+
+def num2words(n, to="cardinal"):
+    return getattr(CONVERTERS["en"], "to_" + to)(n)
+
+
 def l1(x):
     return l2(x)
 
@@ -268,7 +286,7 @@ def l5(x):
 """
 TEST_LIB = """\
 from demo.lib import (
-    apply_op, area_of, box_area, bump, describe, handle, Shouter, level_of, pad, size, first_word, join_all, l1, loud_greet, old_greet, plus_two,
+    apply_op, area_of, box_area, bump, describe, handle, num2words, Shouter, level_of, pad, size, first_word, join_all, l1, loud_greet, old_greet, plus_two,
     record_name, render, words,
 )
 
@@ -288,6 +306,7 @@ def test_lib():
     assert l1(1) == 2
     assert describe(3) == "int 3"
     assert bump(1) == 2
+    assert num2words(3) == "3"
     assert handle("up", "a") == "A"
     assert Shouter().shout("a") == "a!"
     assert size("abc") == 3
@@ -421,6 +440,13 @@ KINDS = {
         "Shouter().shout('a')",
         "a!!",
         ["demo.lib.Shouter._loud", "demo.lib.Shouter.shout"],
+    ),
+    "a table of instances": (
+        ("return str(n)", 'return "#" + str(n)'),
+        "demo.lib.num2words",
+        "num2words(3)",
+        "#3",
+        ["demo.lib.Words.to_cardinal", "demo.lib.CONVERTERS", "demo.lib.num2words"],
     ),
     "a chain of public calls deeper than impact_depth": (
         ("return x + 1", "return x + 2"),

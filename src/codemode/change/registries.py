@@ -11,7 +11,10 @@ is also filed when it is created, by a base's ``__init_subclass__`` or by its me
 attribute: ``Node.kinds[cls.tag] = cls``, ``cls.registry.append(cls)``). The table becomes a
 binding (``module.NAME``, ``module.Cls.NAME``), and its readers (``lookup(name)``,
 ``KINDS[k]()``) are impacted through it. A class is held as a whole: a change to any of its
-methods reaches the table's readers. Registration from another module is not followed.
+methods reaches the table's readers. So is an instance in a module-level container, in any
+module (``CONVERTERS = {"en": lang_en.English()}``): its reader may call any method
+(``getattr(CONVERTERS[lang], "to_" + kind)(n)``). Registration from another module is not
+followed.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ _COLUMN_0 = re.compile(r"^\S", re.M)
 def registrations(project: Project, target: str) -> Iterator[str]:
     """The ids (``module.NAME``) of the module-level tables that hold ``target``'s top-level
     class (or ``target`` itself, a module-level function), filled when its module is imported."""
+    yield from _instance_tables(project, target)
     module, qual = project.split(target)
     src = project.source(module) if module else None
     top = qual.split(".")[0]
@@ -128,3 +132,33 @@ def _metaclasses(project: Project, cls_id: str) -> Iterator[str]:
         meta = project.resolve_in(module, None, name)
         if meta and project.is_class(meta):
             yield meta
+
+
+# A module-level container: ``NAME = {``, ``NAME = [``, ``NAME = (``, ``NAME = dict(``.
+_CONTAINER = re.compile(r"[ \t]*(?:\{|\[|\(|dict[ \t]*\(|list[ \t]*\(|tuple[ \t]*\()")
+
+
+def _instance_tables(project: Project, target: str) -> Iterator[str]:
+    """The module-level containers that hold an instance of method ``target``'s class or of
+    a subclass (``{"en": English()}``, where ``English`` inherits ``to_cardinal``)."""
+    module, qual = project.split(target)
+    owner = qual.rpartition(".")[0]
+    if not module or not owner or not project.is_class(f"{module}.{owner}"):
+        return
+    family = sorted(f.decode() for f in project.family(owner.rpartition(".")[2]))
+    built = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*(?:" + "|".join(family) + r")[ \t]*\(")
+    for where in project.mentions({f.encode() for f in family}):
+        src = project.source(where)
+        for chunk in src.chunks if src is not None else ():
+            if chunk.is_def:
+                continue
+            text = src.local(chunk)[0]
+            for m in built.finditer(text):
+                starts = [s.start() for s in _COLUMN_0.finditer(text, 0, m.start() + 1)]
+                bound = top_assign(text, starts[-1]) if starts else None
+                if (
+                    bound is not None
+                    and bound.end() <= m.start()
+                    and _CONTAINER.match(text, bound.end())
+                ):
+                    yield f"{where}.{bound.group(1)}"
