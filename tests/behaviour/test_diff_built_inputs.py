@@ -32,9 +32,8 @@ class Node:
 class Bold(Node):
     pass
 """
-NEW_GRAMMAR = GRAMMAR.replace(
-    "return text.split(self.sep)", "return [p.strip() for p in text.split(self.sep)]"
-).replace('"*" + self.v + "*"', '"**" + self.v + "**"')
+_SPLIT = ("return text.split(self.sep)", "return [p.strip() for p in text.split(self.sep)]")
+NEW_GRAMMAR = GRAMMAR.replace(*_SPLIT).replace('"*" + self.v + "*"', '"**" + self.v + "**"')
 
 # (the test file, the function, a witness call, its new outcome)
 BUILT = {
@@ -105,6 +104,38 @@ def test_a_method_is_diffed_on_the_instance_the_tests_build(
     assert f["status"] == "changed" and rc == 1, f
     calls = {w["call"]: w for w in f["witnesses"]}
     assert calls[call]["new"] == {"returned": outcome}, list(calls)
+
+
+DOCTESTED = GRAMMAR.replace(
+    "    def split(self, text):\n",
+    '''    def split(self, text):
+        """
+        >>> Grammar(",").split("a,b")
+        ['a', 'b']
+        >>> Grammar(",").split("c,d")
+        ['c', 'd']
+        >>> Grammar(",").split("e,f")
+        ['e', 'f']
+        >>> Grammar(",").split("g,h")
+        ['g', 'h']
+        """
+''',
+)
+
+
+def test_calls_without_an_instance_do_not_hide_those_with_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The docstring's examples come first in the pool and without their instance: they
+    all fail, and the calls the tests build one for still run."""
+    test = BUILT["a pytest fixture of the test file"][0]
+    repo = project(tmp_path, {"src/demo/grammar.py": DOCTESTED, "tests/test_grammar.py": test})
+    write(repo, {"src/demo/grammar.py": DOCTESTED.replace(*_SPLIT)})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.grammar.Grammar.split"]
+    assert f["status"] == "changed" and rc == 1, f
+    assert "Grammar(';').split('x; y')" in [w["call"] for w in f["witnesses"]], f
 
 
 def test_a_method_no_input_gives_an_instance_says_so(

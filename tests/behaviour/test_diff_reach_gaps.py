@@ -6,7 +6,8 @@ factory returned, a lambda in a module-level table, a table of instances of a cl
 (a method reached through ``getattr``), a method reached through ``super()``
 (both spellings) or ``type(self)``, a property, a descriptor, a compiled pattern, a constant
 built from another or used as a default argument, an enum member read through its class, a
-function ``singledispatch`` picks, one picked from ``globals()``, a decorator, and a chain of
+function ``singledispatch`` picks, one picked from ``globals()``, a decorator, a class a class
+attribute holds (``lexer_class = Lexer``), and a chain of
 public calls deeper than ``impact_depth``. Each case edits one line of one library module;
 the report names the way, first to last."""
 
@@ -265,6 +266,23 @@ def num2words(n, to="cardinal"):
     return getattr(CONVERTERS["en"], "to_" + to)(n)
 
 
+class Lexer:
+    def lex(self, s):
+        return s.split()
+
+
+class Engine:
+    lexer_class = Lexer
+
+    def run(self, s):
+        lexer = self.lexer_class()
+        return lexer.lex(s)
+
+
+def tokens(s):
+    return Engine().run(s)
+
+
 def l1(x):
     return l2(x)
 
@@ -286,7 +304,7 @@ def l5(x):
 """
 TEST_LIB = """\
 from demo.lib import (
-    apply_op, area_of, box_area, bump, describe, handle, num2words, Shouter, level_of, pad, size, first_word, join_all, l1, loud_greet, old_greet, plus_two,
+    apply_op, area_of, box_area, bump, describe, handle, num2words, Shouter, tokens, level_of, pad, size, first_word, join_all, l1, loud_greet, old_greet, plus_two,
     record_name, render, words,
 )
 
@@ -306,6 +324,7 @@ def test_lib():
     assert l1(1) == 2
     assert describe(3) == "int 3"
     assert bump(1) == 2
+    assert tokens("a b") == ["a", "b"]
     assert num2words(3) == "3"
     assert handle("up", "a") == "A"
     assert Shouter().shout("a") == "a!"
@@ -447,6 +466,13 @@ KINDS = {
         "num2words(3)",
         "#3",
         ["demo.lib.Words.to_cardinal", "demo.lib.CONVERTERS", "demo.lib.num2words"],
+    ),
+    "a class a class attribute holds": (
+        ("return s.split()", "return s.upper().split()"),
+        "demo.lib.tokens",
+        "tokens('a b')",
+        ["A", "B"],
+        ["demo.lib.Lexer.lex", "demo.lib.Engine.run", "demo.lib.tokens"],
     ),
     "a chain of public calls deeper than impact_depth": (
         ("return x + 1", "return x + 2"),
