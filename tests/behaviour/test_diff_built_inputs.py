@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from diffkit import check, functions, git, project, write
 
 GRAMMAR = """\
@@ -58,6 +59,7 @@ class TestGrammar(unittest.TestCase):
     "a pytest fixture of the test file": (
         """\
 import pytest
+import yaml
 
 from demo.grammar import Grammar
 
@@ -182,6 +184,7 @@ def render(node: Node) -> str:
 """
 FIXTURE_TEST = """\
 import pytest
+import yaml
 
 from demo.doc import parse, render
 
@@ -230,3 +233,33 @@ def test_a_function_with_no_inputs_says_why(
         "no inputs to compare the versions on: the tests' 1 call of it could not be carried "
         "(a name the test file binds no value to: 1)"
     ), note
+
+
+def test_regen_writes_a_fixture_built_argument_as_a_generated_fixture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pytest fixture's one expression becomes a ``codemode.build`` fixture of the spec,
+    which ``check`` verifies, and which shows a later change."""
+    from codemode.cli.main import main
+
+    repo = project(tmp_path, {"src/demo/doc.py": DOC, "tests/test_doc.py": FIXTURE_TEST})
+    monkeypatch.chdir(repo)
+    assert main(["regen", "--function", "demo.doc.render", "-q"]) == 0, capsys.readouterr()
+    spec = yaml.safe_load((repo / "specs" / "demo.doc.yml").read_text(encoding="utf-8"))
+    assert spec["fixtures"]["node"] == {
+        "setup": "codemode.build",
+        "kwargs": {
+            "lines": [
+                "from demo.doc import parse, render",
+                "SOURCE = 'h1:Title;p:Body'",
+                "document = parse(SOURCE)",
+            ],
+            "value": "document",
+        },
+    }, spec["fixtures"]
+    expected = [c["case"].get("expected") for c in spec["demo.doc.render"]["dataset"]]
+    assert "<h1>Title</h1><p>Body</p>" in expected, spec
+    assert main(["check", "--all"]) == 0, capsys.readouterr().out
+    write(repo, {"src/demo/doc.py": DOC.replace("<{c.tag}>{c.text}", "<{c.tag}>{c.text}!")})
+    rc, report = check(repo, "--all", capsys=capsys, monkeypatch=monkeypatch)
+    assert functions(report)["demo.doc.render"]["status"] == "drifted" and rc == 1, report
