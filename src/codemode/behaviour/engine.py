@@ -147,12 +147,9 @@ def diff_function(
         cases = [wire(f"c{start + i}", c) for i, c in enumerate(chunk)]
         ran_old, ran_new = both(old, new, cases, until)
         if not start and (failed := not_compared(ran_old.outcomes, ran_new.outcomes)):
-            carried = [c for c in todo[size:] if c.receiver is not None]
-            if not (carried and _receiverless(ran_old.outcomes)):
+            todo = _with_instances(todo[size:], ran_old.outcomes)
+            if not todo:
                 return FunctionDiff(function_id, (), 0, len(pool), failed, True)
-            # its class needs arguments: only the calls that bring an instance can run (a
-            # docstring's ``Grammar(",").split(s)`` came without one, and came first)
-            todo = carried
             continue
         step.took(ran_old, ran_new)
         look.first(chunk, cases, ran_old, ran_new)
@@ -214,9 +211,13 @@ def not_compared(got_old: dict[str, Outcome], got_new: dict[str, Outcome]) -> st
 _NO_INSTANCE = re.compile(r"([\w.]+) needs an instance: .*\((\w+(?:Error|Exception)?: .*)\)$", re.S)
 
 
-def _receiverless(got: dict[str, Outcome]) -> bool:
-    """Every call failed for want of an instance of the method's class."""
-    return all(_NO_INSTANCE.match(o.message) for o in got.values())
+def _with_instances(rest: list[PoolCall], got: dict[str, Outcome]) -> list[PoolCall]:
+    """After a first request whose every call failed (``got``): the calls of ``rest`` that
+    bring an instance, when each call failed for want of one (its class needs arguments: a
+    docstring's ``Grammar(",").split(s)`` comes without one, and first); else none."""
+    if not all(_NO_INSTANCE.match(o.message) for o in got.values()):
+        return []
+    return [c for c in rest if c.receiver is not None]
 
 
 def _all_failed(got: dict[str, Outcome]) -> bool:
