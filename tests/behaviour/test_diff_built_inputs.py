@@ -216,6 +216,36 @@ def test_an_argument_a_fixture_builds_is_built_as_the_fixture_builds_it(
     assert calls[call]["new"] == {"returned": "<h1>Title!</h1><p>Body!</p>"}
 
 
+SETUP_TEST = """\
+import unittest
+
+from demo.doc import parse, render
+
+
+class TestRender(unittest.TestCase):
+    def setUp(self):
+        self.doc = parse("h1:Title;p:Body")
+
+    def test_render(self):
+        self.assertEqual(render(self.doc), "<h1>Title</h1><p>Body</p>")
+"""
+
+
+def test_an_argument_a_test_class_builds_in_setup_is_built_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path, {"src/demo/doc.py": DOC, "tests/test_doc.py": SETUP_TEST})
+    write(repo, {"src/demo/doc.py": DOC.replace("<{c.tag}>{c.text}", "<{c.tag}>{c.text}!")})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.doc.render"]
+    assert f["status"] == "changed" and rc == 1, f
+    calls = {w["call"]: w for w in f["witnesses"]}
+    assert calls["render(parse('h1:Title;p:Body'))"]["new"] == {
+        "returned": "<h1>Title!</h1><p>Body!</p>"
+    }, list(calls)
+
+
 def test_a_function_with_no_inputs_says_why(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from codemode.explore.offline import fresh as fresh_lines
 from codemode.explore.offline.helper_calls import helper_rows
 from codemode.explore.offline.indirect_calls import made_call
+from codemode.explore.offline.receivers import PutSelfValues, self_values
 from codemode.explore.offline.row_bindings import (
     MAX_ROWS,
     Row,
@@ -379,6 +380,7 @@ def calls_in_file(
     module_env = assignments(tree.body)
     carrier = Carrier(tree, module_env, same_module)
     class_env = class_tables(tree) if source == "tests" else {}
+    selfs = self_values(tree) if source == "tests" else {}  # ``self.doc`` set in setUp (#32)
     loops_of: dict[int, dict[int, list[Row]]] = {}
     made = _index(tree).made
 
@@ -408,6 +410,7 @@ def calls_in_file(
                     call = (
                         SubstituteNames(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
                     )
+                    call = PutSelfValues(selfs.get(id(fn), {})).visit(call)
                     cand = _carried(call, label, source, setup, carrier, local, row, drops)
                     if (
                         cand is not None

@@ -126,3 +126,42 @@ def fixture_returns(tree: ast.Module) -> dict[str, ast.expr]:
         if value is not None:
             out[fn.name] = value
     return out
+
+
+def self_values(tree: ast.Module) -> dict[int, dict[str, ast.expr]]:
+    """id(method of a test class) -> attribute -> the expression a method of its class
+    (``setUp``) assigns to ``self.<attribute>``, the first one: ``render(self.doc)`` in a
+    test is ``render(parse("h1:T"))`` when ``setUp`` says ``self.doc = parse("h1:T")``."""
+    out: dict[int, dict[str, ast.expr]] = {}
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        methods = [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        values: dict[str, ast.expr] = {}
+        for fn in methods:
+            for node in ast.walk(fn):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(target := node.targets[0], ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and "self"
+                    not in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+                ):
+                    values.setdefault(target.attr, node.value)
+        for fn in methods if values else ():
+            out[id(fn)] = values
+    return out
+
+
+class PutSelfValues(ast.NodeTransformer):
+    """``self.<attribute>`` replaced by the expression ``self_values`` found for it."""
+
+    def __init__(self, values: dict[str, ast.expr]) -> None:
+        self.values = values
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        if isinstance(node.value, ast.Name) and node.value.id == "self":
+            return self.values.get(node.attr, node)
+        return self.generic_visit(node)  # type: ignore[return-value]
