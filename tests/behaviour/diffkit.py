@@ -74,3 +74,24 @@ def check(repo: Path, *args: str, capsys: Any, monkeypatch: Any) -> tuple[int, d
 
 def functions(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {f["id"]: f for f in report["functions"]}
+
+
+def assert_reaches(
+    tmp: Path, lib: str, test: str, kind: tuple[Any, ...], capsys: Any, monkeypatch: Any
+) -> None:
+    """One reach kind (#32): ``lib`` (``src/demo/lib.py``) edited by ``kind``'s (old, new),
+    staged and checked; its function is diffed, its witness call has the new outcome, and
+    its report names the way (``kind``: the edit, the function, the call, the outcome, the
+    way first to last)."""
+    (old, new), fid, call, outcome, via = kind
+    assert lib.count(old) == 1, old
+    repo = project(tmp, {"src/demo/lib.py": lib, "tests/test_lib.py": test})
+    write(repo, {"src/demo/lib.py": lib.replace(old, new)})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get(fid)
+    assert f is not None, sorted(functions(report))  # in scope: re-checked and diffed
+    assert f["status"] == "changed" and rc == 1, f
+    calls = {w["call"]: w for w in f["witnesses"]}
+    assert calls[call]["new"] == {"returned": outcome}, list(calls)
+    assert f["via"] == via

@@ -205,15 +205,7 @@ def test_render(document):
 def test_an_argument_a_fixture_builds_is_built_as_the_fixture_builds_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = project(tmp_path, {"src/demo/doc.py": DOC, "tests/test_doc.py": FIXTURE_TEST})
-    write(repo, {"src/demo/doc.py": DOC.replace("<{c.tag}>{c.text}", "<{c.tag}>{c.text}!")})
-    git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report)["demo.doc.render"]
-    assert f["status"] == "changed" and rc == 1, f
-    calls = {w["call"]: w for w in f["witnesses"]}
-    call = "render(parse('h1:Title;p:Body'))"
-    assert calls[call]["new"] == {"returned": "<h1>Title!</h1><p>Body!</p>"}
+    _render_is_diffed_on_the_built_document(tmp_path, FIXTURE_TEST, capsys, monkeypatch)
 
 
 SETUP_TEST = """\
@@ -234,16 +226,21 @@ class TestRender(unittest.TestCase):
 def test_an_argument_a_test_class_builds_in_setup_is_built_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = project(tmp_path, {"src/demo/doc.py": DOC, "tests/test_doc.py": SETUP_TEST})
+    _render_is_diffed_on_the_built_document(tmp_path, SETUP_TEST, capsys, monkeypatch)
+
+
+def _render_is_diffed_on_the_built_document(
+    tmp_path: Path, test: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path, {"src/demo/doc.py": DOC, "tests/test_doc.py": test})
     write(repo, {"src/demo/doc.py": DOC.replace("<{c.tag}>{c.text}", "<{c.tag}>{c.text}!")})
     git(repo, "add", "-A")
     rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
     f = functions(report)["demo.doc.render"]
     assert f["status"] == "changed" and rc == 1, f
     calls = {w["call"]: w for w in f["witnesses"]}
-    assert calls["render(parse('h1:Title;p:Body'))"]["new"] == {
-        "returned": "<h1>Title!</h1><p>Body!</p>"
-    }, list(calls)
+    call = "render(parse('h1:Title;p:Body'))"
+    assert calls[call]["new"] == {"returned": "<h1>Title!</h1><p>Body!</p>"}, list(calls)
 
 
 def test_a_function_with_no_inputs_says_why(

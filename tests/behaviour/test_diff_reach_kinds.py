@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from diffkit import check, functions, git, project, write
+from diffkit import assert_reaches, check, functions, git, project, write
 
 LIB = """\
 import re
@@ -362,18 +362,7 @@ KINDS = {
 def test_a_function_reaching_a_change_this_way_is_diffed_and_says_through_what(
     kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (old, new), fid, call, outcome, via = KINDS[kind]
-    assert LIB.count(old) == 1, old
-    repo = project(tmp_path, {"src/demo/lib.py": LIB, "tests/test_lib.py": TEST_LIB})
-    write(repo, {"src/demo/lib.py": LIB.replace(old, new)})
-    git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report).get(fid)
-    assert f is not None, sorted(functions(report))  # in scope: re-checked and diffed
-    assert f["status"] == "changed" and rc == 1, f
-    calls = {w["call"]: w for w in f["witnesses"]}
-    assert calls[call]["new"] == {"returned": outcome}, list(calls)
-    assert f["via"] == via
+    assert_reaches(tmp_path, LIB, TEST_LIB, KINDS[kind], capsys, monkeypatch)
 
 
 IBAN = """\

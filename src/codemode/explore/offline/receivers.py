@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 _CLASS_HEAD = re.compile(r"^class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
@@ -63,6 +64,14 @@ def _self_attributes(cls: ast.ClassDef, names: dict[str, str]) -> dict[str, ast.
     """``self.NAME`` -> ``Cls(...)`` for each assignment of a constructor call to an
     attribute in a method of the test class (``setUp``, ``setup_method``, a helper)."""
     out: dict[str, ast.expr] = {}
+    for attr, value in _self_assignments(cls):
+        if is_constructor(value, names):
+            out.setdefault(f"self.{attr}", value)
+    return out
+
+
+def _self_assignments(cls: ast.ClassDef) -> Iterator[tuple[str, ast.expr]]:
+    """(NAME, value) for each ``self.NAME = value`` in a method of ``cls``, in order."""
     for fn in cls.body:
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -73,10 +82,8 @@ def _self_attributes(cls: ast.ClassDef, names: dict[str, str]) -> dict[str, ast.
                 and isinstance(target := node.targets[0], ast.Attribute)
                 and isinstance(target.value, ast.Name)
                 and target.value.id == "self"
-                and is_constructor(node.value, names)
             ):
-                out.setdefault(f"self.{target.attr}", node.value)
-    return out
+                yield target.attr, node.value
 
 
 def _fixtures(tree: ast.Module, names: dict[str, str]) -> dict[str, ast.expr]:
@@ -136,22 +143,13 @@ def self_values(tree: ast.Module) -> dict[int, dict[str, ast.expr]]:
     for cls in ast.walk(tree):
         if not isinstance(cls, ast.ClassDef):
             continue
-        methods = [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
         values: dict[str, ast.expr] = {}
-        for fn in methods:
-            for node in ast.walk(fn):
-                if (
-                    isinstance(node, ast.Assign)
-                    and len(node.targets) == 1
-                    and isinstance(target := node.targets[0], ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                    and "self"
-                    not in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-                ):
-                    values.setdefault(target.attr, node.value)
-        for fn in methods if values else ():
-            out[id(fn)] = values
+        for attr, value in _self_assignments(cls):
+            if not any(isinstance(n, ast.Name) and n.id == "self" for n in ast.walk(value)):
+                values.setdefault(attr, value)
+        for fn in cls.body if values else ():
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out[id(fn)] = values
     return out
 
 
