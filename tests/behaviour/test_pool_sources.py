@@ -3,7 +3,8 @@ real git and real workers on both sides: the row a change adds to a long table o
 a call handed to assertRaises; doctest sessions (a doctest file's method call on the instance
 its session built, another module's docstring); an option one test sets, with another
 test's input; the line a change adds to a data file read one case a line; a number one past
-a test's; the numbers a change writes into a table. Each fails on the code before it."""
+a test's; the numbers a change writes into a table; a method on the instance another test
+builds. Each fails on the code before it."""
 
 from __future__ import annotations
 
@@ -325,3 +326,29 @@ def test_the_numbers_a_change_writes_into_a_table_are_tried_as_the_code_reads_th
     new = {"src/demo/table.py": TABLE_NEW}
     calls = witnessed(old, new, "demo.width.width")
     assert "width('\\u2ffc')" in calls, calls
+
+
+SHIFT_NEW = BITS.replace(
+    "    def as_list(self):",
+    "    def shift(self, n):\n        return self.text.lstrip('0') + '0' * n\n\n    def as_list(self):",
+)
+SHIFT_OLD = SHIFT_NEW.replace("self.text.lstrip('0')", "self.text")
+SHIFT_TEST = """\
+from demo.bits import Bits
+
+
+def test_count():
+    assert Bits("0011").count() == 2
+
+
+def test_shift():
+    assert Bits("1").shift(3) == "1000"
+"""
+
+
+def test_a_method_is_tried_on_the_instances_other_tests_build(witnessed: Witnessed) -> None:
+    # the new shift drops leading zeros: only the instance test_count builds has some
+    old = {"src/demo/bits.py": SHIFT_OLD, "tests/test_bits.py": SHIFT_TEST}
+    new = {"src/demo/bits.py": SHIFT_NEW}
+    calls = witnessed(old, new, "demo.bits.Bits.shift")
+    assert any("Bits('0011')" in c for c in calls), calls

@@ -172,6 +172,7 @@ def _side_calls(
     out += [PoolCall(c.args, c.kwargs, c.source, c.label, None, r, side) for c, r in via]
     if info.is_method and files:
         out += _receiver_calls(info, root, side)
+        out += _on_built(info, root, side, out)
     if files:
         out += _doctest_calls(info, root, side)
     # the options the maintainers' calls set, on their other inputs
@@ -222,6 +223,37 @@ def _class_names(info: TargetInfo) -> dict[str, str]:
     if "." not in info.qualname:
         return {}
     return class_names(f"{info.module}.{info.qualname.rsplit('.', 1)[0]}", info.module, info.path)
+
+
+def _on_built(info: TargetInfo, root: Path, side: str, calls: list[PoolCall]) -> list[PoolCall]:
+    """A method's inputs on each instance the tests and doctest sessions build of its class
+    with literal arguments (explore/offline/receiver_mixes.py); none for a static or class
+    method, which takes no instance."""
+    from codemode.explore.offline.doctest_sessions import session_files, session_module
+    from codemode.explore.offline.harvest import is_test_file, parsed, python_files, read_source
+    from codemode.explore.offline.receiver_mixes import constructions, receiver_mixes
+
+    if "@staticmethod" in info.source or "@classmethod" in info.source:
+        return []
+    cls_name, cls_id = _class_of(info)
+    trees = [
+        parsed(p)[1]
+        for rel, p in python_files(root)
+        if is_test_file(rel) and cls_name in (read_source(p) or "")
+    ]
+    trees += [session_module(p) for p in session_files(root, cls_name)]
+    recipes: list[dict[str, Any]] = []
+    for tree in trees:
+        if tree is not None:
+            recipes += constructions(tree, cls_name, cls_id)
+    mixes = receiver_mixes(calls, recipes, info.id)
+    return [c._replace(side=side) for c in mixes]
+
+
+def _class_of(info: TargetInfo) -> tuple[str, str]:
+    """A method's class: its name, and its id (``pkg.mod.Class``)."""
+    cls_name = info.qualname.rsplit(".", 2)[-2] if "." in info.qualname else ""
+    return cls_name, f"{info.module}.{info.qualname.rsplit('.', 1)[0]}"
 
 
 def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCall]:
