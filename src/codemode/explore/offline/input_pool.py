@@ -230,22 +230,35 @@ def _on_built(info: TargetInfo, root: Path, side: str, calls: list[PoolCall]) ->
     with literal arguments (explore/offline/receiver_mixes.py); none for a static or class
     method, which takes no instance."""
     from codemode.explore.offline.doctest_sessions import session_files, session_module
-    from codemode.explore.offline.harvest import is_test_file, parsed, python_files, read_source
+    from codemode.explore.offline.harvest import (
+        is_test_file,
+        kept_once,
+        parsed,
+        python_files,
+        read_source,
+    )
     from codemode.explore.offline.receiver_mixes import constructions, receiver_mixes
 
     if "@staticmethod" in info.source or "@classmethod" in info.source:
         return []
     cls_name, cls_id = _class_of(info)
-    trees = [
-        parsed(p)[1]
-        for rel, p in python_files(root)
-        if is_test_file(rel) and cls_name in (read_source(p) or "")
-    ]
-    trees += [session_module(p) for p in session_files(root, cls_name)]
+    paths = [p for rel, p in python_files(root) if is_test_file(rel)]
+    paths += list(session_files(root, cls_name))
     recipes: list[dict[str, Any]] = []
-    for tree in trees:
+    for path in paths:
+        if cls_name not in (read_source(path) or ""):
+            continue
+        tree = (
+            session_module(path)
+            if path.suffix != ".py" or not is_test_file(path.relative_to(root).as_posix())
+            else parsed(path)[1]
+        )
         if tree is not None:
-            recipes += constructions(tree, cls_name, cls_id)
+            # once per file and class in a run: every method of the class asks
+            key = f"{path}\0{cls_id}"
+            recipes += kept_once(
+                "built", key, lambda t=tree: list(constructions(t, cls_name, cls_id))
+            )
     mixes = receiver_mixes(calls, recipes, info.id)
     return [c._replace(side=side) for c in mixes]
 
