@@ -604,3 +604,28 @@ def test_a_module_edited_while_the_warm_worker_imports_it_is_not_kept(project: P
 
 def _text(path: Path) -> str:
     return path.read_text() if path.exists() else ""
+
+
+def test_a_module_is_kept_again_after_the_data_file_it_reads_was_edited(heavy: Project) -> None:
+    """A kept module that reads a data file of the project at import: once the file is edited
+    (and the module imported afresh by a run and re-imported by the warm worker), later runs
+    keep it again: what the warm worker compares with is this import's read, not the first."""
+    table = heavy.root / "src" / "shop" / "table.txt"
+    table.write_text("2\n")
+    module = HEAVY.format(log=str(heavy.log), factor=f"int(open({str(table)!r}).read())")
+    heavy.write("src/shop/heavy.py", module)
+    heavy.git("add", "-A")
+    heavy.git("commit", "-q", "-m", "a table read at import")
+    heavy.write("src/shop/calc.py", CALC_HEAVY.format(extra=" + 1"))
+    heavy.git("add", "src/shop/calc.py")
+    pid = _warmed(heavy)
+    table.write_text("3\n")
+    heavy.git("add", "-A")
+    assert _observed(heavy.check()) == [4, 7]  # the run imported it afresh
+    deadline = time.monotonic() + 20
+    while heavy.imports().count(pid) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert heavy.imports().count(pid) == 2  # the warm worker re-imported it
+    before = len(heavy.imports())
+    assert _observed(heavy.check()) == [4, 7]
+    assert len(heavy.imports()) == before  # kept: imported by no one

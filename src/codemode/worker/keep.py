@@ -132,6 +132,7 @@ class Keeper:
 
         if self.recorder is None:
             self.recorder = Recorder(self.home)
+        self.recorder.seen.clear()  # this import's reads, not an earlier one's (a file edited since)
         roots = [os.path.join(self.home, p) for p in paths] + [self.home]
         saved_path, saved_flag = list(sys.path), sys.dont_write_bytecode
         sys.path[:0] = [r for r in roots if os.path.isdir(r)]
