@@ -482,6 +482,9 @@ def _fixtures(
     """New blocks' fixtures under top-level ``fixtures:`` (added to it, or a new block); a
     name the file defines already is left as it is (regen only asks for a free one)."""
     have = dict((data or {}).get("fixtures") or {}) if isinstance(data, dict) else {}
+    from .fixture_clash import check
+
+    check(have, [(u.function_id, name, fx) for u in updates for name, fx in u.fixtures])
     new = {name: dict(fx) for u in updates for name, fx in u.fixtures if name not in have}
     if not new:
         return []

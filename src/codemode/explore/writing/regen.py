@@ -49,6 +49,7 @@ from codemode.shard import in_shard
 from codemode.specs.index import build_index
 from codemode.specs.transaction import Edited, Refused, edit_spec, spec_text, unified_diff
 from codemode.specs.types import FunctionSpec, SpecFile
+from codemode.specs.fixture_clash import FixtureClash
 from codemode.specs.write import FunctionUpdate, apply_updates
 from codemode.worker.make import make_worker
 
@@ -171,7 +172,10 @@ class Run:
         edited, bad = _write_file(path, done.spec_rel, self.config.root, [done.update], False)
         if edited is not None:  # the file as this run found it, for the run's whole diff
             self.before.setdefault(done.spec_rel, edited.old)
-        if bad:
+        if bad and bad.startswith(f"{done.id}: "):  # a fixture clash: it says why
+            done.status, done.message = "missing", bad.removeprefix(f"{done.id}: ")
+            done.update = None
+        elif bad:
             done.status = "error"
             done.message = f"the edited spec would not load ({bad}); not written"
             done.update = None
@@ -295,16 +299,20 @@ class Run:
         path = self.config.root / rel
         base = path.read_text(encoding="utf-8") if path.is_file() else ""
         pool = self.gate_workers
-        with pool.take(GATE_PROCESSES) as workers:
-            gate = await asyncio.to_thread(
-                run_gate,
-                self.config,
-                update,
-                base=base,
-                rel=rel,
-                workers=workers,
-                more=lambda: pool.take(EXTRA_SEEDS),
-            )
+        try:
+            with pool.take(GATE_PROCESSES) as workers:
+                gate = await asyncio.to_thread(
+                    run_gate,
+                    self.config,
+                    update,
+                    base=base,
+                    rel=rel,
+                    workers=workers,
+                    more=lambda: pool.take(EXTRA_SEEDS),
+                )
+        except FixtureClash as exc:  # its cases would run under another fixture (#32)
+            done.status, done.message = "error", str(exc).removeprefix(f"{done.id}: ")
+            return done
         kept = [c for c in update.cases if c["id"] in set(gate.passed)]
         evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
         flaky = tuple(gate.nondeterministic)
@@ -513,6 +521,8 @@ def _write_file(
     except Refused as exc:
         return None, exc.why
     except OutsideRepository as exc:
+        return None, str(exc)
+    except FixtureClash as exc:  # the update is refused, the file as it was (#32)
         return None, str(exc)
 
 
