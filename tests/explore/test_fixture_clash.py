@@ -47,7 +47,11 @@ def test_a_fixture_name_two_functions_need_differently_is_refused_with_its_reaso
     def codemode(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "codemode", *args],
-            cwd=root, env=env, capture_output=True, text=True, timeout=600,
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
 
     regen = codemode("regen", "--all")

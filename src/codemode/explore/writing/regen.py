@@ -46,10 +46,10 @@ from codemode.lock import OutsideRepository
 from codemode.report.model import Cost, FunctionResult, Report, SpecEdit
 from codemode.scope import Scope
 from codemode.shard import in_shard
+from codemode.specs.fixture_clash import FixtureClash
 from codemode.specs.index import build_index
 from codemode.specs.transaction import Edited, Refused, edit_spec, spec_text, unified_diff
 from codemode.specs.types import FunctionSpec, SpecFile
-from codemode.specs.fixture_clash import FixtureClash
 from codemode.specs.write import FunctionUpdate, apply_updates
 from codemode.worker.make import make_worker
 
