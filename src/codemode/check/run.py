@@ -146,9 +146,10 @@ def _lane_work(
         sandbox = AssertionSandbox()  # one per lane, not one per unit
         try:
             verifier = Verifier(config, worker, sandbox)
-            for unit in itertools.chain([first], units):
-                spec = lanes.part_of(load(unit.spec), unit, only, shard)
-                send((unit, verifier.verify([spec], only, trace, shard)))
+            drawn = itertools.chain([first], units)
+            pieces = ((u, lanes.part_of(load(u.spec), u, only, shard)) for u in drawn)
+            for piece in verifier.verify_pieces(pieces, only, trace, shard):
+                send(piece)
         finally:
             sandbox.close()
             worker.close()
@@ -206,14 +207,15 @@ def _with_standby(
         sandbox = AssertionSandbox()
         try:
             verifier = Verifier(config, worker, sandbox)
-            for unit in helpers.mine:
-                spec = lanes.part_of(load(unit.spec), unit, None, shard)
-                cpu = time.process_time()
-                result = verifier.verify([spec], None, False, shard)
+            # The next unit is drawn (and its first block sent) while this one is judged.
+            drawn = ((u, lanes.part_of(load(u.spec), u, None, shard)) for u in helpers.mine)
+            cpu = time.process_time()
+            for unit, result in verifier.verify_pieces(drawn, None, False, shard):
                 mine.append((unit, result))
                 helpers.drain()
                 if standby.calls_outweigh_judging(result, time.process_time() - cpu):
                     helpers.wake()
+                cpu = time.process_time()
         finally:
             sandbox.close()
             worker.close()

@@ -7,8 +7,9 @@ become ``error`` results naming the file, the line and the cause, and the run go
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from codemode.check.assertions import AssertionRow, AssertionSandbox, SandboxAnswer
 from codemode.check.judge import (
@@ -37,6 +38,8 @@ from codemode.specs.types import CaseSpec, EvaluatorSpec, FunctionSpec, SpecFile
 from codemode.worker.canonical import canonical
 from codemode.worker.pool import Block, Outcome, Worker
 from codemode.worker.tags import BYTES_TAG
+
+K = TypeVar("K")
 
 
 class VerifyResult:
@@ -166,16 +169,6 @@ class Verifier:
         )
         return {o.case: o for o in outcomes}
 
-    def _outcomes(
-        self, spec: SpecFile, funcs: list[FunctionSpec], trace: bool
-    ) -> Iterator[dict[str, Outcome]]:
-        """Each function's outcomes, in order; the worker runs the next function's block while
-        this one's are judged (``Worker.run_blocks``)."""
-        blocks = [self._block(spec, f, trace) for f in funcs]
-        runs = self.worker.run_blocks([b for b in blocks if b is not None])
-        for block in blocks:
-            yield {} if block is None else {o.case: o for o in next(runs)}
-
     def verify_function(
         self,
         spec: SpecFile,
@@ -247,41 +240,105 @@ class Verifier:
         shard: tuple[int, int] | None = None,
     ) -> VerifyResult:
         result = VerifyResult()
-        specs = list(specs)
-        if any(_has_assertions(f) for spec in specs for f in spec.functions):
-            self.sandbox.warm_up()
         try:
-            self._verify(specs, result, only, trace, shard)
+            for _, piece in self.verify_pieces(((None, s) for s in specs), only, trace, shard):
+                result.functions += piece.functions
+                result.problems += piece.problems
+                for fid, lines in piece.lines.items():
+                    result.lines.setdefault(fid, set()).update(lines)
         finally:
             if self._own_sandbox:
                 self.sandbox.close()
         return result
 
-    def _verify(
+    def verify_pieces(
         self,
-        specs: list[SpecFile],
-        result: VerifyResult,
+        pieces: Iterable[tuple[K, SpecFile]],
+        only: set[str] | None = None,
+        trace: bool = False,
+        shard: tuple[int, int] | None = None,
+    ) -> Iterator[tuple[K, VerifyResult]]:
+        """Each piece's result, in order, as it is judged. The pieces' function blocks go to
+        the worker as one stream (``Worker.run_blocks``): the next piece is drawn and its first
+        block sent while the last of the one before is judged, so neither the worker nor this
+        process waits for the other between pieces (a check's units, #36). A spec file with a
+        ``scope: file`` fixture ends with its teardown, before anything else is sent."""
+        source = iter(pieces)
+        plans: deque[_Plan[K]] = deque()
+        queue: deque[Block | None] = deque()
+
+        def draw() -> bool:
+            item = next(source, None)
+            if item is None:
+                return False
+            plan = self._plan(item[0], item[1], only, trace, shard)
+            plans.append(plan)
+            queue.extend(b for b in plan.blocks if b is not None)
+            if plan.shared:
+                queue.append(None)  # a barrier: its end_file goes before any other request
+            return True
+
+        def blocks() -> Iterator[Block | None]:
+            while queue or draw():
+                if queue:
+                    yield queue.popleft()
+
+        runs = self.worker.run_blocks(blocks())
+        try:
+            while plans or draw():
+                plan = plans.popleft()
+                yield plan.key, self._judge_plan(plan, runs, trace)
+        finally:
+            runs.close()
+
+    def _plan(
+        self,
+        key: K,
+        spec: SpecFile,
         only: set[str] | None,
         trace: bool,
         shard: tuple[int, int] | None,
+    ) -> _Plan[K]:
+        funcs = [
+            f for f in spec.functions if (only is None or f.id in only) and in_shard(f.id, shard)
+        ]
+        if any(_has_assertions(f) for f in funcs):
+            self.sandbox.warm_up()
+        shared = bool(funcs) and any(f.scope == "file" for f in spec.fixtures.values())
+        return _Plan(key, spec, funcs, [self._block(spec, f, trace) for f in funcs], shared)
+
+    def _judge_plan(
+        self, plan: _Plan[K], runs: Generator[list[Outcome], None, None], trace: bool
+    ) -> VerifyResult:
+        spec, result = plan.spec, VerifyResult()
+        for prob in spec.problems:
+            result.problems.append(Problem(spec.rel, prob.line, prob.message))
+        for func, block in zip(plan.funcs, plan.blocks):
+            outcomes = {} if block is None else {o.case: o for o in next(runs)}
+            fr, lines = self.verify_function(spec, func, trace, outcomes)
+            result.functions.append(fr)
+            result.lines.setdefault(func.id, set()).update(lines)
+        if plan.shared:
+            for err in self.worker.end_file(spec.rel):
+                result.problems.append(Problem(spec.rel, None, f"fixture teardown failed: {err}"))
+        return result
+
+
+class _Plan(Generic[K]):
+    """One piece of ``verify_pieces``: its functions to verify and their worker requests."""
+
+    __slots__ = ("blocks", "funcs", "key", "shared", "spec")
+
+    def __init__(
+        self,
+        key: K,
+        spec: SpecFile,
+        funcs: list[FunctionSpec],
+        blocks: list[Block | None],
+        shared: bool,
     ) -> None:
-        for spec in specs:
-            for prob in spec.problems:
-                result.problems.append(Problem(spec.rel, prob.line, prob.message))
-            funcs = [
-                f
-                for f in spec.functions
-                if (only is None or f.id in only) and in_shard(f.id, shard)
-            ]
-            for func, outcomes in zip(funcs, self._outcomes(spec, funcs, trace)):
-                fr, lines = self.verify_function(spec, func, trace, outcomes)
-                result.functions.append(fr)
-                result.lines.setdefault(func.id, set()).update(lines)
-            if funcs and any(f.scope == "file" for f in spec.fixtures.values()):
-                for err in self.worker.end_file(spec.rel):
-                    result.problems.append(
-                        Problem(spec.rel, None, f"fixture teardown failed: {err}")
-                    )
+        self.key, self.spec, self.funcs, self.blocks = key, spec, funcs, blocks
+        self.shared = shared  # a ``scope: file`` fixture: the worker's end_file follows
 
 
 def _message_only(cases: Sequence[CaseResult]) -> str:

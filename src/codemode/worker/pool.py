@@ -11,8 +11,7 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import Callable, Iterator, Mapping
-from functools import partial
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, NamedTuple, Protocol
 
@@ -83,6 +82,9 @@ class Block(NamedTuple):
 
 def _no_more(size: int) -> None:
     """No request to send ahead."""
+
+
+_END: Any = Block("", [], [], [])  # run_blocks: its blocks are all drawn
 
 
 class Worker:
@@ -377,17 +379,28 @@ class Worker:
         extra = self.effects.for_function(block.target) if self.effects.functions else None
         return block._replace(effects=extra.as_request()) if extra else block
 
-    def run_blocks(self, blocks: list[Block]) -> Iterator[list[Outcome]]:
+    def run_blocks(self, blocks: Iterable[Block | None]) -> Generator[list[Outcome], None, None]:
         """Each block's outcomes in order, as ``run`` gives them; a block's request goes to the
         worker before the replies of the one before it are read, so the worker (and its child)
         run it while the caller judges those: on two cores, lanes waited for their worker and
         workers for their lane, one block at a time (#20). A request goes ahead only when both
         fit in the pipe unread (``request_room``): the worker may be writing replies nobody
         reads yet, and a write that waited on it would wait forever. A request sent ahead to a
-        worker that was replaced since is sent again."""
-        ahead: list[Any] = [None, 0]  # the process that holds the next block's request, its size
+        worker that was replaced since is sent again.
 
-        def send_ahead(block: Block, size: int) -> None:
+        ``blocks`` is drawn lazily, one item ahead: the next block is asked for when the one
+        before is in the worker, so a caller may build it then (the next unit of a check, #36).
+        A None is a barrier: nothing goes ahead past it (the caller sends a request of its own
+        there, as ``end_file``), and it yields nothing."""
+        source = iter(blocks)
+        ahead: list[Any] = [None, 0]  # the process that holds the next block's request, its size
+        drawn: list[Block | None] = []  # the next item, drawn early to send it ahead
+
+        def send_ahead(size: int) -> None:
+            drawn.append(next(source, _END))
+            block = drawn[0]
+            if block is None or block is _END:
+                return
             block = self.allowed(block)
             msg = block._message(block.cases, block.isolate and len(block.cases) > 1)
             data = (canonical.dumps(msg) + "\n").encode("utf-8")
@@ -397,12 +410,15 @@ class Worker:
                     ahead[:] = [self.proc, len(data)]
 
         try:
-            for i, block in enumerate(blocks):
+            while True:
+                block = drawn.pop() if drawn else next(source, _END)
+                if block is _END:
+                    return
+                if block is None:
+                    continue
                 sent = ahead[0] is not None and ahead[0] is self.proc
                 size, ahead[:] = ahead[1], [None, 0]
-                after = blocks[i + 1] if i + 1 < len(blocks) else None
-                more = _no_more if after is None else partial(send_ahead, after)
-                yield list(self._block(block, size if sent else None, more))
+                yield list(self._block(block, size if sent else None, send_ahead))
         finally:
             if ahead[0] is not None and ahead[0] is self.proc:
                 self.kill()  # a request whose replies nobody will read: the stream is out of step
