@@ -131,10 +131,10 @@ def _lane_work(
     shard: tuple[int, int] | None,
 ) -> lanes.Work[VerifyResult]:
     """What a lane does with the units it draws: each verified with a worker of its own,
-    started once it has a first unit (a lane left without one starts nothing)."""
+    started once it has a first unit (a lane left without one starts nothing). The
+    verification stack is imported in the lane, once it has a unit: a lane standing by is
+    forked before this process imports it, and its worker starts meanwhile (#36)."""
     from codemode.check import lanes
-    from codemode.check.assertions import AssertionSandbox
-    from codemode.check.verify import Verifier
 
     def work(mine: Iterable[Unit], send: lanes.Send[VerifyResult]) -> None:
         units = iter(mine)
@@ -143,6 +143,9 @@ def _lane_work(
             return
         worker = make_worker(config, root)
         worker.spawn()
+        from codemode.check.assertions import AssertionSandbox
+        from codemode.check.verify import Verifier
+
         sandbox = AssertionSandbox()  # one per lane, not one per unit
         try:
             verifier = Verifier(config, worker, sandbox)

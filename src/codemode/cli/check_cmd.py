@@ -72,13 +72,15 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from codemode.flows.checking import check
-    from codemode.report.terminal import render, use_color
 
     scope = scope_from_args(args)
     config = config_from_args(args, jobs=jobs_from_args(args))
     if args.no_diff:
         config = config.replace(diff=False)
     report = check(config, scope, shard=parse_shard(args.shard))
+    # After the check: its worker starts the sooner, and imports while this does (#36).
+    from codemode.report.terminal import render, use_color
+
     as_json = report.to_json() if args.report_out or args.format == "json" else ""
     if args.report_out:
         write_output(args.report_out, as_json, "--report-out")
