@@ -77,13 +77,14 @@ class FunctionDiff(NamedTuple):
 
 
 class _Recipe:
-    """A method's instance, built in the worker: ``Class(*args, **kwargs)``."""
+    """A method's instance, built in the worker: ``Class(*args, **kwargs)``, then the calls
+    that prepared it in the test (explore/offline/prepared.py)."""
 
     def __init__(self, recipe: dict[str, Any]) -> None:
         self.recipe = recipe
 
     def __codemode_wire__(self) -> tuple[str, dict[str, Any]]:
-        return "new", {**self.recipe, "calls": []}
+        return "new", {"calls": [], **self.recipe}
 
 
 def wire(case_id: str, call: PoolCall, *, watch_clock: bool = False) -> dict[str, Any]:

@@ -92,7 +92,8 @@ def witness_call(
     receiver: Mapping[str, object] | None = None,
 ) -> str:
     """``loyalty_tier(4999)``, or ``Version('1.0.0').bump()`` for a method called on the
-    instance a recipe (``{"cls": ..., "args": [...], "kwargs": {...}}``) builds."""
+    instance a recipe (``{"cls": ..., "args": [...], "kwargs": {...}}``) builds, with the
+    calls that prepared it (``"calls"``) as statements before."""
     shown = format_call(function_id, list(args), dict(kwargs or {}))
     if not receiver:
         return shown
@@ -104,7 +105,24 @@ def witness_call(
         dict(built_kwargs) if isinstance(built_kwargs, Mapping) else None,
     )
     method = format_call(function_id.rsplit(".", 1)[-1], list(args), dict(kwargs or {}))
-    return f"{built}.{method}"
+    steps = receiver.get("calls")
+    if not steps or not isinstance(steps, list):
+        return f"{built}.{method}"
+    # prepared as the test prepared it: ``obj = Parser(); obj.add_rule('x'); obj.parse('x y')``
+    lines = [f"obj = {built}"]
+    for step in steps:
+        name, step_args, step_kwargs = [*list(step), [], {}][:3]
+        lines.append(_step(str(name), list(step_args), dict(step_kwargs or {})))
+    return "; ".join([*lines, f"obj.{method}"])
+
+
+def _step(name: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+    """One call that prepared an instance, as the test wrote it."""
+    if name == "__setattr__" and len(args) == 2 and not kwargs:
+        return f"obj.{args[0]} = {literal(args[1])}"
+    if name == "__setitem__" and len(args) == 2 and not kwargs:
+        return f"obj[{literal(args[0])}] = {literal(args[1])}"
+    return "obj." + format_call(name, args, kwargs)
 
 
 def construction_call(function_id: str, exprs: Mapping[str, object]) -> str:

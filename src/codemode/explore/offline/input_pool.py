@@ -13,7 +13,6 @@ inputs is added behind it, never beside it.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -193,6 +192,7 @@ def _doctest_calls(info: TargetInfo, root: Path, side: str) -> list[PoolCall]:
     from codemode.explore.offline.doctest_sessions import session_files, session_module
     from codemode.explore.offline.harvest import MAX_FROM_FILES, Candidate, calls_in_file
     from codemode.explore.offline.harvest import candidate_shape as shape
+    from codemode.explore.offline.method_calls import method_calls
     from codemode.explore.offline.spread import spread
 
     found: list[PoolCall] = []
@@ -202,7 +202,7 @@ def _doctest_calls(info: TargetInfo, root: Path, side: str) -> list[PoolCall]:
         if tree is None:
             continue
         if info.is_method:
-            for call in _method_calls(tree, _class_names(info), info.name, frozenset()):
+            for call in method_calls(tree, _class_names(info), info.name, frozenset()):
                 found.append(call._replace(source="docstring", label=label, side=side))
             continue
         same = path.resolve() == info.path.resolve()
@@ -270,11 +270,13 @@ def _class_of(info: TargetInfo) -> tuple[str, str]:
 
 
 def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCall]:
-    """Calls of a method on an instance the tests build in place: ``Version('1.0.0').bump()``
-    or ``v = Version('1.0.0')`` then ``v.bump()`` in the same test, the constructor's
-    arguments literal. The instance travels as a recipe the worker builds."""
+    """Calls of a method on an instance the tests build: ``Version('1.0.0').bump()``, or
+    ``v = Version.parse('1.0.0')``, the steps that prepare it, then ``v.bump()`` in the same
+    test (explore/offline/method_calls.py). The instance travels as a recipe the worker
+    builds."""
     from codemode.explore.offline import fresh
-    from codemode.explore.offline.harvest import is_test_file, python_files, read_source
+    from codemode.explore.offline.harvest import is_test_file, parsed, python_files, read_source
+    from codemode.explore.offline.method_calls import method_calls
 
     names = _class_names(info)
     if not names:
@@ -284,125 +286,13 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
         if not is_test_file(rel):
             continue
         text = read_source(path)
-        if text is None or info.name not in text or not any(n in text for n in names):
+        if text is None or info.name not in text:
             continue
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
+        tree = parsed(path)[1]
+        if tree is None:
             continue
-        for call in _method_calls(tree, names, info.name, fresh.lines(path)):
+        for call in method_calls(tree, names, info.name, fresh.lines(path)):
             yield call._replace(side=side)
             count += 1
             if count >= 60:
                 return
-
-
-def _method_calls(
-    tree: ast.Module, names: dict[str, str], method: str, fresh: frozenset[int]
-) -> Iterator[PoolCall]:
-    """Each ``obj.method(...)`` in a test whose instance is built in place or assigned from
-    the class (or a subclass: ``names``) in the same test, its test class's ``setUp`` or a
-    fixture of the file (explore/offline/receivers.py), once per row of the tables the test
-    takes its values from (``parametrize``, a loop over a table: explore/offline/row_bindings.py)."""
-    from codemode.explore.offline.fresh import fresh_first
-    from codemode.explore.offline.harvest import SubstituteNames, module_tables, parametrize_rows
-    from codemode.explore.offline.receivers import held, is_constructor
-    from codemode.explore.offline.row_bindings import MAX_ROWS, assignments, class_tables, loop_rows
-
-    env, classes, tables = assignments(tree.body), class_tables(tree), module_tables(tree)
-    built_args = _BuiltArgs(tree, env)
-    around = held(tree, names)
-    for fn in ast.walk(tree):
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        # variable -> the constructor call, in this test, its class's setUp, a fixture
-        built: dict[str, ast.expr] = dict(around.get(id(fn), {}))
-        for node in ast.walk(fn):
-            if (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and is_constructor(node.value, names)
-            ):
-                built[node.targets[0].id] = node.value
-        rows = parametrize_rows(fn, tables, fresh)
-        loops = loop_rows(fn, {**env, **classes.get(id(fn), {})}, fresh)
-        for node in ast.walk(fn):
-            if not (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == method
-            ):
-                continue
-            base = node.func.value
-            held_as = ast.unparse(base) if isinstance(base, (ast.Name, ast.Attribute)) else ""
-            made = built.get(held_as) if held_as in built or isinstance(base, ast.Name) else base
-            bound = [{**r, **b} for r in rows for b in loops.get(id(node), [{}])]
-            bound = fresh_first(bound, fresh)[:MAX_ROWS]
-            for row in bound:
-                call = SubstituteNames(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
-                recipe = None
-                if made is not None:
-                    where = (
-                        SubstituteNames(row).visit(ast.parse(ast.unparse(made), mode="eval")).body
-                    )
-                    recipe = _recipe(where, names)
-                literal = _literals(call)
-                label = f"from_{fn.name}"
-                if recipe is not None and literal is not None:
-                    yield PoolCall(literal[0], literal[1], "receivers", label, None, recipe)
-                elif recipe is not None and (exprs := built_args(call, fn, row)) is not None:
-                    # arguments the test builds (a parsed element): as the test builds them
-                    yield PoolCall((), {}, "receivers", label, exprs, recipe)
-
-
-class _BuiltArgs:
-    """A method call's arguments as expressions, with the lines of its test file they need
-    (explore/offline/test_names.py), or None when they cannot be carried."""
-
-    def __init__(self, tree: ast.Module, env: dict[str, ast.expr]) -> None:
-        from codemode.explore.offline.harvest import import_lines
-        from codemode.explore.offline.test_names import Carrier
-
-        self.setup = import_lines(tree)
-        self.carrier = Carrier(tree, env, False)
-
-    def __call__(
-        self, call: ast.Call, fn: ast.FunctionDef | ast.AsyncFunctionDef, row: dict[str, ast.expr]
-    ) -> dict[str, Any] | None:
-        from codemode.explore.offline.harvest import SubstituteNames
-        from codemode.explore.offline.row_bindings import assignments
-
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(
-            k.arg is None for k in call.keywords
-        ):
-            return None
-        local = {
-            k: SubstituteNames(row).visit(ast.parse(ast.unparse(v), mode="eval")).body
-            for k, v in assignments(fn.body).items()
-        }
-        carried = self.carrier.carry(call, local)
-        if isinstance(carried, str):
-            return None
-        call, lines = carried
-        return {
-            "args": [ast.unparse(a) for a in call.args],
-            "kwargs": {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg},
-            "setup": "\n".join([self.setup, *lines]),
-        }
-
-
-def _recipe(node: ast.expr, names: dict[str, str]) -> dict[str, Any] | None:
-    if not isinstance(node, ast.Call):
-        return None
-    cls_id = names.get(ast.unparse(node.func).split(".")[-1])
-    literal = _literals(node) if cls_id else None
-    if literal is None:
-        return None
-    return {"cls": cls_id, "args": list(literal[0]), "kwargs": literal[1]}
-
-
-def _literals(node: ast.Call) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
-    from codemode.explore.offline.harvest import literal_arguments
-
-    return literal_arguments(node)
