@@ -132,3 +132,116 @@ def test_a_method_is_diffed_on_the_instance_as_the_test_prepares_it(
     f = functions(report).get(fid)
     assert f is not None and f["status"] == "changed" and rc == 1, f
     assert call in [w["call"] for w in f["witnesses"]], f["witnesses"]
+
+
+LOADER = """\
+DEFAULT_WORDS = ("x", "z")
+
+
+def load_rules(text):
+    return [w.strip() for w in text.split(",")]
+
+
+class Parser:
+    def __init__(self, rules):
+        self.rules = list(rules)
+
+    def add_rule(self, word):
+        self.rules.append(word)
+
+    def parse(self, text):
+        return [w for w in text.split() if w in self.rules]
+"""
+
+# (the test, a witness call): the instance or an argument is built with what no literal
+# holds (a constant of the project, a value another function returns), in more than one step
+BUILT = {
+    "an instance built with a project's constant, then prepared": (
+        """\
+from demo import parser
+from demo.parser import Parser
+
+
+def test_parse():
+    p = Parser(parser.DEFAULT_WORDS)
+    p.add_rule("y")
+    assert p.parse("x y w") == ["x", "y"]
+""",
+        "demo.parser.Parser.parse",
+        "p = Parser(parser.DEFAULT_WORDS); p.add_rule('y'); p.parse('x y w')",
+    ),
+    "an instance built with another function's value": (
+        """\
+from demo.parser import Parser, load_rules
+
+RULES = "x, y"
+
+
+def test_parse():
+    p = Parser(load_rules(RULES))
+    assert p.parse("x y w") == ["x", "y"]
+""",
+        "demo.parser.Parser.parse",
+        "p = Parser(load_rules('x, y')); p.parse('x y w')",
+    ),
+}
+
+
+@pytest.mark.parametrize("how", sorted(BUILT))
+def test_an_instance_built_with_more_than_literals_is_built_as_the_test_builds_it(
+    how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    test, fid, call = BUILT[how]
+    repo = project(tmp_path, {"src/demo/parser.py": LOADER, "tests/test_parser.py": test})
+    write(repo, {"src/demo/parser.py": LOADER.replace("[w for w", "[w.upper() for w")})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get(fid)
+    assert f is not None and f["status"] == "changed" and rc == 1, f
+    assert call in [w["call"] for w in f["witnesses"]], f["witnesses"]
+
+
+DOC = """\
+class Node:
+    def __init__(self, tag, text=""):
+        self.tag, self.text = tag, text
+        self.children = []
+
+
+def parse(source):
+    root = Node("root")
+    for part in source.split(";"):
+        tag, _, text = part.partition(":")
+        root.children.append(Node(tag, text))
+    return root
+
+
+def render(node: Node) -> str:
+    return "".join(f"<{c.tag}>{c.text}</{c.tag}>" for c in node.children)
+"""
+DOC_TEST = """\
+from demo.doc import Node, parse, render
+
+
+def test_render_more():
+    doc = parse("h1:Title")
+    doc.children.append(Node("p", "Body"))
+    assert render(doc) == "<h1>Title</h1><p>Body</p>"
+"""
+
+
+def test_an_argument_the_test_changes_after_building_it_is_passed_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the paragraph the test appends shows the change: the document its first line
+    builds alone renders the same on both versions."""
+    repo = project(tmp_path, {"src/demo/doc.py": DOC, "tests/test_doc.py": DOC_TEST})
+    new = DOC.replace('for c in node.children)', 'for c in node.children if c.tag != "p")')
+    write(repo, {"src/demo/doc.py": new})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.doc.render"]
+    assert f["status"] == "changed" and rc == 1, f
+    calls = {w["call"]: w for w in f["witnesses"]}
+    call = "doc = parse('h1:Title'); doc.children.append(Node('p', 'Body')); render(doc)"
+    assert calls[call]["new"] == {"returned": "<h1>Title</h1>"}, list(calls)

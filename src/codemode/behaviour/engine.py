@@ -218,7 +218,7 @@ def _with_instances(rest: list[PoolCall], got: dict[str, Outcome]) -> list[PoolC
     docstring's ``Grammar(",").split(s)`` comes without one, and first); else none."""
     if not all(_NO_INSTANCE.match(o.message) for o in got.values()):
         return []
-    return [c for c in rest if c.receiver is not None]
+    return [c for c in rest if c.receiver is not None or "self" in (c.exprs or {})]
 
 
 def _all_failed(got: dict[str, Outcome]) -> bool:
@@ -277,12 +277,15 @@ def built_apart(old: Outcome, new: Outcome) -> bool:
     """Whether the two sides built a test call's arguments differently: the setup the call's
     expressions run used the changed code (``o = loads(dumps(d)); dumps(o)``), so each version
     was called on another input and their outcomes say nothing of one input (#32). Plain
-    arguments come back as data; others as a digest of their canonical form."""
+    arguments come back as data; others, and a prepared instance, as a digest of their
+    canonical form."""
+    if old.built and new.built and old.built != new.built:
+        return True  # also a prepared instance, beside plain arguments
     if old.args is not None and new.args is not None:
         return not (
             values_equal(old.args, new.args) and values_equal(old.kwargs or {}, new.kwargs or {})
         )
-    return bool(old.built and new.built and old.built != new.built)
+    return False
 
 
 # The wall's refusals that are no file writes (worker/wall.py's events).
@@ -481,7 +484,8 @@ def _witness(
     # worker: the witness shows, and accept writes, the values it built.
     args: Sequence[Any] = call.args
     kwargs: dict[str, Any] = call.kwargs
-    built = bool(call.exprs) and new_outcome.args is None
+    # an instance the test built and prepared (exprs["self"]) is shown as it built it
+    built = bool(call.exprs) and (new_outcome.args is None or "self" in (call.exprs or {}))
     if call.exprs and new_outcome.args is not None:
         args, kwargs = new_outcome.args, new_outcome.kwargs or {}
     shown = witness_call(function_id, list(args), kwargs, call.receiver)

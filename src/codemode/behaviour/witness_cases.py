@@ -226,7 +226,7 @@ def witness_case(
     """The case that pins the witness's new outcome (its id not yet made unique), or None and
     why not: the call needs an instance (a receiver) a case cannot build, or mixes positional
     and keyword arguments that cannot all be passed by name."""
-    if w.receiver:
+    if w.receiver or "self" in (w.built or {}):
         return None, "needs an instance built for it (the method's receiver)"
     if w.built:  # codemode regen writes such calls with a fixture built as the tests build it
         return None, "passes an argument with no YAML form, built as the tests build it"

@@ -128,10 +128,14 @@ def _step(name: str, args: list[Any], kwargs: dict[str, Any]) -> str:
 def construction_call(function_id: str, exprs: Mapping[str, object]) -> str:
     """``render(parse('<b>x</b>'))``: a call whose arguments the tests build (no YAML form),
     shown as their source, each name a setup line assigns put in place (imports left out).
-    ``ast`` is imported here: the report's modules stay light on the hook's path."""
+    A name the setup changes after its assignment (``doc.add(x)``), and the instance the
+    test built (``exprs["self"]``), is shown as the statements that build and change it:
+    ``p = Parser(load('x')); p.add('y'); p.parse('x y')``. ``ast`` is imported here: the
+    report's modules stay light on the hook's path."""
     import ast
 
     bound: dict[str, ast.expr] = {}
+    order: list[tuple[str, str]] = []  # (the name a line builds or changes, the line)
     for line in str(exprs.get("setup") or "").splitlines():
         try:
             body = ast.parse(line).body
@@ -140,6 +144,14 @@ def construction_call(function_id: str, exprs: Mapping[str, object]) -> str:
         stmt = body[0] if body else None
         if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
             bound[stmt.targets[0].id] = stmt.value
+            order.append((stmt.targets[0].id, ""))
+        elif isinstance(stmt, (ast.Expr, ast.Assign)):
+            order.append((line.split(".", 1)[0].split("[", 1)[0], line))
+    changed = {name for name, line in order if line and name in bound}
+    me = exprs.get("self")
+    if isinstance(me, str) and me in bound:
+        changed.add(me)
+    shown_first = {name: bound.pop(name) for name in changed}
 
     class Put(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> Any:
@@ -160,4 +172,12 @@ def construction_call(function_id: str, exprs: Mapping[str, object]) -> str:
     parts = [inline(str(a)) for a in (args if isinstance(args, list) else [])]
     named = kwargs.items() if isinstance(kwargs, dict) else ()
     parts += [f"{k}={inline(str(v))}" for k, v in named]
-    return f"{function_id.rsplit('.', 1)[-1]}({', '.join(parts)})"
+    shown = f"{function_id.rsplit('.', 1)[-1]}({', '.join(parts)})"
+    if isinstance(me, str) and me in shown_first:
+        shown = f"{me}.{shown}"
+    lines = [
+        line or f"{name} = {inline(ast.unparse(shown_first[name]))}"
+        for name, line in order
+        if name in shown_first
+    ]
+    return "; ".join([*dict.fromkeys(lines), shown])

@@ -1,7 +1,8 @@
 """The worker's side of exploration beyond plain calls (stdlib only, loaded by ``runner.py``).
 
 - ``eval_exprs``: the arguments of a docstring example or a test call that are not literals
-  (``date(2024, 1, 31)``), evaluated with the target module's globals.
+  (``date(2024, 1, 31)``), evaluated with the target module's globals, and the instance the
+  test built and prepared with them (``built``, #32).
 - ``run_mutants``: the candidate calls run against the function and each of its in-memory
   mutants (see ``mutants.py``); one reply per mutant names the calls whose outcome differs.
 """
@@ -49,13 +50,38 @@ def _plain(value: Any, depth: int = 0) -> bool:
     return False
 
 
+def built(
+    case: dict[str, Any],
+    module: Any,
+    out: dict[str, Any],
+    fx: dict[str, Any],
+    args: list[Any],
+    kwargs: dict[str, Any],
+    early: bool,
+) -> tuple[list[Any], dict[str, Any], dict[str, Any]]:
+    """A docstring's or a test's call built with the module's globals (``case["exprs"]``):
+    ``early``, before the instance is bound, when the test built the instance with them too
+    (``exprs["self"]``, #32); else after. A prepared instance (a recipe's calls, or built
+    by the expressions) has its digest in ``out["built"]``: the diff compares the versions
+    only where both prepared the same one."""
+    exprs = case.get("exprs")
+    prepared = bool(exprs) and "self" in exprs
+    if exprs and early == prepared:
+        args, kwargs, fx = eval_exprs(case, module, out, fx)
+    recipe = case.get("self")
+    if early and (prepared or getattr(recipe, "calls", None)) and "\u0000self" in fx:
+        receiver_digest(fx["\u0000self"], out)
+    return args, kwargs, fx
+
+
 def eval_exprs(
-    case: dict[str, Any], module: Any, out: dict[str, Any]
-) -> tuple[list[Any], dict[str, Any]]:
-    """The arguments of ``case["exprs"]``, evaluated; ``out`` gets them when each has a YAML
-    form. Else a case with ``built_args`` (the behaviour diff: it compares the versions on
-    the objects the tests build, #32) runs all the same, without them in ``out``; any other
-    raises ValueError."""
+    case: dict[str, Any], module: Any, out: dict[str, Any], fx: dict[str, Any]
+) -> tuple[list[Any], dict[str, Any], dict[str, Any]]:
+    """The arguments of ``case["exprs"]``, evaluated, and ``fx`` with the instance first when
+    the test built it with them (``exprs["self"]``: after the setup lines that prepare it,
+    #32); ``out`` gets the arguments when each has a YAML form. Else a case with
+    ``built_args`` (the behaviour diff: it compares the versions on the objects the tests
+    build, #32) runs all the same, without them in ``out``; any other raises ValueError."""
     exprs, built = case["exprs"], bool(case.get("built_args"))
     ns = dict(vars(module)) if module is not None else {}
     for line in str(exprs.get("setup") or "").splitlines():  # the test file's imports
@@ -63,6 +89,8 @@ def eval_exprs(
             exec(line, ns)
         except Exception:
             pass
+    if exprs.get("self"):
+        fx = {"\u0000self": eval(exprs["self"], ns), **fx}
     args = [eval(src, ns) for src in exprs.get("args", [])]
     kwargs = {k: eval(src, ns) for k, src in exprs.get("kwargs", {}).items()}
     odd = [f"args[{i}]" for i, v in enumerate(args) if not _plain(v)]
@@ -70,11 +98,17 @@ def eval_exprs(
     if odd:
         if built:
             out["built"] = _digest(args, kwargs)
-            return args, kwargs
+            return args, kwargs, fx
         # which one: regen builds it with a fixture as the tests build it (#32)
         raise ValueError(f"an argument has no YAML form ({odd[0]})")
     out["args"], out["kwargs"] = copy.deepcopy(args), copy.deepcopy(kwargs)
-    return args, kwargs
+    return args, kwargs, fx
+
+
+def receiver_digest(value: Any, out: dict[str, Any]) -> None:
+    """The prepared instance's digest, added to ``out["built"]`` (before the call changes
+    it): a preparation that runs the changed code gives each version another instance."""
+    out["built"] = f"{out.get('built') or ''}@{_digest([value], {})}"
 
 
 def _digest(args: list[Any], kwargs: dict[str, Any]) -> str:

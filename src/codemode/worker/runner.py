@@ -343,11 +343,10 @@ class Runner:
                 args, kwargs = apply_serializer(case, req.get("serializer"))
                 if isinstance(owner, type) and isinstance(kwargs.get("self"), owner):
                     fx = {"\u0000self": kwargs.pop("self"), **fx}  # a receiver recipe (#22)
+                build = _building(case)  # a test's call, built as the test builds it
+                args, kwargs, fx = build(case, module, out, fx, args, kwargs, True)
                 func, fx = _bind(obj, owner, fx)
-                if case.get("exprs"):  # docstring and test calls, built with the module's globals
-                    from . import exploring
-
-                    args, kwargs = exploring.eval_exprs(case, module, out)
+                args, kwargs, fx = build(case, module, out, fx, args, kwargs, False)
             except TargetError as exc:
                 out.update(outcome="error", message=str(exc))
                 return out
@@ -367,6 +366,20 @@ class Runner:
                 except Exception:
                     pass
             wall.settle(out)
+
+
+def _building(case: dict[str, Any]) -> Callable[..., Any]:
+    """worker/exploring.py's ``built`` for a call built from expressions or on a prepared
+    instance; else a step that changes nothing: a check's plain case does not import it."""
+    if case.get("exprs") or getattr(case.get("self"), "calls", None):
+        from . import exploring
+
+        return exploring.built
+    return _as_is
+
+
+def _as_is(case: Any, module: Any, out: Any, fx: Any, args: Any, kwargs: Any, early: bool) -> Any:
+    return args, kwargs, fx
 
 
 def _positional_only(func: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:

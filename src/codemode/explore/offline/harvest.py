@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from codemode.explore.offline import fresh as fresh_lines
 from codemode.explore.offline.helper_calls import helper_rows
 from codemode.explore.offline.indirect_calls import made_call
+from codemode.explore.offline.prepared import Blocks
 from codemode.explore.offline.receivers import PutSelfValues, self_values
 from codemode.explore.offline.row_bindings import (
     MAX_ROWS,
@@ -39,7 +40,7 @@ from codemode.explore.offline.spread import (
     text_shape,
     value_shape,
 )
-from codemode.explore.offline.test_names import Carrier, Drops
+from codemode.explore.offline.test_names import Carrier, Changes, Drops
 from codemode.explore.target import AST_LOCK, TargetInfo
 
 MAX_FROM_FILES = 120  # calls per function from tests and callers (table rows count each)
@@ -354,6 +355,11 @@ def candidate_shape(c: Candidate) -> tuple[Any, ...]:
     return (tuple(value_shape(a) for a in c.args), tuple(sorted(c.kwargs)))
 
 
+def substituted(node: ast.expr, row: Row) -> Any:
+    """A fresh copy of ``node`` with the row's values in place of its names."""
+    return SubstituteNames(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
+
+
 class SubstituteNames(ast.NodeTransformer):
     def __init__(self, row: dict[str, ast.expr]) -> None:
         self.row = row
@@ -401,17 +407,18 @@ def calls_in_file(
         if same_module and fn.name == info.name:
             continue  # its own recursive calls say nothing new
         local = assignments(fn.body)  # once a function: per call, 6,000 asserts took 17 s
+        blocks: Blocks | None = None  # what changes an argument before the call (#32)
         for node in calls:
             if matcher.matches(node):
+                changes = (blocks := blocks or Blocks(fn)).changes(made.get(id(node), node))
                 label = f"from_{fn.name}" if source == "tests" else f"as_in_{fn.name}"
                 rows = [(label, r) for r in rows_at(fn, node)]
                 rows += [(f"from_{test}", r) for test, r in via.get(id(node), [])]
                 for label, row in rows[:MAX_READ]:
-                    call = (
-                        SubstituteNames(row).visit(ast.parse(ast.unparse(node), mode="eval")).body
+                    call = PutSelfValues(selfs.get(id(fn), {})).visit(substituted(node, row))
+                    cand = _carried(
+                        call, label, source, setup, carrier, (local, changes), row, drops
                     )
-                    call = PutSelfValues(selfs.get(id(fn), {})).visit(call)
-                    cand = _carried(call, label, source, setup, carrier, local, row, drops)
                     if (
                         cand is not None
                         and fresh
@@ -428,12 +435,14 @@ def _carried(
     source: str,
     setup: str,
     carrier: Carrier,
-    local: Row,
+    names: tuple[Row, Changes],
     row: Row,
     drops: Drops | None,
 ) -> Candidate | None:
     """The call with what its arguments need from the test module (explore/offline/
-    test_names.py), or None, its reason counted in ``drops``."""
+    test_names.py), or None, its reason counted in ``drops``. ``names``: the test
+    function's assignments, and the statements that change a name before the call."""
+    local, changes = names
     if literal_arguments(call) is None:
         bound = (
             {
@@ -443,7 +452,7 @@ def _carried(
             if row and local
             else local
         )
-        carried = carrier.carry(call, bound)
+        carried = carrier.carry(call, bound, changes)
         if isinstance(carried, str) and source != "tests":
             # a caller's arguments are its own parameters: the call still says their types
             return _call_from(call, label, source, setup)

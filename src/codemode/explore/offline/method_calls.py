@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.explore.offline.prepared import (
@@ -25,6 +25,7 @@ from codemode.explore.offline.prepared import (
     preparation,
     step_calls,
 )
+from codemode.explore.offline.test_names import Changes
 
 Fn = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -80,57 +81,61 @@ class _Reader:
         loops = loop_rows(fn, env, fresh)
         blocks = Blocks(fn)
         for node, call in found:
-            made, steps = self._instance(node, call, blocks, around)
+            built = self._instance(node, call, blocks, around)
+            if built is None:
+                continue
+            changes = blocks.changes(node)
             bound = [{**r, **b} for r in rows for b in loops.get(id(node), [{}])]
             for row in fresh_first(bound, fresh)[:MAX_ROWS]:
-                yield from self._one(fn, call, made, steps, row)
+                yield from self._one(fn, call, built, row, changes)
 
     def _instance(
         self, node: ast.AST, call: ast.Call, blocks: Blocks, around: dict[str, ast.expr]
-    ) -> tuple[ast.expr | None, list[ast.stmt]]:
-        """The expression that builds the call's instance and the statements that prepare
-        it, or (None, []): the test neither builds nor holds one."""
+    ) -> Instance | None:
+        """How the test builds the call's instance, or None: it neither builds nor holds one."""
         base = call.func.value  # type: ignore[attr-defined]
         if isinstance(base, ast.Call):
-            return base, []
+            return Instance(base, [], "")
         if not isinstance(base, (ast.Name, ast.Attribute)):
-            return None, []
+            return None
         held_as = ast.unparse(base)
         before = list(blocks.before(node))
         got = preparation(before, held_as, self.makers, around.get(held_as))
-        return got if got is not None else (None, [])
+        return None if got is None else Instance(got[0], got[1], held_as)
 
     def _one(
-        self, fn: Fn, call: ast.Call, made: ast.expr | None, steps: list[ast.stmt], row: Any
+        self, fn: Fn, call: ast.Call, built: Instance, row: Any, changes: Changes
     ) -> Iterator[PoolCall]:
         from codemode.explore.offline.harvest import SubstituteNames, literal_arguments
 
-        if made is None:
-            return
         call = SubstituteNames(row).visit(ast.parse(ast.unparse(call), mode="eval")).body
-        recipe = self._recipe(fn, made, steps, row)
-        if recipe is None:
-            return
         label = f"from_{fn.name}"
+        recipe = self._recipe(fn, built, row)
+        if recipe is None:
+            # built with what no recipe holds (a constant of the project, a value another
+            # call returns, a part of it changed): as the test builds it, in the worker
+            exprs = self._built(fn, built, call, row, changes)
+            if exprs is not None:
+                yield PoolCall((), {}, "receivers", label, exprs, None)
+            return
         literal = literal_arguments(call)
         if literal is not None:
             yield PoolCall(literal[0], literal[1], "receivers", label, None, recipe)
-        elif (exprs := self._exprs(call, fn, row)) is not None:
+        elif (exprs := self._exprs(call, fn, row, changes)) is not None:
             # arguments the test builds (a parsed element): as the test builds them
             yield PoolCall((), {}, "receivers", label, exprs, recipe)
 
-    def _recipe(
-        self, fn: Fn, made: ast.expr, steps: list[ast.stmt], row: Any
-    ) -> dict[str, Any] | None:
-        """``made`` and ``steps`` as a recipe, every argument a literal once the row and the
-        file's constants are put in place; None when one is not."""
-        maker = self.makers.maker(made)
-        built = self._literal(made, fn, row) if maker is not None else None
-        if built is None or len(steps) > MAX_STEPS:
+    def _recipe(self, fn: Fn, built: Instance, row: Any) -> dict[str, Any] | None:
+        """The instance as a recipe, every argument a literal once the row and the file's
+        constants are put in place; None when one is not."""
+        maker = self.makers.maker(built.made)
+        args = self._literal(built.made, fn, row) if maker is not None else None
+        steps = step_calls(built.steps, built.held_as) if len(built.steps) <= MAX_STEPS else None
+        if args is None or steps is None:
             return None
-        recipe: dict[str, Any] = {"cls": maker, "args": list(built[0]), "kwargs": built[1]}
+        recipe: dict[str, Any] = {"cls": maker, "args": list(args[0]), "kwargs": args[1]}
         calls = []
-        for name, step in step_calls(steps):
+        for name, step in steps:
             literal = self._literal(step, fn, row)
             if literal is None:
                 return None
@@ -138,6 +143,37 @@ class _Reader:
         if calls:
             recipe["calls"] = calls
         return recipe
+
+    def _built(
+        self, fn: Fn, built: Instance, call: ast.Call, row: Any, changes: Changes
+    ) -> dict[str, Any] | None:
+        """The call's instance and arguments as the test builds them: the setup lines (the
+        test file's imports, the names they read, the instance's assignment and the steps
+        that prepare it), the instance's name (``self``) and the arguments' expressions; None
+        when a name cannot be carried or nothing of the class or the project builds it."""
+        from codemode.explore.offline.harvest import SubstituteNames
+
+        if self.makers.maker(built.made) is None or len(built.steps) > MAX_STEPS or _spread(call):
+            return None
+        me = built.held_as if built.held_as.isidentifier() else "obj"
+        made = SubstituteNames(row).visit(ast.parse(ast.unparse(built.made), mode="eval")).body
+        steps = [_renamed(s, built.held_as, me, row) for s in built.steps]
+        local = {**self._local(fn, row), me: made}
+
+        def prepared(name: str) -> list[ast.stmt]:
+            return steps if name == me else changes(name)
+
+        bundle = ast.Call(_TUPLE, [ast.Name(me, ast.Load()), *call.args], call.keywords)
+        carried = self.carrier.carry(bundle, local, prepared)
+        if isinstance(carried, str):
+            return None
+        got, lines = carried
+        return {
+            "args": [ast.unparse(a) for a in got.args[1:]],
+            "kwargs": {k.arg: ast.unparse(k.value) for k in got.keywords if k.arg},
+            "setup": "\n".join([self.setup, *lines]),
+            "self": me,
+        }
 
     def _literal(
         self, node: ast.expr, fn: Fn, row: Any
@@ -162,14 +198,12 @@ class _Reader:
             for k, v in assignments(fn.body).items()
         }
 
-    def _exprs(self, call: ast.Call, fn: Fn, row: Any) -> dict[str, Any] | None:
+    def _exprs(self, call: ast.Call, fn: Fn, row: Any, changes: Changes) -> dict[str, Any] | None:
         """A call's arguments as expressions, with the lines of its test file they need, or
         None when they cannot be carried."""
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(
-            k.arg is None for k in call.keywords
-        ):
+        if _spread(call):
             return None
-        carried = self.carrier.carry(call, self._local(fn, row))
+        carried = self.carrier.carry(call, self._local(fn, row), changes)
         if isinstance(carried, str):
             return None
         call, lines = carried
@@ -178,3 +212,37 @@ class _Reader:
             "kwargs": {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg},
             "setup": "\n".join([self.setup, *lines]),
         }
+
+
+_TUPLE = ast.Name("tuple", ast.Load())  # a builtin: the carrier looks up no name for it
+
+
+class Instance(NamedTuple):
+    """How a test builds a call's instance: the expression, the statements after it that
+    change it, and how the test holds it (``p``, ``self.p``; "" when built in place)."""
+
+    made: ast.expr
+    steps: list[ast.stmt]
+    held_as: str
+
+
+def _renamed(stmt: ast.stmt, held_as: str, me: str, row: Any) -> ast.stmt:
+    """``stmt`` with the row put in place and the instance held as ``me``."""
+    from codemode.explore.offline.harvest import SubstituteNames
+
+    class Rename(ast.NodeTransformer):
+        def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+            if ast.unparse(node) == held_as:
+                return ast.Name(me, ast.Load())
+            return self.generic_visit(node)  # type: ignore[return-value]
+
+    got = SubstituteNames(row).visit(ast.parse(ast.unparse(stmt)).body[0])
+    out = Rename().visit(got) if held_as != me else got
+    return ast.copy_location(out, stmt)
+
+
+def _spread(call: ast.Call) -> bool:
+    """``*args`` or ``**kwargs`` in a call: its arguments cannot be carried one by one."""
+    return any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    )

@@ -24,7 +24,7 @@ callable, resolved to its dotted id.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 MAX_STEPS = 20  # statements replayed before one call: more is a scenario, not a preparation
 
@@ -106,6 +106,17 @@ class Blocks:
             body = self.holder[id(inner)]
             yield from body[: next(i for i, s in enumerate(body) if s is inner)]
 
+    def changes(self, node: ast.AST) -> Callable[[str], list[ast.stmt]]:
+        """A name -> the statements before ``node`` that change it after its assignment."""
+        before: list[ast.stmt] | None = None
+
+        def of(name: str) -> list[ast.stmt]:
+            nonlocal before
+            before = list(self.before(node)) if before is None else before
+            return changes_before(before, name)
+
+        return of
+
 
 def _own_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
     """The nodes of ``stmt`` outside the statements it holds."""
@@ -142,6 +153,15 @@ def preparation(
     return held, [s for s in before[start:] if _changes(s, held_as)]
 
 
+def changes_before(before: list[ast.stmt], name: str) -> list[ast.stmt]:
+    """The statements among ``before`` that change ``name``'s value after its last
+    assignment there (none when it is not assigned there), at most ``MAX_STEPS``."""
+    for at in range(len(before) - 1, -1, -1):
+        if _assigns(before[at], name):
+            return [s for s in before[at + 1 :] if _changes(s, name)][:MAX_STEPS]
+    return []
+
+
 def _assigns(stmt: ast.stmt, held_as: str) -> bool:
     return (
         isinstance(stmt, ast.Assign)
@@ -152,31 +172,46 @@ def _assigns(stmt: ast.stmt, held_as: str) -> bool:
 
 
 def _changes(stmt: ast.stmt, held_as: str) -> bool:
-    """A method called on the instance, as a statement or as the whole value assigned to a
-    name; an attribute or an item of it set."""
+    """A method called on the instance or on a part of it (``doc.children.append(x)``), as a
+    statement or as the whole value assigned to a name; an attribute or an item of it set."""
     if isinstance(stmt, (ast.Expr, ast.Assign)):
         value = stmt.value
-        if (
+        func = value.func if isinstance(value, ast.Call) else None
+        if isinstance(func, ast.Attribute) and _within(func.value, held_as):
+            return True
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        t = stmt.targets[0]
+        return isinstance(t, (ast.Attribute, ast.Subscript)) and _within(t.value, held_as)
+    return False
+
+
+def _within(node: ast.expr, held_as: str) -> bool:
+    text = ast.unparse(node)
+    return text == held_as or text.startswith((f"{held_as}.", f"{held_as}["))
+
+
+def step_calls(steps: list[ast.stmt], held_as: str) -> list[tuple[str, ast.Call]] | None:
+    """Each step as the call it makes on the instance itself: (method, the call's arguments
+    as a call node whose function does not matter); None when a step changes a part of it
+    (a recipe's calls are the instance's own)."""
+    out: list[tuple[str, ast.Call]] = []
+    for stmt in steps:
+        value = getattr(stmt, "value", None)
+        t = stmt.targets[0] if isinstance(stmt, ast.Assign) else None
+        if isinstance(t, (ast.Attribute, ast.Subscript)) and ast.unparse(t.value) == held_as:
+            if isinstance(t, ast.Attribute):
+                out.append(("__setattr__", ast.Call(_F, [ast.Constant(t.attr), value], [])))
+            else:
+                out.append(("__setitem__", ast.Call(_F, [t.slice, value], [])))
+        elif (
             isinstance(value, ast.Call)
             and isinstance(value.func, ast.Attribute)
             and ast.unparse(value.func.value) == held_as
         ):
-            return True
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-        t = stmt.targets[0]
-        return isinstance(t, (ast.Attribute, ast.Subscript)) and ast.unparse(t.value) == held_as
-    return False
+            out.append((value.func.attr, value))
+        else:
+            return None
+    return out
 
 
-def step_calls(steps: list[ast.stmt]) -> Iterator[tuple[str, ast.Call]]:
-    """Each step as the call it makes on the instance: (method, the call's arguments as a
-    call node whose function does not matter)."""
-    for stmt in steps:
-        value = getattr(stmt, "value", None)
-        t = stmt.targets[0] if isinstance(stmt, ast.Assign) else None
-        if isinstance(t, ast.Attribute) and isinstance(value, ast.expr):
-            yield "__setattr__", ast.Call(ast.Name("f"), [ast.Constant(t.attr), value], [])
-        elif isinstance(t, ast.Subscript) and isinstance(value, ast.expr):
-            yield "__setitem__", ast.Call(ast.Name("f"), [t.slice, value], [])
-        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-            yield value.func.attr, value
+_F = ast.Name("f", ast.Load())

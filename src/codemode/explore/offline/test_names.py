@@ -24,12 +24,16 @@ from __future__ import annotations
 import ast
 import builtins
 from collections import Counter
+from collections.abc import Callable
 
 from codemode.explore.offline.receivers import fixture_returns
 from codemode.explore.offline.row_bindings import Env
 
 _BUILTINS = frozenset(dir(builtins))
 MAX_DEPTH = 20  # a chain of assignments this long is data, not a test's setup
+
+
+Changes = Callable[[str], list[ast.stmt]]
 
 
 class Drops(Counter[str]):
@@ -96,9 +100,13 @@ class Carrier:
         self.defined = defined_names(tree)
         self.fixtures = fixture_returns(tree)  # a parameter a fixture builds in one line
 
-    def carry(self, call: ast.Call, local: Env) -> tuple[ast.Call, list[str]] | str:
+    def carry(
+        self, call: ast.Call, local: Env, changes: Changes | None = None
+    ) -> tuple[ast.Call, list[str]] | str:
         """``call`` with the literal names put in place and the setup lines its other names
-        need, or the reason it cannot be carried."""
+        need, or the reason it cannot be carried. ``changes``: a name of the test function
+        -> the statements that change its value after it is assigned, before the call
+        (``doc.add(x)``: explore/offline/prepared.py), carried after its line."""
         values: dict[str, ast.expr] = {}
         lines: dict[str, tuple[tuple[bool, int], str]] = {}
         todo = [(n, 0) for n in free_names(call)]
@@ -112,11 +120,16 @@ class Carrier:
                     continue
                 what = "a function of the test file" if name in self.defined else "a name"
                 return f"{what} the test file binds no value to ({name})"
-            if depth == 0 and _literal(value):
+            steps = changes(name) if changes is not None and name in local else []
+            if depth == 0 and _literal(value) and not steps:
                 values[name] = value
             line = f"{name} = {ast.unparse(value)}".replace("\n", " ")
             lines[name] = ((name in local, getattr(value, "lineno", 0)), line)
             todo += [(n, depth + 1) for n in free_names(value) if n != name]
+            for i, stmt in enumerate(steps):
+                step = ast.unparse(stmt).replace("\n", " ")
+                lines[f"{name}\0{i}"] = ((True, stmt.lineno), step)
+                todo += [(n, depth + 1) for n in free_names(stmt) if n != name]
         out = _Put(values).visit(ast.parse(ast.unparse(call), mode="eval")).body
         # setup runs line by line: in the order the file defines them
         return out, [line for _, line in sorted(lines.values())]
