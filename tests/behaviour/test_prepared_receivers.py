@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from diffkit import check, functions, git, project, write
 
 PARSER = """\
@@ -236,7 +237,7 @@ def test_an_argument_the_test_changes_after_building_it_is_passed_so(
     """Only the paragraph the test appends shows the change: the document its first line
     builds alone renders the same on both versions."""
     repo = project(tmp_path, {"src/demo/doc.py": DOC, "tests/test_doc.py": DOC_TEST})
-    new = DOC.replace('for c in node.children)', 'for c in node.children if c.tag != "p")')
+    new = DOC.replace("for c in node.children)", 'for c in node.children if c.tag != "p")')
     write(repo, {"src/demo/doc.py": new})
     git(repo, "add", "-A")
     rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
@@ -245,3 +246,62 @@ def test_an_argument_the_test_changes_after_building_it_is_passed_so(
     calls = {w["call"]: w for w in f["witnesses"]}
     call = "doc = parse('h1:Title'); doc.children.append(Node('p', 'Body')); render(doc)"
     assert calls[call]["new"] == {"returned": "<h1>Title</h1>"}, list(calls)
+
+
+def test_regen_writes_a_methods_instance_as_the_test_builds_it_in_a_generated_fixture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A class that needs arguments: no case could run on ``Parser()``. The test's lines
+    (its construction with a project's constant, then the rule it adds) become a
+    ``codemode.build`` fixture the method runs on, with the test's own input as a case;
+    ``check`` verifies the spec and shows a later change."""
+    from codemode.cli.main import main
+
+    test = BUILT["an instance built with a project's constant, then prepared"][0]
+    repo = project(tmp_path, {"src/demo/parser.py": LOADER, "tests/test_parser.py": test})
+    monkeypatch.chdir(repo)
+    fid = "demo.parser.Parser.parse"
+    assert main(["regen", "--function", fid, "-q"]) == 0, capsys.readouterr()
+    spec = yaml.safe_load((repo / "specs" / "demo.parser.yml").read_text(encoding="utf-8"))
+    assert spec["fixtures"]["parser_parse"] == {
+        "setup": "codemode.build",
+        "kwargs": {
+            "lines": [
+                "from demo import parser",
+                "from demo.parser import Parser",
+                "p = Parser(parser.DEFAULT_WORDS)",
+                "p.add_rule('y')",
+            ],
+            "value": "p",
+        },
+    }, spec["fixtures"]
+    assert spec[fid]["fixture"] == ["parser_parse"]
+    cases = [c["case"] for c in spec[fid]["dataset"]]
+    assert {"text": "x y w"} in [c["inputs"] for c in cases if c.get("expected") == ["x", "y"]]
+    assert main(["check", "--all"]) == 0, capsys.readouterr().out
+    write(repo, {"src/demo/parser.py": LOADER.replace("[w for w", "[w.upper() for w")})
+    rc, report = check(repo, "--all", capsys=capsys, monkeypatch=monkeypatch)
+    assert functions(report)[fid]["status"] == "drifted" and rc == 1, report
+
+
+def test_regen_writes_an_argument_changed_after_it_is_built_in_a_generated_fixture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The document the test appends a paragraph to: the fixture holds the append."""
+    from codemode.cli.main import main
+
+    repo = project(tmp_path, {"src/demo/doc.py": DOC, "tests/test_doc.py": DOC_TEST})
+    monkeypatch.chdir(repo)
+    assert main(["regen", "--function", "demo.doc.render", "-q"]) == 0, capsys.readouterr()
+    spec = yaml.safe_load((repo / "specs" / "demo.doc.yml").read_text(encoding="utf-8"))
+    assert spec["fixtures"]["node"]["kwargs"] == {
+        "lines": [
+            "from demo.doc import Node, parse, render",
+            "doc = parse('h1:Title')",
+            "doc.children.append(Node('p', 'Body'))",
+        ],
+        "value": "doc",
+    }, spec["fixtures"]
+    expected = [c["case"].get("expected") for c in spec["demo.doc.render"]["dataset"]]
+    assert "<h1>Title</h1><p>Body</p>" in expected, spec
+    assert main(["check", "--all"]) == 0, capsys.readouterr().out

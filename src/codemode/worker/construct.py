@@ -12,9 +12,10 @@ its value from the lines a test builds it with, which regen copies from the test
 
 A spec file is text anyone can edit, so these lines are not run as Python (the policy of
 #11 holds: ``eval`` is never a spec's callable). Each line is an import, resolved under the
-policy (the project's modules and the allowed standard-library ones), or ``name = <expression>``;
-an expression is calls, names, literals, containers, operators, subscripts and attributes,
-none starting with ``_``: what a test writes to build a value, and no way to reach the
+policy (the project's modules and the allowed standard-library ones), ``name = <expression>``,
+a call made for what it changes (``doc.add("p")``), or a part set of a value an earlier line
+assigned (``p.sep = ","``, ``d["k"] = 1``); an expression is calls, names, literals,
+containers, operators, subscripts and attributes, none starting with ``_``: what a test writes to build a value, and no way to reach the
 interpreter's internals (``().__class__``). The names it reads are the lines' own and a few
 pure builtins. It runs inside the worker, under the wall (#31), like every fixture.
 
@@ -80,12 +81,13 @@ class BuildError(Exception):
 def build(lines: Sequence[str] = (), value: str = "") -> tuple[Any, None]:
     """The value of ``value`` after ``lines``; no teardown."""
     ns: dict[str, Any] = {"__builtins__": {n: getattr(builtins, n) for n in _PURE}}
+    built: set[str] = set()  # the names the lines assigned: only their values are changed
     for line in lines:
-        _line(str(line), ns)
+        _line(str(line), ns, built)
     return _eval(str(value), ns), None
 
 
-def _line(line: str, ns: dict[str, Any]) -> None:
+def _line(line: str, ns: dict[str, Any], built: set[str]) -> None:
     try:
         body = ast.parse(line).body
     except SyntaxError as exc:
@@ -110,8 +112,36 @@ def _line(line: str, ns: dict[str, Any]) -> None:
         and isinstance(stmt.targets[0], ast.Name)
     ):
         ns[stmt.targets[0].id] = _eval(ast.unparse(stmt.value), ns)
+        built.add(stmt.targets[0].id)
+    elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        _eval(ast.unparse(stmt.value), ns)  # a step that prepares a value: doc.add('p')
+    elif (
+        isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _root(stmt.targets[0]) in built
+    ):
+        _set(stmt.targets[0], stmt.value, ns)
     else:
-        raise BuildError(f"{line!r}: only imports and `name = expression` build a value")
+        raise BuildError(
+            f"{line!r}: only imports, `name = expression`, a call, and a part of a value the "
+            "lines built set (`name.attribute = expression`) build a value"
+        )
+
+
+def _root(node: ast.expr) -> str:
+    """The name an attribute or item chain starts from (``doc`` of ``doc.meta['k']``)."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _set(target: ast.expr, value: ast.expr, ns: dict[str, Any]) -> None:
+    """``obj.attribute = value`` or ``obj[key] = value`` on a value the lines built."""
+    if isinstance(target, ast.Attribute):
+        if target.attr.startswith("_"):
+            raise BuildError(f"{target.attr} (a name starting with _) is not allowed")
+        setattr(_eval(ast.unparse(target.value), ns), target.attr, _eval(ast.unparse(value), ns))
+    elif isinstance(target, ast.Subscript):
+        obj, key = _eval(ast.unparse(target.value), ns), _eval(ast.unparse(target.slice), ns)
+        obj[key] = _eval(ast.unparse(value), ns)
 
 
 def _top(name: str) -> Any:

@@ -281,6 +281,10 @@ def plan(
     params = _params(info, fixtures)
     doc = docstring_calls(info)
     tests, callers = file_calls(info, root, drops) if root is not None else ([], [])
+    if info.is_method and fixtures and root is not None:  # on the fixture's instance (#32)
+        from codemode.explore.offline.input_pool import method_arguments
+
+        tests += method_arguments(info, root)
     docs = doc_file_calls(info, root) if root is not None else []
     # near the function: its siblings' test inputs, the data files its tests read
     near = [*sibling_calls(info, root), *data_texts(info, root)] if root is not None else []

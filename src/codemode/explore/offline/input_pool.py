@@ -13,6 +13,7 @@ inputs is added behind it, never beside it.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -22,6 +23,7 @@ from codemode.errors import FatalError
 from codemode.explore.offline.input_sources import INPUT_SOURCES, InputSource
 
 if TYPE_CHECKING:
+    from codemode.explore.offline.harvest import Candidate
     from codemode.explore.offline.test_names import Drops
     from codemode.explore.target import TargetInfo
 
@@ -269,7 +271,35 @@ def _class_of(info: TargetInfo) -> tuple[str, str]:
     return cls_name, f"{info.module}.{info.qualname.rsplit('.', 1)[0]}"
 
 
-def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCall]:
+def method_arguments(info: TargetInfo, root: Path) -> list[Candidate]:
+    """The literal arguments of the tests' calls of a method, for regen's exploration of it
+    on a fixture's instance (a method's calls are read with their instances, not as a
+    function's: explore/offline/method_calls.py)."""
+    from codemode.explore.offline.harvest import Candidate
+
+    out = []
+    for c in _receiver_calls(info, root, ""):
+        args, kwargs = c.args, c.kwargs
+        if c.exprs is not None:  # the instance built with expressions, the arguments may be literal
+            try:
+                args = tuple(ast.literal_eval(a) for a in c.exprs.get("args", []))
+                kwargs = {k: ast.literal_eval(v) for k, v in c.exprs.get("kwargs", {}).items()}
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
+        out.append(Candidate(args, kwargs, c.label, "tests"))
+    return out
+
+
+def built_instances(info: TargetInfo, root: Path) -> list[dict[str, Any]]:
+    """The tests' constructions of a method's instance, each as the lines that build and
+    prepare it (a call's ``exprs`` with ``self``), for regen's fixture (#32)."""
+    calls = _receiver_calls(info, root, "", as_built=True)
+    return [c.exprs for c in calls if c.exprs and c.exprs.get("self")]
+
+
+def _receiver_calls(
+    info: TargetInfo, root: Path, side: str, as_built: bool = False
+) -> Iterator[PoolCall]:
     """Calls of a method on an instance the tests build: ``Version('1.0.0').bump()``, or
     ``v = Version.parse('1.0.0')``, the steps that prepare it, then ``v.bump()`` in the same
     test (explore/offline/method_calls.py). The instance travels as a recipe the worker
@@ -291,7 +321,7 @@ def _receiver_calls(info: TargetInfo, root: Path, side: str) -> Iterator[PoolCal
         tree = parsed(path)[1]
         if tree is None:
             continue
-        for call in method_calls(tree, names, info.name, fresh.lines(path)):
+        for call in method_calls(tree, names, info.name, fresh.lines(path), as_built):
             yield call._replace(side=side)
             count += 1
             if count >= 60:

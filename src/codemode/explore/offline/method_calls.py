@@ -31,10 +31,16 @@ Fn = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def method_calls(
-    tree: ast.Module, names: dict[str, str], method: str, fresh: frozenset[int]
+    tree: ast.Module,
+    names: dict[str, str],
+    method: str,
+    fresh: frozenset[int],
+    as_built: bool = False,
 ) -> Iterator[PoolCall]:
     """Each call of ``method`` in ``tree``'s functions whose instance the test builds or
-    holds (``names``: the class and the subclasses beside it, name -> id), per row."""
+    holds (``names``: the class and the subclasses beside it, name -> id), per row.
+    ``as_built``: every instance as the test's lines (``exprs["self"]``), never a recipe
+    (regen writes them as a fixture: explore/writing/built_fixture.py)."""
     from codemode.explore.offline.harvest import module_tables
     from codemode.explore.offline.receivers import held
     from codemode.explore.offline.row_bindings import assignments, class_tables
@@ -42,6 +48,7 @@ def method_calls(
     env, classes, tables = assignments(tree.body), class_tables(tree), module_tables(tree)
     project = next(iter(names.values())).split(".")[0] if names else ""
     reader = _Reader(tree, env, Makers(tree, names, project))
+    reader.as_built = as_built
     around = held(tree, names)
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -60,6 +67,7 @@ class _Reader:
         self.setup = import_lines(tree)
         self.carrier = Carrier(tree, env, False)
         self.makers = makers
+        self.as_built = False
 
     def calls_in(
         self,
@@ -110,7 +118,7 @@ class _Reader:
 
         call = SubstituteNames(row).visit(ast.parse(ast.unparse(call), mode="eval")).body
         label = f"from_{fn.name}"
-        recipe = self._recipe(fn, built, row)
+        recipe = None if self.as_built else self._recipe(fn, built, row)
         if recipe is None:
             # built with what no recipe holds (a constant of the project, a value another
             # call returns, a part of it changed): as the test builds it, in the worker

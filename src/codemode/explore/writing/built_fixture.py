@@ -26,6 +26,7 @@ from codemode.explore.target import TargetInfo
 from codemode.explore.writing.path_fixture import given, path_fixture, with_fixture
 
 BUILD = "codemode.build"  # worker/construct.py's built-in fixture
+_NO_INSTANCE = " needs an instance: "  # worker/runner.py's _bind, a class that needs arguments
 _NO_FORM = re.compile(r"has no YAML form \((?:args\[(\d+)\]|kwargs\[('[^']*')\])\)")
 
 
@@ -42,8 +43,37 @@ def refixture(
     fx = path_fixture(recorder.records, info)
     if fx is not None:
         return (with_fixture(recorder, fx, done), fx) if done.status == "ok" else (recorder, fx)
-    fx = built_fixture(recorder, info, root) if done.status != "skipped" else None
+    if done.status == "skipped":
+        return recorder, None
+    fx = instance_fixture(recorder, info, root)
+    if fx is not None:  # a method whose class needs arguments: its instance, as tests build it
+        return with_built(recorder, fx, done, "its class needs an instance"), fx
+    fx = built_fixture(recorder, info, root)
     return (with_built(recorder, fx, done), fx) if fx is not None else (recorder, None)
+
+
+def instance_fixture(recorder: Recorder, info: TargetInfo, root: Path) -> dict[str, Any] | None:
+    """For a method none of whose calls got an instance (its class needs arguments), the
+    fixture (its wire form) that builds one as the tests build and prepare it, the most
+    common of their constructions (the worker binds a fixture's value of the method's class
+    as its instance); None when no call says so or no test builds one."""
+    from codemode.explore.offline.input_pool import built_instances
+    from codemode.explore.target import AST_LOCK
+
+    if not info.is_method or not any(_NO_INSTANCE in r.message for r in recorder.records):
+        return None
+    with AST_LOCK:
+        found = Counter(
+            (needed_lines(str(e.get("setup") or ""), str(e["self"])), str(e["self"]))
+            for e in built_instances(info, root)
+        )
+    if not found:
+        return None
+    (lines, value), _ = found.most_common(1)[0]
+    cls, method = info.qualname.rsplit(".", 2)[-2:]
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", cls).lower() + "_" + method.strip("_")
+    kwargs = {"lines": list(lines), "value": value}
+    return {"name": name, "setup": BUILD, "scope": "case", "kwargs": kwargs}
 
 
 def built_fixture(recorder: Recorder, info: TargetInfo, root: Path) -> dict[str, Any] | None:
@@ -122,19 +152,28 @@ def _binds(stmt: ast.stmt) -> tuple[set[str], set[str]]:
 
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         return {(a.asname or a.name).split(".")[0] for a in stmt.names}, set()
-    if isinstance(stmt, ast.Assign):
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
         binds = {t.id for t in stmt.targets if isinstance(t, ast.Name)}
         return binds, set(free_names(stmt.value))
+    if isinstance(stmt, (ast.Expr, ast.Assign)):
+        # a step that changes a value (doc.add(x), p.sep = ","): kept with the value, and
+        # the value's own line still wanted (the step reads its name)
+        root = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.value
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if isinstance(root, ast.Name):
+            return {root.id}, set(free_names(stmt))
     return set(), set()
 
 
-def with_built(recorder: Recorder, fixture: dict[str, Any], done: Any) -> Recorder:
-    """A fresh recorder of the same function with ``fixture`` in place of its parameter; the
-    report's note says where the value came from."""
+def with_built(recorder: Recorder, fixture: dict[str, Any], done: Any, why: str = "") -> Recorder:
+    """A fresh recorder of the same function with ``fixture`` in place of its parameter (or
+    its instance: ``why``); the report's note says where the value came from."""
     done.status, done.message = "ok", ""  # the "needs a fixture" of the first exploration
     value = fixture["kwargs"]["value"]
+    why = why or f"`{fixture['name']}` has no YAML form"
     done.notes.append(
-        f"{recorder.target}: `{fixture['name']}` has no YAML form; explored with a "
-        f"{BUILD} fixture built as the tests build it ({value})"
+        f"{recorder.target}: {why}; explored with a {BUILD} fixture built as the tests "
+        f"build it ({value})"
     )
     return given(recorder, fixture)
