@@ -1,8 +1,11 @@
 """A method's instance as the test prepares it (#32), through the CLI with real git and real
 workers on both sides: built, then changed by the statements before the call (a rule added,
-an attribute set); built by a function of the class or a factory of the project. The change shows only on such an instance: on the
-class built plainly, or with no instance at all, both versions agree or cannot run. Each
-fails on the code before it."""
+an attribute set, in the test or its class's setUp); built by a function of the class or a
+factory of the project; built with more than literals; an argument changed after it is
+built; and regen's fixtures for both. The change shows only on such an input: on the class
+built plainly, or with no instance at all, both versions agree or cannot run. Each fails on
+the code before it.
+"""
 
 from __future__ import annotations
 
@@ -62,6 +65,28 @@ def test_parse():
     p = Parser()
     p.add_rule("x")
     assert p.parse("x y") == ["x"]
+""",
+        },
+        {"src/demo/parser.py": PARSER_NEW},
+        "demo.parser.Parser.parse",
+        "obj = Parser(); obj.add_rule('x'); obj.parse('x y')",
+    ),
+    "its test class's setUp prepares it": (
+        {
+            "src/demo/parser.py": PARSER,
+            "tests/test_parser.py": """\
+import unittest
+
+from demo.parser import Parser
+
+
+class TestParser(unittest.TestCase):
+    def setUp(self):
+        self.p = Parser()
+        self.p.add_rule("x")
+
+    def test_parse(self):
+        self.assertEqual(self.p.parse("x y"), ["x"])
 """,
         },
         {"src/demo/parser.py": PARSER_NEW},

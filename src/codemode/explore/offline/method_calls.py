@@ -23,6 +23,7 @@ from codemode.explore.offline.prepared import (
     Makers,
     method_call,
     preparation,
+    setup_steps,
     step_calls,
 )
 from codemode.explore.offline.test_names import Changes
@@ -50,6 +51,7 @@ def method_calls(
     reader = _Reader(tree, env, Makers(tree, names, project))
     reader.as_built = as_built
     around = held(tree, names)
+    reader.setup = setup_steps(tree)  # what setUp did to the instance it built
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             loops_env = {**env, **classes.get(id(fn), {})}
@@ -68,6 +70,7 @@ class _Reader:
         self.carrier = Carrier(tree, env, False)
         self.makers = makers
         self.as_built = False
+        self.setup: dict[int, dict[str, list[ast.stmt]]] = {}
 
     def calls_in(
         self,
@@ -89,7 +92,7 @@ class _Reader:
         loops = loop_rows(fn, env, fresh)
         blocks = Blocks(fn)
         for node, call in found:
-            built = self._instance(node, call, blocks, around)
+            built = self._instance(node, call, blocks, around, self.setup.get(id(fn), {}))
             if built is None:
                 continue
             changes = blocks.changes(node)
@@ -98,7 +101,12 @@ class _Reader:
                 yield from self._one(fn, call, built, row, changes)
 
     def _instance(
-        self, node: ast.AST, call: ast.Call, blocks: Blocks, around: dict[str, ast.expr]
+        self,
+        node: ast.AST,
+        call: ast.Call,
+        blocks: Blocks,
+        around: dict[str, ast.expr],
+        steps: dict[str, list[ast.stmt]],
     ) -> Instance | None:
         """How the test builds the call's instance, or None: it neither builds nor holds one."""
         base = call.func.value  # type: ignore[attr-defined]
@@ -108,7 +116,7 @@ class _Reader:
             return None
         held_as = ast.unparse(base)
         before = list(blocks.before(node))
-        got = preparation(before, held_as, self.makers, around.get(held_as))
+        got = preparation(before, held_as, self.makers, around.get(held_as), steps.get(held_as))
         return None if got is None else Instance(got[0], got[1], held_as)
 
     def _one(

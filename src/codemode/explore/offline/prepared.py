@@ -134,23 +134,52 @@ def _is_case(node: ast.AST) -> bool:
 
 
 def preparation(
-    before: list[ast.stmt], held_as: str, makers: Makers, held: ast.expr | None = None
+    before: list[ast.stmt],
+    held_as: str,
+    makers: Makers,
+    held: ast.expr | None = None,
+    held_steps: list[ast.stmt] | None = None,
 ) -> tuple[ast.expr, list[ast.stmt]] | None:
     """The last assignment of a built instance to ``held_as`` among ``before`` (else
-    ``held``: what the test class's ``setUp`` or a fixture built), and the statements after
-    it that change the instance; None when nothing builds one."""
+    ``held``: what the test class's ``setUp`` or a fixture built, after ``held_steps``: the
+    statements of ``setUp`` that prepared it), and the statements after it that change the
+    instance; None when nothing builds one."""
     start = 0
+    first = list(held_steps or [])
     for at in range(len(before) - 1, -1, -1):
         stmt = before[at]
         if _assigns(stmt, held_as):
             held = stmt.value  # type: ignore[attr-defined]
             if makers.maker(held) is None:
                 return None
-            start = at + 1
+            start, first = at + 1, []
             break
     if held is None:
         return None
-    return held, [s for s in before[start:] if _changes(s, held_as)]
+    return held, [*first, *(s for s in before[start:] if _changes(s, held_as))]
+
+
+def setup_steps(tree: ast.Module) -> dict[int, dict[str, list[ast.stmt]]]:
+    """id(method of a test class) -> ``self.NAME`` -> the statements of a method of its
+    class (``setUp``) that change the instance after it assigns it there
+    (``self.p = Parser()``; ``self.p.add_rule("x")``)."""
+    out: dict[int, dict[str, list[ast.stmt]]] = {}
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        found: dict[str, list[ast.stmt]] = {}
+        methods = [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for fn in methods:
+            for at, stmt in enumerate(fn.body):
+                target = stmt.targets[0] if isinstance(stmt, ast.Assign) else None
+                if isinstance(target, ast.Attribute) and ast.unparse(target.value) == "self":
+                    name = ast.unparse(target)
+                    steps = [s for s in fn.body[at + 1 :] if _changes(s, name)]
+                    if steps:
+                        found.setdefault(name, steps[:MAX_STEPS])
+        for fn in methods if found else ():
+            out[id(fn)] = found
+    return out
 
 
 def changes_before(before: list[ast.stmt], name: str) -> list[ast.stmt]:
