@@ -51,7 +51,7 @@ def method_calls(
     reader = _Reader(tree, env, Makers(tree, names, project))
     reader.as_built = as_built
     around = held(tree, names)
-    reader.setup = setup_steps(tree)  # what setUp did to the instance it built
+    reader.set_up = setup_steps(tree)  # what setUp did to the instance it built
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             loops_env = {**env, **classes.get(id(fn), {})}
@@ -70,7 +70,7 @@ class _Reader:
         self.carrier = Carrier(tree, env, False)
         self.makers = makers
         self.as_built = False
-        self.setup: dict[int, dict[str, list[ast.stmt]]] = {}
+        self.set_up: dict[int, dict[str, list[ast.stmt]]] = {}
 
     def calls_in(
         self,
@@ -92,7 +92,7 @@ class _Reader:
         loops = loop_rows(fn, env, fresh)
         blocks = Blocks(fn)
         for node, call in found:
-            built = self._instance(node, call, blocks, around, self.setup.get(id(fn), {}))
+            built = self._instance(node, call, blocks, around, self.set_up.get(id(fn), {}))
             if built is None:
                 continue
             changes = blocks.changes(node)
