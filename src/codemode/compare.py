@@ -50,7 +50,14 @@ def _numbers_equal(expected: int | float, observed: int | float, tol: Tolerance)
     return math.isclose(expected, observed, rel_tol=tol.rel, abs_tol=tol.abs)
 
 
+# Types whose two values of the same type are equal exactly when ``==`` says so here.
+_EXACT = frozenset({str, int, bool, type(None)})
+
+
 def values_equal(expected: Any, observed: Any, tol: Tolerance = DEFAULT_TOLERANCE) -> bool:
+    kind = type(expected)
+    if kind is type(observed) and kind in _EXACT:  # most outputs: what the lines below say
+        return bool(expected == observed)
     if isinstance(expected, bool) or isinstance(observed, bool):
         return type(expected) is type(observed) and expected == observed
     if isinstance(expected, (int, float)) and isinstance(observed, (int, float)):

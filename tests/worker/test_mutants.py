@@ -53,8 +53,9 @@ def test_an_alarm_at_either_edge_of_a_mutant_call_is_its_timeout_not_the_workers
 
     calls = Calls(Runner(None), {}, (sorted, None, None))
     # The limit is the process's CPU time (a timer the kernel checks at its tick): a call of
-    # about 15 ms, with limits from 1 to 40 ms, sees it go off before, during and after it.
-    rows = list(range(20_000, 0, -1))
+    # about 15 ms, with limits from 1 to 40 ms, sees it go off before, during and after it (a
+    # list of plain ints is converted without a call per item: 120,000 of them take that long).
+    rows = list(range(120_000, 0, -1))
     outcomes = {
         calls.one({"id": "c", "args": [rows]}, 1e-3 * (i % 40 + 1)).get("outcome")
         for i in range(200)

@@ -169,19 +169,33 @@ def evaluators_for(
 
     Type checks take their answers in the order ``type_requests`` sent them to the worker.
     """
+    return _own_evaluators(case, tol, expected) + function_evaluators(
+        evals, tol, 1 if case.type else 0
+    )
+
+
+def _own_evaluators(case: CaseSpec, tol: Tolerance, expected: Any) -> list[Evaluator]:
+    """The evaluators of the case's own keys (its ``type`` is the worker's first answer)."""
     out: list[Evaluator] = []
-    types = 0
     if case.has_expected:
         out.append(Expected(tol, expected))
     if case.type:
-        out.append(TypeIs("type", types))
-        types += 1
+        out.append(TypeIs("type", 0))
     if case.has_contains:
         out.append(Contains(canonical(case.contains), tol))
     if case.pattern is not None:
         out.append(Pattern("pattern", case.pattern, case.case_sensitive))
     if case.duration_ms is not None:
         out.append(Duration("duration", case.duration_ms))
+    return out
+
+
+def function_evaluators(
+    evals: Sequence[EvaluatorSpec], tol: Tolerance, types: int = 0
+) -> list[Evaluator]:
+    """The evaluators of a function's ``evals:``, the same for each of its cases; ``types``:
+    the worker's answers to type checks that come before theirs (a case's own ``type``)."""
+    out: list[Evaluator] = []
     for ev in evals:
         if ev.kind == "type":
             out.append(TypeIs(ev.name, types))
@@ -255,20 +269,37 @@ def judge(
 
     ``expected``: ``canonical(case.expected)``, when the caller needs it too (one conversion of
     the expected value per case, not one per use)."""
-    if case.raises:
-        return judge_raises(case, outcome)
-    if outcome.kind == "raised":
-        exc = outcome.exc or {}
-        msg = f"raised {exc.get('type')}: {exc.get('message', '')}"
-        if exc.get("where"):
-            msg += f" (at {exc['where']})"
-        return [Evaluation("exception", False, "unexpected exception: " + msg)]
-    out = []
-    for evaluator in evaluators_for(case, evals, tol, expected):
-        found = evaluator.evaluate(case, outcome)
-        if found is not None:
-            out.append(found)
-    return out
+    return Judge(evals, tol)(case, outcome, expected)
+
+
+class Judge:
+    """``judge`` for the cases of one function: its ``evals:`` made into evaluators once, not
+    once for each case (#36)."""
+
+    def __init__(self, evals: Sequence[EvaluatorSpec] = (), tol: Tolerance = DEFAULT_TOLERANCE):
+        self.tol = tol
+        self.shared = (function_evaluators(evals, tol, 0), function_evaluators(evals, tol, 1))
+
+    def __call__(
+        self, case: CaseSpec, outcome: Outcome, expected: Any = NOT_GIVEN
+    ) -> list[Evaluation]:
+        if case.raises:
+            return judge_raises(case, outcome)
+        if outcome.kind == "raised":
+            exc = outcome.exc or {}
+            msg = f"raised {exc.get('type')}: {exc.get('message', '')}"
+            if exc.get("where"):
+                msg += f" (at {exc['where']})"
+            return [Evaluation("exception", False, "unexpected exception: " + msg)]
+        out = []
+        for evaluator in (
+            *_own_evaluators(case, self.tol, expected),
+            *self.shared[bool(case.type)],
+        ):
+            found = evaluator.evaluate(case, outcome)
+            if found is not None:
+                out.append(found)
+        return out
 
 
 def assertion_evaluation(name: str, expr: str, answer: bool | SandboxAnswer) -> Evaluation:

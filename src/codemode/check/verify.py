@@ -15,10 +15,10 @@ from codemode.check.assertions import AssertionRow, AssertionSandbox, SandboxAns
 from codemode.check.judge import (
     NOT_GIVEN,
     Evaluation,
+    Judge,
     assertion_evaluation,
     case_status,
     function_status,
-    judge,
     type_requests,
 )
 from codemode.compare import Tolerance, describe
@@ -88,6 +88,7 @@ class _Slot(NamedTuple):
 class _Pending(NamedTuple):
     """A case judged except for its assertions, which are evaluated in batches in Monty."""
 
+    at: int  # its place among the function's cases
     case: CaseSpec
     outcome: Outcome
     evaluations: list[Evaluation]
@@ -137,6 +138,7 @@ class Verifier:
         # The last function's outcomes by case id: accept writes `raises:` only for a real
         # exception, never for a returned dict that looks like one (#21).
         self.outcomes: dict[str, Outcome] = {}
+        self._seen_checks: dict[tuple[Evaluation, ...], tuple[Check, ...]] = {}
 
     # --- one function -------------------------------------------------------------------
 
@@ -185,29 +187,35 @@ class Verifier:
         lines: set[int] = set()
         pending: list[_Pending] = []
         assertions = _Assertions()
-        # Keyed by the case object, not its id: a duplicate id (reported as that case's
-        # error) must not overwrite the verdict of the first case of that id.
-        results: dict[int, CaseResult] = {}
+        # By the case's place, not its id: a duplicate id (reported as that case's error)
+        # must not overwrite the verdict of the first case of that id.
+        results: list[CaseResult | None] = [None] * len(func.cases)
         shared = [(e.name, e.params["assertion"]) for e in func.evaluators if e.kind == "assertion"]
-        for case in func.cases:
+        judge = Judge(func.evaluators, self.tol)
+        for at, case in enumerate(func.cases):
             outcome = outcomes.get(case.id) or Outcome(
                 case.id, "error", message="no result from the worker"
             )
             if case.error or outcome.kind == "error":
-                results[id(case)] = _error_result(case, outcome)
+                results[at] = _error_result(case, outcome)
                 continue
-            lines.update(outcome.lines or ())
+            if outcome.lines:
+                lines.update(outcome.lines)
             expected = canonical(case.expected) if case.has_expected else None
-            evaluations = judge(case, outcome, func.evaluators, self.tol, expected)
+            evaluations = judge(case, outcome, expected)
             slots = assertions.add(case, shared, outcome, expected)
-            pending.append(_Pending(case, outcome, evaluations, slots, expected))
+            pending.append(_Pending(at, case, outcome, evaluations, slots, expected))
         answers = assertions.answer(self.sandbox)
         for p in pending:
             for slot in p.slots:
                 answer = answers[slot.expr][slot.at]
                 p.evaluations.append(assertion_evaluation(slot.name, slot.expr, answer))
-            results[id(p.case)] = self._case_result(p)
-        cases = tuple(_with_call(results[id(c)], func.id, c) for c in func.cases)
+            results[p.at] = self._case_result(p)
+        cases = tuple(
+            r if r.status not in FAILING_CASE_ORDER else _with_call(r, func.id, c)
+            for r, c in zip(results, func.cases)
+            if r is not None
+        )
         status = function_status(cases)
         message = _message_only(cases) if status == "message_changed" else ""
         return FunctionResult(func.id, status, spec.rel, func.line, cases, message), lines
@@ -228,9 +236,21 @@ class Verifier:
             message,
             diff,
             outcome.duration_ms,
-            tuple([Check(e.name, e.passed, e.message) for e in p.evaluations]),
+            self._checks(p.evaluations),
             case.generated,
         )
+
+    def _checks(self, evaluations: list[Evaluation]) -> tuple[Check, ...]:
+        """The report's checks of a case: one tuple for the cases whose evaluations are the
+        same (most cases of a function pass the same checks), not new ones for each (#36)."""
+        key = tuple(evaluations)
+        found = self._seen_checks.get(key)
+        if found is None:
+            if len(self._seen_checks) > 4096:  # failures each say something else
+                self._seen_checks.clear()
+            found = tuple([Check(e.name, e.passed, e.message) for e in evaluations])
+            self._seen_checks[key] = found
+        return found
 
     def verify(
         self,
@@ -357,8 +377,13 @@ def _with_call(result: CaseResult, function_id: str, case: CaseSpec) -> CaseResu
     return result._replace(call=format_call(function_id, list(case.args), case.kwargs))
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _for_sandbox(value: Any) -> Any:
     """Canonical values as assertions expect them: bytes as bytes, not their tagged form."""
+    if type(value) in _SCALARS or (type(value) is list and all(type(v) in _SCALARS for v in value)):
+        return value  # no tagged form inside: as it is (#36)
     if isinstance(value, dict):
         if len(value) == 1 and BYTES_TAG in value:
             return base64.b64decode(value[BYTES_TAG])

@@ -485,7 +485,8 @@ class Worker:
                     yield Outcome(case=case_id, kind="error", message=self._timed_out())
                 progress.replay = True
                 return
-            bad = _bad_reply(reply, case_id)
+            outcome = replies.plain_outcome(reply, case_id)
+            bad = None if outcome is not None else replies.bad_reply(reply, case_id)
             if bad is not None:
                 # The stream can no longer be trusted: this case is an error, the worker is
                 # replaced, and the rest of the block runs in a fresh one (#21).
@@ -493,7 +494,7 @@ class Worker:
                 progress.done += 1
                 yield Outcome(case=case_id, kind="error", message=bad)
                 return
-            if "fatal" in reply:
+            if outcome is None and "fatal" in reply:
                 # The target cannot run at all: every remaining case reports the same cause.
                 progress.finished = True
                 text = reply.get("message", "")
@@ -502,7 +503,8 @@ class Worker:
                 if reply.get("fatal") == "memory":
                     self.kill()
                 return
-            outcome = _outcome(reply, case_id)
+            if outcome is None:
+                outcome = replies.outcome(reply, case_id)
             progress.done += 1
             if outcome.kind == "raised" and (outcome.exc or {}).get("type") == "MemoryError":
                 yield self._out_of_memory(case_id, outcome)
@@ -533,20 +535,6 @@ class Worker:
         )
 
 
-def _bad_reply(reply: dict[str, Any], case_id: str) -> str | None:
-    """Why ``reply`` cannot be the answer for ``case_id``, or None when it fits its schema."""
-    if "bad" in reply:
-        return str(reply["bad"])
-    try:
-        if "fatal" in reply:
-            replies.check_fatal(reply)
-        else:
-            replies.check_case_reply(reply, case_id)
-    except replies.BadReply as exc:
-        return f"the worker's reply does not fit the protocol: {exc}"
-    return None
-
-
 class _Progress:
     """How far one request got: cases answered, and whether the request is over."""
 
@@ -557,31 +545,3 @@ class _Progress:
         self.done = 0
         self.finished = False
         self.replay = False  # the worker died or hung: send the rest one reply a write
-
-
-def _type_mismatch(answer: Any) -> TypeMismatch | None:
-    if answer is None:
-        return None
-    if isinstance(answer, dict):
-        return TypeMismatch(str(answer.get("spec_error")), spec_error=True)
-    return TypeMismatch(str(answer))
-
-
-def _outcome(reply: dict[str, Any], case_id: str) -> Outcome:
-    kind = reply.get("outcome", "error")
-    return Outcome(
-        case=str(reply.get("case", case_id)),
-        kind=kind,
-        value=reply.get("value"),
-        exc=reply.get("exc"),
-        message=reply.get("message", ""),
-        duration_ms=reply.get("duration_ms"),
-        types=[_type_mismatch(t) for t in reply.get("types", ())],
-        lines=reply.get("lines"),
-        typed=reply.get("typed"),
-        args=reply.get("args"),
-        kwargs=reply.get("kwargs"),
-        clock=reply.get("clock"),
-        blocked=reply.get("blocked"),
-        built=reply.get("built"),
-    )

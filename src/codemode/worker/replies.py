@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from codemode.worker.outcome import Outcome, TypeMismatch
+
 KINDS = ("returned", "raised", "error")
 
 
@@ -32,7 +34,7 @@ def _is_str_or_none(v: Any) -> bool:
     return v is None or isinstance(v, str)
 
 
-def _is_number_or_none(v: Any) -> bool:
+def is_number_or_none(v: Any) -> bool:
     return v is None or (
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
     )
@@ -66,7 +68,7 @@ def check_case_reply(reply: dict[str, Any], case_id: str) -> None:
     if (
         reply.keys() == _RETURNED
         and reply["outcome"] == "returned"
-        and _is_number_or_none(reply["duration_ms"])
+        and is_number_or_none(reply["duration_ms"])
     ):
         return  # every check below holds for it (#20: ~2 us of every case)
     kind = reply.get("outcome", "error")
@@ -78,7 +80,7 @@ def check_case_reply(reply: dict[str, Any], case_id: str) -> None:
     for key in ("message", "clock", "blocked", "built"):
         if key in reply and not _is_str_or_none(reply[key]):
             raise BadReply(f"'{key}' is not text")
-    if not _is_number_or_none(reply.get("duration_ms")):
+    if not is_number_or_none(reply.get("duration_ms")):
         raise BadReply("'duration_ms' is not a finite number")
     lines = reply.get("lines")
     if lines is not None and not (isinstance(lines, list) and all(type(n) is int for n in lines)):
@@ -97,3 +99,73 @@ def check_case_reply(reply: dict[str, Any], case_id: str) -> None:
 def check_fatal(reply: dict[str, Any]) -> None:
     if not isinstance(reply.get("fatal"), str) or not _is_str_or_none(reply.get("message")):
         raise BadReply("a fatal reply whose kind or message is not text")
+
+
+# --- a reply as an Outcome ---------------------------------------------------------------
+
+
+def bad_reply(reply: dict[str, Any], case_id: str) -> str | None:
+    """Why ``reply`` cannot be the answer for ``case_id``, or None when it fits its schema."""
+    if "bad" in reply:
+        return str(reply["bad"])
+    try:
+        if "fatal" in reply:
+            check_fatal(reply)
+        else:
+            check_case_reply(reply, case_id)
+    except BadReply as exc:
+        return f"the worker's reply does not fit the protocol: {exc}"
+    return None
+
+
+def type_mismatch(answer: Any) -> TypeMismatch | None:
+    if answer is None:
+        return None
+    if isinstance(answer, dict):
+        return TypeMismatch(str(answer.get("spec_error")), spec_error=True)
+    return TypeMismatch(str(answer))
+
+
+_RETURNED_TYPED = _RETURNED | {"types"}
+
+
+def plain_outcome(reply: dict[str, Any], case_id: str) -> Outcome | None:
+    """The outcome of the commonest reply, a value returned with nothing else asked but type
+    checks that held, read as ``bad_reply`` and ``outcome`` read it, in one step (#36: most
+    of 2,000 replies); None for any other reply, which they read."""
+    keys = reply.keys()
+    if keys == _RETURNED:
+        types: list[TypeMismatch | None] = []
+    elif keys == _RETURNED_TYPED and type(reply["types"]) is list:
+        types = reply["types"]
+        if any(t is not None for t in types):
+            return None
+        types = [None] * len(types)
+    else:
+        return None
+    case, took = reply["case"], reply["duration_ms"]
+    if type(case) is not str or case != case_id or reply["outcome"] != "returned":
+        return None
+    if not is_number_or_none(took):
+        return None
+    return Outcome(case, "returned", reply["value"], None, "", took, types)
+
+
+def outcome(reply: dict[str, Any], case_id: str) -> Outcome:
+    kind = reply.get("outcome", "error")
+    return Outcome(
+        case=str(reply.get("case", case_id)),
+        kind=kind,
+        value=reply.get("value"),
+        exc=reply.get("exc"),
+        message=reply.get("message", ""),
+        duration_ms=reply.get("duration_ms"),
+        types=[type_mismatch(t) for t in reply.get("types", ())],
+        lines=reply.get("lines"),
+        typed=reply.get("typed"),
+        args=reply.get("args"),
+        kwargs=reply.get("kwargs"),
+        clock=reply.get("clock"),
+        blocked=reply.get("blocked"),
+        built=reply.get("built"),
+    )

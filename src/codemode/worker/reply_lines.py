@@ -34,6 +34,11 @@ class ReplyLines:
 
     def readline(self, timeout: float | None) -> bytes | None:
         """A line, or None on timeout; raises WorkerDied at EOF."""
+        nl = self.buf.find(b"\n")
+        if nl >= 0:  # a block's replies come in one write: most lines are here already
+            line = bytes(self.buf[: nl + 1])
+            del self.buf[: nl + 1]
+            return line
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             nl = self.buf.find(b"\n")
