@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from codemode import probe
-from codemode.change.git import commit_or_none, run
+from codemode.change.git import commit_or_none, run, run_all
 from codemode.errors import FatalError
 from codemode.scope import Scope
 
@@ -33,13 +33,9 @@ def new_side(root: Path, scope: Scope) -> Path | None:
     return None
 
 
-def _untracked_modules(root: Path) -> bool:
-    """Whether the work tree holds Python modules git does not track (and does not ignore):
-    staged code that imports one would pass in the work tree and fail once committed (#11)."""
-    out = run(
-        root, "ls-files", "--others", "--exclude-standard", "-z", "--", "*.py", "*.so", "*.pyd"
-    )
-    return bool(out.strip(b"\0"))
+# The Python modules the work tree holds that git does not track (and does not ignore):
+# staged code that imports one would pass in the work tree and fail once committed (#11).
+_UNTRACKED = ("ls-files", "--others", "--exclude-standard", "-z", "--", "*.py", "*.so", "*.pyd")
 
 
 def materialize_staged(root: Path) -> Path | None:
@@ -60,8 +56,10 @@ def materialize_commit(root: Path, ref: str) -> Path | None:
 
 def _materialize(root: Path, commit: str | None) -> Path | None:
     probe.count("materialize", commit or "index")
-    differs = run(root, "diff", *_SAME, *([commit] if commit else [])).strip(b"\0")
-    if not differs and not _untracked_modules(root):
+    # Both asked at once: the work tree stands in when neither finds anything (a hook with
+    # nothing unstaged: the common case, which then waits for one git run, not two).
+    differs, untracked = run_all(root, ("diff", *_SAME, *([commit] if commit else [])), _UNTRACKED)
+    if not differs.strip(b"\0") and not untracked.strip(b"\0"):
         return None
     from codemode import tempdirs  # only here: a hook's every run should not pay for it
 
