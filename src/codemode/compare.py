@@ -56,8 +56,13 @@ _EXACT = frozenset({str, int, bool, type(None)})
 
 def values_equal(expected: Any, observed: Any, tol: Tolerance = DEFAULT_TOLERANCE) -> bool:
     kind = type(expected)
-    if kind is type(observed) and kind in _EXACT:  # most outputs: what the lines below say
+    if kind is type(observed) and kind in _EXACT:  # most outputs: what general_equal says
         return bool(expected == observed)
+    return general_equal(expected, observed, tol)
+
+
+def general_equal(expected: Any, observed: Any, tol: Tolerance = DEFAULT_TOLERANCE) -> bool:
+    """``values_equal`` without its shortcut (a test holds the two to one answer)."""
     if isinstance(expected, bool) or isinstance(observed, bool):
         return type(expected) is type(observed) and expected == observed
     if isinstance(expected, (int, float)) and isinstance(observed, (int, float)):

@@ -14,11 +14,10 @@ import pytest
 from codemode.check.assertions import AssertionSandbox
 from codemode.check.verify import Verifier
 from codemode.config import load_config
-from codemode.effects import Allowance, Effects, absolute_globs
 from codemode.specs.load import parse_spec_text
 from codemode.specs.types import SpecFile
 from codemode.worker.pool import Worker
-from codemode.worker.python import find_python
+from markkit import appears, marking_worker
 
 MODULE = """
 import os
@@ -43,29 +42,14 @@ def seen(name, box):
 
 @pytest.fixture
 def worker(tmp_path: Path) -> Iterator[Worker]:
-    (tmp_path / "marks.py").write_text(MODULE)
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "marks"\n')
-    # the module writes its evidence beside itself: allowed on purpose (#31)
-    allowed = Effects(Allowance(absolute_globs(["**"], tmp_path)))
-    w = Worker(find_python(tmp_path, None), tmp_path, (), effects=allowed)
-    w.start()
-    try:
+    # the module writes its evidence beside itself
+    files = {"marks.py": MODULE, "pyproject.toml": '[project]\nname = "marks"\n'}
+    with marking_worker(tmp_path, files) as w:
         yield w
-    finally:
-        w.close()
 
 
 def _spec(tmp_path: Path, name: str, text: str) -> SpecFile:
     return parse_spec_text(text, tmp_path / name, name)
-
-
-def _appears(path: Path, seconds: float = 20.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if path.exists():
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def _statuses(result: object) -> list[str]:
@@ -84,7 +68,7 @@ def test_the_next_piece_runs_while_this_one_is_judged(worker: Worker, tmp_path: 
     key, result = next(pieces)
     assert (key, _statuses(result)) == ("a", ["passed"])
     # Not asked for yet, and it ran: its block went to the worker with the first piece's.
-    assert _appears(tmp_path / "two")
+    assert appears(tmp_path / "two")
     key, result = next(pieces)
     assert (key, _statuses(result)) == ("b", ["passed"])
     assert next(pieces, None) is None

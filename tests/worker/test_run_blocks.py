@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from codemode.effects import Allowance, Effects, absolute_globs
 from codemode.worker.pool import Block, Outcome, Worker
-from codemode.worker.python import find_python
+from markkit import appears, marking_worker
 
 MODULE = """
 import os
@@ -42,15 +40,9 @@ def big(text):
 
 @pytest.fixture
 def worker(tmp_path: Path) -> Iterator[Worker]:
-    (tmp_path / "blocks.py").write_text(MODULE)
-    # `mark` writes its evidence under the test's folder: allowed on purpose (#31)
-    allowed = Effects(Allowance(absolute_globs(["**"], tmp_path)))
-    w = Worker(find_python(tmp_path, None), tmp_path, (), effects=allowed)
-    w.start()
-    try:
+    # `mark` writes its evidence under the test's folder
+    with marking_worker(tmp_path, {"blocks.py": MODULE}) as w:
         yield w
-    finally:
-        w.close()
 
 
 def _block(function: str, *args: object, cid: str = "a") -> Block:
@@ -61,15 +53,6 @@ def _kinds(outcomes: list[Outcome]) -> list[tuple[str, str, object]]:
     return [(o.case, o.kind, o.value) for o in outcomes]
 
 
-def _appears(path: Path, seconds: float = 20.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if path.exists():
-            return True
-        time.sleep(0.01)
-    return False
-
-
 def test_the_next_block_runs_while_the_caller_judges_this_one(
     worker: Worker, tmp_path: Path
 ) -> None:
@@ -77,7 +60,7 @@ def test_the_next_block_runs_while_the_caller_judges_this_one(
     runs = worker.run_blocks([_block("mark", str(first)), _block("mark", str(second), cid="b")])
     assert _kinds(next(runs)) == [("a", "returned", 1)]
     # Not asked for yet, and it ran: its request was in the worker with the first one's.
-    assert _appears(second)
+    assert appears(second)
     assert _kinds(next(runs)) == [("b", "returned", 1)]
 
 
@@ -92,7 +75,7 @@ def test_a_request_of_a_few_hundred_cases_goes_ahead_too(worker: Worker, tmp_pat
         [_block("mark_padded", str(first), pad), _block("mark_padded", str(second), pad, cid="b")]
     )
     assert _kinds(next(runs)) == [("a", "returned", 1)]
-    assert _appears(second)
+    assert appears(second)
     assert _kinds(next(runs)) == [("b", "returned", 1)]
 
 
