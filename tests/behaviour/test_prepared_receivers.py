@@ -330,3 +330,23 @@ def test_regen_writes_an_argument_changed_after_it_is_built_in_a_generated_fixtu
     expected = [c["case"].get("expected") for c in spec["demo.doc.render"]["dataset"]]
     assert "<h1>Title</h1><p>Body</p>" in expected, spec
     assert main(["check", "--all"]) == 0, capsys.readouterr().out
+
+
+def test_a_method_no_test_calls_is_tried_on_the_instance_a_test_builds_with_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``describe`` has no test, and ``Parser()`` cannot be built: its planned inputs run on
+    the instance the test of ``parse`` builds from another function's value."""
+    source = LOADER + ("\n    def describe(self, sep: str):\n        return sep.join(self.rules)\n")
+    test = BUILT["an instance built with another function's value"][0]
+    repo = project(tmp_path, {"src/demo/parser.py": source, "tests/test_parser.py": test})
+    new = source.replace("sep.join(self.rules)", "sep.join(sorted(self.rules, reverse=True))")
+    write(repo, {"src/demo/parser.py": new})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report)["demo.parser.Parser.describe"]
+    assert f["status"] == "changed" and rc == 1, f
+    calls = [w["call"] for w in f["witnesses"]]
+    assert calls and all(
+        c.startswith("obj = Parser(load_rules('x, y')); obj.describe(") for c in calls
+    ), calls
