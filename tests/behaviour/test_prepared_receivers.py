@@ -10,6 +10,7 @@ the code before it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -145,19 +146,27 @@ def test_text():
 }
 
 
+def _witnesses(
+    tmp: Path, old: dict[str, str], new: dict[str, str], fid: str, capsys: Any, monkeypatch: Any
+) -> dict[str, dict[str, Any]]:
+    """``check --staged`` of the change from ``old`` to ``new``: the function's witnesses by
+    their call, the function asserted ``changed`` with exit code 1."""
+    repo = project(tmp, old)
+    write(repo, new)
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get(fid)
+    assert f is not None and f["status"] == "changed" and rc == 1, f
+    return {w["call"]: w for w in f["witnesses"]}
+
+
 @pytest.mark.parametrize("how", sorted(PREPARED))
 def test_a_method_is_diffed_on_the_instance_as_the_test_prepares_it(
     how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     old, new, fid, call = PREPARED[how]
-    repo = project(tmp_path, old)
-    write(repo, new)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "new")
-    rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report).get(fid)
-    assert f is not None and f["status"] == "changed" and rc == 1, f
-    assert call in [w["call"] for w in f["witnesses"]], f["witnesses"]
+    calls = _witnesses(tmp_path, old, new, fid, capsys, monkeypatch)
+    assert call in calls, list(calls)
 
 
 LOADER = """\
@@ -218,13 +227,10 @@ def test_an_instance_built_with_more_than_literals_is_built_as_the_test_builds_i
     how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     test, fid, call = BUILT[how]
-    repo = project(tmp_path, {"src/demo/parser.py": LOADER, "tests/test_parser.py": test})
-    write(repo, {"src/demo/parser.py": LOADER.replace("[w for w", "[w.upper() for w")})
-    git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report).get(fid)
-    assert f is not None and f["status"] == "changed" and rc == 1, f
-    assert call in [w["call"] for w in f["witnesses"]], f["witnesses"]
+    old = {"src/demo/parser.py": LOADER, "tests/test_parser.py": test}
+    new = {"src/demo/parser.py": LOADER.replace("[w for w", "[w.upper() for w")}
+    calls = _witnesses(tmp_path, old, new, fid, capsys, monkeypatch)
+    assert call in calls, list(calls)
 
 
 DOC = """\
@@ -261,14 +267,11 @@ def test_an_argument_the_test_changes_after_building_it_is_passed_so(
 ) -> None:
     """Only the paragraph the test appends shows the change: the document its first line
     builds alone renders the same on both versions."""
-    repo = project(tmp_path, {"src/demo/doc.py": DOC, "tests/test_doc.py": DOC_TEST})
+    old = {"src/demo/doc.py": DOC, "tests/test_doc.py": DOC_TEST}
     new = DOC.replace("for c in node.children)", 'for c in node.children if c.tag != "p")')
-    write(repo, {"src/demo/doc.py": new})
-    git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report)["demo.doc.render"]
-    assert f["status"] == "changed" and rc == 1, f
-    calls = {w["call"]: w for w in f["witnesses"]}
+    calls = _witnesses(
+        tmp_path, old, {"src/demo/doc.py": new}, "demo.doc.render", capsys, monkeypatch
+    )
     call = "doc = parse('h1:Title'); doc.children.append(Node('p', 'Body')); render(doc)"
     assert calls[call]["new"] == {"returned": "<h1>Title</h1>"}, list(calls)
 
@@ -339,14 +342,9 @@ def test_a_method_no_test_calls_is_tried_on_the_instance_a_test_builds_with_line
     the instance the test of ``parse`` builds from another function's value."""
     source = LOADER + ("\n    def describe(self, sep: str):\n        return sep.join(self.rules)\n")
     test = BUILT["an instance built with another function's value"][0]
-    repo = project(tmp_path, {"src/demo/parser.py": source, "tests/test_parser.py": test})
     new = source.replace("sep.join(self.rules)", "sep.join(sorted(self.rules, reverse=True))")
-    write(repo, {"src/demo/parser.py": new})
-    git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report)["demo.parser.Parser.describe"]
-    assert f["status"] == "changed" and rc == 1, f
-    calls = [w["call"] for w in f["witnesses"]]
-    assert calls and all(
-        c.startswith("obj = Parser(load_rules('x, y')); obj.describe(") for c in calls
-    ), calls
+    old = {"src/demo/parser.py": source, "tests/test_parser.py": test}
+    fid = "demo.parser.Parser.describe"
+    calls = _witnesses(tmp_path, old, {"src/demo/parser.py": new}, fid, capsys, monkeypatch)
+    want = "obj = Parser(load_rules('x, y')); obj.describe("
+    assert calls and all(c.startswith(want) for c in calls), list(calls)
