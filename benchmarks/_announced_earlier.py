@@ -16,7 +16,8 @@ pair yet", never scored):
 - webcolors 1.11.1 -> 1.12: "No bug fixes or new features" (its changelog).
 - webcolors 1.12 -> 1.13, 1.13 -> 24.6.0: the functions moved to other modules (no function
   at the same path in both releases).
-- more-itertools, sqlparse (SLOW): not written yet."""
+- more-itertools 9.0.0 -> 9.1.0's other entries (iter_index, transpose, matmul, factor,
+  gray_product are new functions; sieve's new code gives the same primes)."""
 
 from __future__ import annotations
 
@@ -621,6 +622,73 @@ EARLIER_ANNOUNCED: dict[tuple[str, str, str], tuple[Announced, ...]] = {
             "value:'The Cat\\n\\nThe Dog'",
             "2.4: its new tests (titlecase(s, preserve_blank_lines=True); no changelog in the "
             "sdist)",
+        ),
+    ),
+    ("more-itertools", "8.14.0", "9.0.0"): (
+        A(
+            "more_itertools.recipes.grouper",
+            "list(grouper(3, 'abcdef'))",
+            "value:[('a', 'b', 'c'), ('d', 'e', 'f')]",
+            "raised:TypeError",
+            "9.0.0: grouper no longer accepts an integer as its first argument. Previously this "
+            "raised a DeprecationWarning.",
+        ),
+        A(
+            "more_itertools.more.windowed",
+            "list(windowed([], 3))",
+            "value:[(None, None, None)]",
+            "value:[]",
+            "9.0.0: windowed now yields nothing when its iterable is empty.",
+        ),
+    ),
+    ("more-itertools", "9.0.0", "9.1.0"): (
+        A(
+            "more_itertools.more.split_after",
+            "list(split_after('aXbX', lambda c: c == 'X', maxsplit=2))",
+            "value:[['a', 'X'], ['b', 'X'], []]",
+            "value:[['a', 'X'], ['b', 'X']]",
+            "9.1.0 (headed 8.14.0 in its docs/versions.rst): maxsplit was updated to fix a bug "
+            "(split_after's maxsplit: no empty last part)",
+        ),
+    ),
+    ("more-itertools", "9.1.0", "10.0.0"): (
+        A(
+            "more_itertools.recipes.batched",
+            "list(batched('abcde', 2))",
+            "value:[['a', 'b'], ['c', 'd'], ['e']]",
+            "value:[('a', 'b'), ('c', 'd'), ('e',)]",
+            "10.0.0: batched and matmul now yield tuples instead of lists",
+        ),
+        A(
+            "more_itertools.recipes.matmul",
+            "list(matmul([(7, 5), (3, 5)], [[2, 5], [7, 9]]))",
+            "value:[[49, 80], [41, 60]]",
+            "value:[(49, 80), (41, 60)]",
+            "10.0.0: batched and matmul now yield tuples instead of lists",
+        ),
+        A(
+            "more_itertools.more.iterate",
+            "list(iterate(lambda x: next(iter([])) if x > 2 else x + 1, 0))",
+            "raised:RuntimeError",
+            "value:[0, 1, 2, 3]",
+            "10.0.0: iterate now breaks when its func argument raises StopIteration",
+        ),
+    ),
+    ("sqlparse", "0.4.3", "0.4.4"): (
+        A(
+            "sqlparse.parse",
+            "[type(t).__name__ for t in parse('a in (1, 2)')[0].tokens]",
+            "value:['Comparison']",
+            "value:['Identifier', 'Token', 'Token', 'Token', 'Parenthesis']",
+            "0.4.4: Revert a change from 0.4.0 that changed IN to be a comparison (issue694)",
+        ),
+        A(
+            "sqlparse.format",
+            "format('select a in (1, 2) as x, b from t', reindent=True)",
+            "value:'select a in (1,\\n             2) as x,\\n       b\\nfrom t'",
+            "value:'select a in (1,\\n             2) as x,\\n            b\\nfrom t'",
+            "0.4.4: Revert a change from 0.4.0 that changed IN to be a comparison (issue694), as "
+            "reindent lays it out",
         ),
     ),
 }
