@@ -22,6 +22,7 @@ from codemode.explore.offline.harvest import (
     SKIP_DIRS,
     Candidate,
     calls_in_file,
+    candidate_shape,
     doctest_lines,
     examples_in,
     is_test_file,
@@ -30,7 +31,7 @@ from codemode.explore.offline.harvest import (
     python_files,
     read_source,
 )
-from codemode.explore.offline.spread import spread, value_shape
+from codemode.explore.offline.spread import MAX_READ, spread, value_shape
 from codemode.explore.target import TargetInfo
 
 MAX_SIBLING = 40  # calls per function borrowed from its siblings' tests
@@ -101,46 +102,71 @@ def _test_trees(root: Path, words: list[str]) -> list[tuple[str, ast.Module]]:
     return out
 
 
-_HARVESTS: dict[tuple[int, str, str], tuple[ast.Module, list[Candidate]]] = {}
+_HARVESTS: dict[tuple[int, str, str, int], tuple[ast.Module, list[Candidate]]] = {}
 
 
-def _sibling_harvest(info: TargetInfo, name: str, tree: ast.Module) -> list[Candidate]:
-    """The literal positional calls of ``name`` (a function of the target's module) in a test
-    file's ``tree``, harvested once: every function of the module asks for every sibling's,
-    and a module of n functions harvested n * n times (#36)."""
-    key = (id(tree), info.module, name)
+def _sibling_harvest(
+    info: TargetInfo, name: str, tree: ast.Module, fresh: frozenset[int]
+) -> list[Candidate]:
+    """The calls of ``name`` (a function of the target's module) in a test file's ``tree``,
+    those on a line the change wrote marked (``fresh``), harvested once: every function of
+    the module asks for every sibling's, and a module of n functions harvested n * n times
+    (#36)."""
+    key = (id(tree), info.module, name, hash(fresh))
     got = _HARVESTS.get(key)
     if got is None or got[0] is not tree:
         other = dataclasses.replace(info, qualname=name)
-        calls = calls_in_file(other, tree, False, "tests")
+        found = list(calls_in_file(other, tree, False, "tests", fresh=fresh))
         if len(_HARVESTS) >= 4096:
             _HARVESTS.clear()
-        found = [c for c in calls if c.exprs is None and not c.kwargs]
         got = _HARVESTS[key] = (tree, found)
     return got[1]
 
 
 def sibling_calls(info: TargetInfo, root: Path) -> list[Candidate]:
-    """The literal arguments the tests pass to the target's siblings, as calls of the target:
-    the whole argument list where its length fits the target, and each argument alone as
-    the first one."""
+    """The arguments the tests pass to the target's siblings, as calls of the target: the
+    whole argument list where it fits the target (literal values, or the expressions the test
+    builds them with, and the keywords the target takes too), and each literal argument
+    alone as the first one. Of many, a spread of ``MAX_SIBLING`` over their shapes, the
+    calls on lines the change wrote first (#32): a release that adds ``%Y`` formats tests
+    them on ``parse`` 300 lines into a file whose first 40 calls all pass plain fields, and
+    ``search``, beside it, got only those; and a sibling's test that builds its list of
+    NaN and None in a local name was never borrowed at all."""
+    from codemode.explore.offline import fresh as fresh_lines
+
     if info.is_method:
         return []
-    required, total = _positional(info)
     siblings = module_functions(info)
     out: dict[str, Candidate] = {}
-    for _, tree in _test_trees(root, siblings):
+    for rel, tree in _test_trees(root, siblings):
+        fresh = fresh_lines.lines(root / rel)
         for name in siblings:
-            for cand in _sibling_harvest(info, name, tree):
-                label = f"like_{name}"
-                if required <= len(cand.args) <= total and _fit(info, cand.args):
-                    out.setdefault(repr(cand.args), Candidate(cand.args, {}, label, "tests"))
-                for a in cand.args if total and required <= 1 else ():
-                    if _fit(info, (a,)):
-                        out.setdefault(repr((a,)), Candidate((a,), {}, label, "tests"))
-                if len(out) >= MAX_SIBLING:
-                    return list(out.values())
-    return list(out.values())
+            for cand in _sibling_harvest(info, name, tree, fresh):
+                for c in _as_target(info, cand, f"like_{name}"):
+                    out.setdefault(repr((c.args, sorted(c.kwargs.items()), c.exprs)), c)
+            if len(out) >= MAX_READ:
+                break
+    return spread(list(out.values()), MAX_SIBLING, candidate_shape, _is_fresh)
+
+
+def _as_target(info: TargetInfo, cand: Candidate, label: str) -> Iterator[Candidate]:
+    """A sibling's call as calls of the target, where its arguments fit the target."""
+    required, total = _positional(info)
+    keywords = {p.name for p in info.params if p.kind not in ("positional_only", "var_positional")}
+    takes_any = any(p.kind == "var_keyword" for p in info.params)
+    mark = {"label": label, "source": "tests", "family": "", "fresh": cand.fresh}
+    if cand.exprs is not None:
+        args, named = cand.exprs.get("args", []), cand.exprs.get("kwargs", {})
+        if required <= len(args) <= total and (takes_any or set(named) <= keywords):
+            yield cand._replace(args=(), kwargs={}, **mark)
+        return
+    if cand.kwargs and not (takes_any or set(cand.kwargs) <= keywords):
+        return
+    if required <= len(cand.args) <= total and _fit(info, cand.args):
+        yield cand._replace(**mark)
+    for a in cand.args if total and required <= 1 and not cand.kwargs else ():
+        if _fit(info, (a,)):
+            yield Candidate((a,), {}, label, "tests", fresh=cand.fresh)
 
 
 def doc_file_calls(info: TargetInfo, root: Path) -> list[Candidate]:
