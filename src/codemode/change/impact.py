@@ -39,6 +39,7 @@ from pathlib import Path
 from codemode.change import git
 from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
+from codemode.change.dynamic_imports import importers
 from codemode.change.functions import SourceFile
 from codemode.change.reach import (
     attribute_binding,
@@ -92,6 +93,8 @@ class Project:
     bindings: set[str] = field(default_factory=set)  # module-level names impact went through
     entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # reach.class_entries
     body_words: dict[str, frozenset[str]] = field(default_factory=dict)  # a class body's names
+    # function -> the module names it imports by a computed name (dynamic_imports.py)
+    dynamic_imports: dict[str, list[tuple[str, str]]] | None = None
     _helper: WordsHelper | None = None  # holds the identifiers of the modules in _remote
     _remote: dict[str, int] = field(default_factory=dict)  # module -> its index there
 
@@ -459,6 +462,8 @@ def impacted(
             for table in registrations(project, target):  # a table that holds it (#32)
                 project.bindings.add(table)
                 hits.setdefault(table, set()).add(target)
+            for importer in importers(project, target):  # __import__('pkg.x%03x' % n)
+                hits.setdefault(importer, set()).add(target)
         frontier = set()
         public = _public_callers(project, hits, chains)
         for caller, callees in sorted(hits.items()):
