@@ -28,6 +28,9 @@ class Witness:
     text: str  # how codemode showed it
     # a method's instance: (class id, args source, kwargs source); None = ``Class()``
     receiver: tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]] | None = None
+    # the lines the call's arguments need (the test file's imports and names), run first:
+    # arguments the tests build (codemode's JSON ``built``), as codemode ran them
+    setup: str = ""
 
 
 def _literal(value: Any) -> str | None:
@@ -149,6 +152,15 @@ def witness_call(fid: str, w: Any, n: int) -> Witness:
         # the call as codemode showed it, with repr()'s literals: the JSON's args hold bytes
         # as text (report.model's JSON default), and b'test.toml' re-ran as 'test.toml'
         call = call_from_text(fid, text, origin)
+    built = w.get("built") if receiver is None else None
+    if call is None and isinstance(built, dict) and isinstance(built.get("args"), list):
+        # arguments the tests build (``alg=ns.DEFAULT``, a list bound to a name): rebuilt
+        # from their expressions and setup; the JSON's ``args`` hold none of them, and a call
+        # rebuilt from those (``natsorted()``) raised the same TypeError on both releases
+        named = tuple((str(k), str(v)) for k, v in (built.get("kwargs") or {}).items())
+        call = Call(fid, tuple(str(a) for a in built["args"]), named, origin)
+        shown = f"{text}: {w.get('old')!r} -> {w.get('new')!r}"
+        return Witness(fid, call, origin, shown[:200], None, str(built.get("setup") or ""))
     if call is None and ("inputs" in w or "input" in w):
         call = call_from_inputs(fid, w, origin)
     elif (
@@ -203,11 +215,14 @@ def resolve(fid):
             chain.append(getattr(chain[-1], p))
         return chain
     raise ImportError(fid)
-def outcome(fid, args, kwargs, receiver):
+def outcome(fid, args, kwargs, receiver, setup=""):
     try:
         chain = resolve(fid)
-        a = [eval(x, dict(NS)) for x in args]
-        k = {key: eval(v, dict(NS)) for key, v in kwargs}
+        ns = dict(NS)
+        if setup:
+            exec(setup, ns)  # the test file's imports and names the arguments need
+        a = [eval(x, ns) for x in args]
+        k = {key: eval(v, ns) for key, v in kwargs}
     except Exception as e:
         return "bad-input:" + type(e).__name__
     def call():
@@ -239,7 +254,8 @@ def _rerun(src: Path, found: list[Witness]) -> list[str]:
         recv = (
             None if w.receiver is None else [list(w.receiver[1]), [list(k) for k in w.receiver[2]]]
         )
-        payload.append([w.function, list(w.call.args), [list(k) for k in w.call.kwargs], recv])
+        call = [w.function, list(w.call.args), [list(k) for k in w.call.kwargs], recv]
+        payload.append([*call, w.setup] if w.setup else call)
     return run_beside(RECHECK, src, payload, "re-running witnesses")
 
 
