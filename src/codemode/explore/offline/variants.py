@@ -202,11 +202,25 @@ def _shown(name: str, examples: Sequence[Candidate], positional: Sequence[str]) 
     return out
 
 
+# The words typing spells a parameter that takes a float with: a whole number the examples
+# pass there is tried half past itself too.
+_FLOAT_WORDS = re.compile(r"\b(?:float|Number|Real|SupportsFloat|complex)\b")
+
+
 def _others(value: Any, annotation: str, shown: set[type]) -> Iterator[tuple[Any, str]]:
     if value is not None and (
         type(None) in shown or "None" in annotation or "Optional" in annotation
     ):
         yield None, "as_none"
+    if (
+        type(value) is int
+        and abs(value) < 10**15
+        and (not annotation or float in shown or _FLOAT_WORDS.search(annotation))
+    ):
+        # a count the examples only ever pass whole, where nothing says it must be: between
+        # two whole numbers a floor, a round or an ``== 1`` tells them apart (pluralize(1.5,
+        # "second") was "1.5 second", #32)
+        yield value + 0.5, "half_up"
     for seed, other, words, make in _OTHER_TYPES:
         if type(value) is seed and (
             other in shown or any(re.search(rf"\b{w}\b", annotation) for w in words)
@@ -217,7 +231,8 @@ def _others(value: Any, annotation: str, shown: set[type]) -> Iterator[tuple[Any
 def other_types(examples: Sequence[Candidate], params: Sequence[Any]) -> list[Candidate]:
     """Each example with one argument of another type than it passes, where the parameter's
     annotation or another example shows that type (``None``, an empty list for a mapping,
-    bytes for text): labelled ``<example>_<name>_as_<type>``. ``params``: the function's
+    bytes for text), and a whole number half past itself where no annotation says it must be
+    whole: labelled ``<example>_<name>_as_<type>``. ``params``: the function's
     ``Param``s (explore/target.py)."""
     positional = [p.name for p in params if p.kind in ("positional", "positional_only")]
     seen = {_key(c) for c in examples}
