@@ -42,12 +42,13 @@ def changed_literal_calls(
     if not ints and not texts:
         return []
     positional = [p.name for p in info.params if p.kind in ("positional", "positional_only")]
-    seed = next((c for c in calls if c.source in ("tests", "docstring") and not c.exprs), None)
+    examples = [c for c in calls if c.source in ("tests", "docstring") and not c.exprs]
+    seed = examples[0] if examples else None
     out: list[PoolCall] = []
     for p in info.params:
         if p.kind in ("var_positional", "var_keyword"):
             continue
-        for value in _values(p, info, ints, texts)[:MAX_VALUES]:
+        for value in _values(p, info, ints, texts, _shown(p, positional, examples))[:MAX_VALUES]:
             args, kwargs = _call(p, value, positional, seed, info.params)
             if args is not None:
                 label = f"changed_literal_{p.name}"
@@ -55,8 +56,24 @@ def changed_literal_calls(
     return out
 
 
-def _values(p: Param, info: TargetInfo, ints: list[int], texts: list[str]) -> list[Any]:
-    kind = (p.annotation or "").split("[")[0] or type(p.default).__name__
+def _shown(p: Param, positional: list[str], examples: Sequence[PoolCall]) -> str:
+    """The one type the maintainers' calls pass ``p`` (``str``, ``int``), or ""."""
+    at = positional.index(p.name) if p.name in positional else -1
+    kinds = {
+        type(c.args[at] if 0 <= at < len(c.args) else c.kwargs[p.name]).__name__
+        for c in examples
+        if 0 <= at < len(c.args) or p.name in c.kwargs
+    }
+    return kinds.pop() if len(kinds) == 1 else ""
+
+
+def _values(
+    p: Param, info: TargetInfo, ints: list[int], texts: list[str], shown: str = ""
+) -> list[Any]:
+    # no annotation and no default to say the kind: what the tests and examples pass it
+    # (emoji's is_emoji(string), #32)
+    default = type(p.default).__name__ if p.has_default and p.default is not None else ""
+    kind = (p.annotation or "").split("[")[0] or default or shown
     near = [n + d for n in ints for d in (0, 1, -1)]  # a number's neighbours came with it
     if kind == "int" and p.annotation != "bool":
         return list(dict.fromkeys(near))
@@ -112,6 +129,12 @@ def _literals(info: TargetInfo, here: Path) -> tuple[list[int], list[str]]:
     """The numbers and short strings on the fresh lines of the function's module and of
     the changed modules it imports, once per module and run."""
     names = _imported(info.path)
+    # and what a package it imports imports in turn (``from pkg import tables``, whose
+    # ``__init__`` imports the data module the release edited: emoji's ``data_dict``)
+    for rel, path in python_files(here):
+        parts = Path(rel).parts
+        if path.name == "__init__.py" and len(parts) > 1 and parts[-2] in names:
+            names |= _imported(path)
     ints: dict[int, None] = {}
     texts: dict[str, None] = {}
     for rel, path in python_files(here):
