@@ -24,7 +24,7 @@ import ast
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from codemode.explore.offline.row_bindings import Row
+from codemode.explore.offline.row_bindings import Row, assignments
 from codemode.explore.offline.spread import MAX_READ
 
 RowsAt = Callable[[ast.FunctionDef | ast.AsyncFunctionDef, ast.Call], list[Row]]
@@ -53,11 +53,15 @@ def helper_rows(
     for fn in ast.walk(tree):
         if not isinstance(fn, _FUNCTIONS) or fn.name in helpers:
             continue
+        # what the test binds before it calls the helper (``body = BOM + b"hi"``): the
+        # helper's call of the target gets the value, not a name only the test knows (#32)
+        local = assignments(fn.body)
         for node in ast.walk(fn):
             name = _name(node)
             if name not in helpers or not isinstance(node, ast.Call) or _unpacks(node):
                 continue
             for row in rows_at(fn, node):
+                row = {**local, **row}
                 args = [_bound(a, row) for a in node.args]
                 named = {k.arg: _bound(k.value, row) for k in node.keywords if k.arg}
                 for helper in helpers[name]:

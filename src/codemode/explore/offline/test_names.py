@@ -13,10 +13,11 @@ file's imports; ``LANG`` is neither, so the call could not run. Each free name o
 arguments is looked up where the test defines it: an assignment in the test function, then
 one at module level (the last one wins, as at import). A literal value is put in place of the
 name (the call then has literal arguments, a seed for variants); any other value comes along
-as a setup line (``when = date(2024, 1, 31)``), after the lines it needs itself. A name
+as a setup line (``when = date(2024, 1, 31)``), after the lines it needs itself; so does a
+plain function of the file the arguments call (``ct("utf-8")``), as its definition. A name
 bound nowhere the file says (a fixture that is more than one expression, a loop's name the
-source does not spell, ``self``) drops the call with that reason, counted in ``Drops``: the pool says how much of the tests
-it could not carry.
+source does not spell, ``self``) drops the call with that reason, counted in ``Drops``: the
+pool says how much of the tests it could not carry.
 """
 
 from __future__ import annotations
@@ -55,6 +56,29 @@ def defined_names(tree: ast.Module) -> set[str]:
     """Module-level functions and classes: a call through them cannot be carried as one line."""
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     return {n.name for n in tree.body if isinstance(n, kinds)}
+
+
+def plain_functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """The module-level functions without decorators: helpers a test builds arguments with
+    (``ct("utf-8")``), which a call can carry as their definition."""
+    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not n.decorator_list}
+
+
+def def_free_names(fn: ast.FunctionDef) -> list[str]:
+    """The names a function reads from outside itself: neither its parameters nor any name
+    it binds (an assignment, an import, a nested def, an ``except ... as``)."""
+    a = fn.args
+    bound = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+    bound.update(p.arg for p in (a.vararg, a.kwarg) if p is not None)
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            bound.add(n.id)
+        elif isinstance(n, scopes) and n is not fn and n.name:
+            bound.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            bound.update((x.asname or x.name).split(".")[0] for x in n.names)
+    return [name for name in free_names(fn) if name not in bound]
 
 
 def free_names(node: ast.AST) -> list[str]:
@@ -98,6 +122,7 @@ class Carrier:
         self.known = imported_names(tree) | _BUILTINS
         self.open = "*" in self.known or same_module  # a name may come from elsewhere
         self.defined = defined_names(tree)
+        self.functions = plain_functions(tree)
         self.fixtures = fixture_returns(tree)  # a parameter a fixture builds in one line
 
     def carry(
@@ -115,6 +140,13 @@ class Carrier:
             if name in lines or name in self.known:
                 continue
             value = local.get(name, self.module_env.get(name, self.fixtures.get(name)))
+            fn = self.functions.get(name) if value is None else None
+            if fn is not None and depth <= MAX_DEPTH:
+                # a helper of the test file (``ct("utf-8")``): its definition comes along, as
+                # one line the worker runs (#32), and the names it reads in turn
+                lines[name] = ((False, fn.lineno), f"exec({ast.unparse(fn)!r})")
+                todo += [(n, depth + 1) for n in def_free_names(fn) if n != name]
+                continue
             if value is None or depth > MAX_DEPTH:
                 if self.open:
                     continue
