@@ -95,3 +95,19 @@ def assert_reaches(
     calls = {w["call"]: w for w in f["witnesses"]}
     assert calls[call]["new"] == {"returned": outcome}, list(calls)
     assert f["via"] == via
+
+
+def witness_calls(
+    tmp: Path, old: dict[str, str], new: dict[str, str], fid: str, capsys: Any, monkeypatch: Any
+) -> set[str]:
+    """``check --base`` of the commit from ``old`` to ``new`` (files of ``project``): the calls
+    of ``fid``'s witnesses, the function asserted ``changed`` with exit code 1."""
+    repo = project(tmp, old)
+    write(repo, new)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "new")
+    rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get(fid)
+    assert f is not None and f["status"] == "changed", f
+    assert rc == 1
+    return {w["call"] for w in f["witnesses"]}

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from diffkit import check, functions, git, project, write
+from diffkit import witness_calls
 
 Witnessed = Callable[[dict[str, str], dict[str, str], str], set[str]]
 
@@ -19,19 +19,8 @@ Witnessed = Callable[[dict[str, str], dict[str, str], str], set[str]]
 def witnessed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> Witnessed:
-    """``check --base`` of the commit from ``old`` to ``new``: the calls of the function's
-    witnesses, the function asserted ``changed`` with exit code 1."""
-
     def run(old: dict[str, str], new: dict[str, str], function_id: str) -> set[str]:
-        repo = project(tmp_path, old)
-        write(repo, new)
-        git(repo, "add", "-A")
-        git(repo, "commit", "-qm", "new")
-        rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
-        f = functions(report).get(function_id)
-        assert f is not None and f["status"] == "changed", f
-        assert rc == 1
-        return {w["call"] for w in f["witnesses"]}
+        return witness_calls(tmp_path, old, new, function_id, capsys, monkeypatch)
 
     return run
 
