@@ -61,12 +61,14 @@ def _wire_case(
     # request of 2,000 cases carried every input twice, encoded and decoded each time.
     if serialized:
         wire["form"], wire["input"] = case.input_form, case.input_value
-    types = type_requests(case, evaluators)
-    if types:
-        wire["types"] = types
+    if case.type:  # else the function's, which the block carries once (Block.types)
+        wire["types"] = type_requests(case, evaluators)
     if trace:
         wire["trace"] = True
     return wire
+
+
+_NO_TYPE = CaseSpec("", None)  # a case with no type check of its own (type_requests)
 
 
 def _observed(outcome: Outcome) -> Any:
@@ -155,6 +157,7 @@ class Verifier:
             list(func.fixtures),
             serializer,
             spec.rel,
+            types=type_requests(_NO_TYPE, func.evaluators) or None,
         )
 
     def _run_cases(self, spec: SpecFile, func: FunctionSpec, trace: bool) -> dict[str, Outcome]:

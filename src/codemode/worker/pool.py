@@ -64,6 +64,9 @@ class Block(NamedTuple):
     file_key: str = ""
     isolate: bool = True
     effects: dict[str, Any] | None = None  # the function's allowances beyond the project's (#31)
+    # the type checks of every case that names none of its own (its function's ``evals:``):
+    # sent once, not once in each of a block's cases (#36)
+    types: list[dict[str, Any]] | None = None
 
     def _message(self, cases: list[dict[str, Any]], batched: bool) -> dict[str, Any]:
         return {
@@ -77,6 +80,7 @@ class Block(NamedTuple):
             "isolate": self.isolate,
             "batch": batched,
             **({"effects": self.effects} if self.effects else {}),
+            **({"types": self.types} if self.types else {}),
         }
 
 

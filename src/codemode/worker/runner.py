@@ -250,8 +250,11 @@ class Runner:
         eval_teardowns: list[Callable[[], None]] = []
         self.batch, self.flushed = bool(req.get("batch")), time.perf_counter()
         wall.for_block(req.get("effects"))
+        shared = req.get("types")  # the function's type checks, for a case with none of its own
         try:
             for case in req["cases"]:
+                if shared and "types" not in case:
+                    case["types"] = shared
                 self.send(
                     self.run_case(
                         obj,
