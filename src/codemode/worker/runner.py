@@ -29,9 +29,7 @@ def _last_frame(exc: BaseException) -> types.TracebackType | None:
     return tb
 
 
-# --------------------------------------------------------------------------------------
-# Running cases.
-# --------------------------------------------------------------------------------------
+# --- running cases ----------------------------------------------------------------------
 
 
 class Discard(io.TextIOBase):
@@ -250,11 +248,10 @@ class Runner:
         eval_teardowns: list[Callable[[], None]] = []
         self.batch, self.flushed = bool(req.get("batch")), time.perf_counter()
         wall.for_block(req.get("effects"))
-        shared = req.get("types")  # the function's type checks, for a case with none of its own
         try:
             for case in req["cases"]:
-                if shared and "types" not in case:
-                    case["types"] = shared
+                if "types" not in case and req.get("types"):  # its function's, sent once (#36)
+                    case["types"] = req["types"]
                 self.send(
                     self.run_case(
                         obj,
