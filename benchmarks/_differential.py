@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from _releases import run_beside
+from _releases import SHOWN, run_beside
 
 # Plain values of the kinds text and number utilities take, tried as the first argument of
 # every function. Fixed and generic on purpose: the pool must not know what changed.
@@ -524,7 +524,9 @@ def harvest(
 
 # -- running ------------------------------------------------------------------------------
 
-RUNNER = r"""
+RUNNER = (
+    SHOWN
+    + r"""
 import contextlib, datetime, decimal, fractions, importlib, io, itertools, json, os, re, resource, select, signal, sys, time, types
 sys.path.insert(0, sys.argv[1])
 MESSAGES = len(sys.argv) > 2 and sys.argv[2] == "messages"
@@ -564,7 +566,7 @@ def outcome(fid, args, kwargs):
             ):
                 # the first items of an iterator (it may never end)
                 value = list(itertools.islice(value, 1000))
-        return "value:" + ADDRESS.sub("", repr(plain(value)))[:2000]
+        return "value:" + shown(ADDRESS.sub("", repr(plain(value))))
     except TimeoutError:
         return "timeout"
     except BaseException as e:
@@ -629,6 +631,7 @@ for fid, indexes in groups.items():
         result[i] = o
 json.dump(result, sys.stdout)
 """
+)
 
 
 def run_calls(src: Path, calls: list[Call], python: str = "", messages: bool = False) -> list[str]:
