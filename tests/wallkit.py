@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -200,3 +202,15 @@ def run_env(tmp: Path, home: Path, extra: Mapping[str, str] | None = None) -> di
 
 def leftovers(env: Mapping[str, str]) -> list[str]:
     return sorted(p.name for p in Path(env["TMPDIR"]).glob("codemode-scratch-*"))
+
+
+def codemode(root: Path, env: Mapping[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """The real ``codemode`` command in ``root``, in a subprocess of its own."""
+    return subprocess.run(
+        [sys.executable, "-m", "codemode", *args],
+        cwd=root,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )

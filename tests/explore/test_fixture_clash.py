@@ -6,13 +6,11 @@ written from (IsADirectoryError), or were refused with no reason given."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 
-from wallkit import git, run_env
+from wallkit import codemode, git, run_env
 
 FILES = '''\
 import shutil
@@ -44,17 +42,7 @@ def test_a_fixture_name_two_functions_need_differently_is_refused_with_its_reaso
     git(root, "commit", "-qm", "base")
     env = run_env(tmp_path, tmp_path / "home")
 
-    def codemode(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "codemode", *args],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-
-    regen = codemode("regen", "--all")
+    regen = codemode(root, env, "regen", "--all")
     out = regen.stdout + regen.stderr
     assert regen.returncode == 0, out
     written = yaml.safe_load((root / "specs" / "hz.files.yml").read_text())
@@ -63,5 +51,5 @@ def test_a_fixture_name_two_functions_need_differently_is_refused_with_its_reaso
     clash = [ln for ln in out.splitlines() if f"hz.files.{other}" in ln and "fixture `path`" in ln]
     assert clash and "missing" in "\n".join(clash), out
     assert written[f"hz.files.{kept}"]["fixture"] == ["path"]
-    check = codemode("check", "--all")
+    check = codemode(root, env, "check", "--all")
     assert check.returncode == 0, check.stdout + check.stderr  # no false drift

@@ -18,20 +18,21 @@ import pytest
 import yaml
 
 from codemode.worker import landlock
-from wallkit import BLOCKED, change_every_function, git, leftovers, make, run_env, state
+from wallkit import (
+    BLOCKED,
+    change_every_function,
+    codemode,
+    git,
+    leftovers,
+    make,
+    run_env,
+    state,
+)
 
 pytestmark = pytest.mark.slow
 
 
-def _codemode(root: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "codemode", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+_codemode = codemode
 
 
 def _names_every_blocked_operation(output: str, names: dict[str, str] = BLOCKED) -> None:
