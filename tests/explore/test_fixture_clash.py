@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from wallkit import codemode, git, run_env
+from wallkit import codemode, git, run_env, state
 
 FILES = '''\
 import shutil
@@ -29,9 +29,7 @@ def save(path, text):
 '''
 
 
-def test_a_fixture_name_two_functions_need_differently_is_refused_with_its_reason(
-    tmp_path: Path,
-) -> None:
+def _project(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     (root / "hz").mkdir(parents=True)
     (root / "hz" / "__init__.py").write_text("")
@@ -40,6 +38,13 @@ def test_a_fixture_name_two_functions_need_differently_is_refused_with_its_reaso
     git(root, "init", "-q", "-b", "main")
     git(root, "add", ".")
     git(root, "commit", "-qm", "base")
+    return root
+
+
+def test_a_fixture_name_two_functions_need_differently_is_refused_with_its_reason(
+    tmp_path: Path,
+) -> None:
+    root = _project(tmp_path)
     env = run_env(tmp_path, tmp_path / "home")
 
     regen = codemode(root, env, "regen", "--all")
@@ -53,3 +58,23 @@ def test_a_fixture_name_two_functions_need_differently_is_refused_with_its_reaso
     assert written[f"hz.files.{kept}"]["fixture"] == ["path"]
     check = codemode(root, env, "check", "--all")
     assert check.returncode == 0, check.stdout + check.stderr  # no false drift
+
+
+def test_a_dry_run_leaves_out_only_the_update_whose_fixture_name_is_taken(tmp_path: Path) -> None:
+    # A dry run writes nothing as it goes: both functions' gates pass on the file without a
+    # `path`, and their updates meet only in the preview. The one that comes second is left
+    # out with its reason; the other's edit is still shown, and nothing is written.
+    root = _project(tmp_path)
+    home = tmp_path / "home"
+    env = run_env(tmp_path, home)
+    before = state(root, home)
+    regen = codemode(root, env, "regen", "--all", "--dry-run")
+    out = regen.stdout + regen.stderr
+    assert regen.returncode == 0, out
+    assert "would not load" not in out, out
+    missing = [ln for ln in out.splitlines() if "fixture `path`" in ln and "missing" in ln]
+    assert len(missing) == 1, out
+    other = "save" if "hz.files.save" in missing[0] else "wipe"
+    kept = "wipe" if other == "save" else "save"
+    assert f"+hz.files.{kept}:" in out and f"+hz.files.{other}:" not in out, out
+    assert state(root, home) == before

@@ -21,6 +21,11 @@ _BUILDS = ("setup", "cls", "args", "kwargs")
 class FixtureClash(ValueError):
     """A new block's fixture whose name the spec file gives another fixture already."""
 
+    def __init__(self, function: str, reason: str) -> None:
+        super().__init__(f"{function}: {reason}")
+        self.function = function  # whose update is refused
+        self.reason = reason  # why, without the function's id
+
 
 def _builds(body: Any) -> dict[str, Any]:
     if not isinstance(body, Mapping):
@@ -36,9 +41,10 @@ def check(have: Mapping[str, Any], wanted: Iterable[tuple[str, str, Mapping[str,
     for function, name, body in wanted:
         if name in seen and _builds(seen[name]) != _builds(body):
             raise FixtureClash(
-                f"{function}: its parameter `{name}` needs the fixture {_builds(body)}, but the "
+                function,
+                f"its parameter `{name}` needs the fixture {_builds(body)}, but the "
                 f"spec file's fixture `{name}` is {_builds(seen[name])}; its cases were not "
                 f"written (move one of the functions' blocks to a spec file of its own, or "
-                f"write its case by hand)"
+                f"write its case by hand)",
             )
         seen.setdefault(name, body)

@@ -169,13 +169,14 @@ class Run:
         if self.dry_run or done.update is None or not done.spec_rel:
             return
         path = self.config.root / done.spec_rel
-        edited, bad = _write_file(path, done.spec_rel, self.config.root, [done.update], False)
+        try:
+            edited, bad = _write_file(path, done.spec_rel, self.config.root, [done.update], False)
+        except FixtureClash as exc:  # another function wrote that fixture name first (#32)
+            done.status, done.message, done.update = "missing", exc.reason, None
+            return
         if edited is not None:  # the file as this run found it, for the run's whole diff
             self.before.setdefault(done.spec_rel, edited.old)
-        if bad and bad.startswith(f"{done.id}: "):  # a fixture clash: it says why
-            done.status, done.message = "missing", bad.removeprefix(f"{done.id}: ")
-            done.update = None
-        elif bad:
+        if bad:
             done.status = "error"
             done.message = f"the edited spec would not load ({bad}); not written"
             done.update = None
@@ -311,7 +312,7 @@ class Run:
                     more=lambda: pool.take(EXTRA_SEEDS),
                 )
         except FixtureClash as exc:  # its cases would run under another fixture (#32)
-            done.status, done.message = "error", str(exc).removeprefix(f"{done.id}: ")
+            done.status, done.message = "error", exc.reason
             return done
         kept = [c for c in update.cases if c["id"] in set(gate.passed)]
         evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
@@ -522,8 +523,18 @@ def _write_file(
         return None, exc.why
     except OutsideRepository as exc:
         return None, str(exc)
-    except FixtureClash as exc:  # the update is refused, the file as it was (#32)
-        return None, str(exc)
+
+
+def _preview_file(
+    path: Path, rel: str, root: Path, updates: list[FunctionUpdate], clashes: dict[str, str]
+) -> tuple[Edited | None, str | None]:
+    """A dry run's edit of a spec file, less each update whose fixture name one before took."""
+    while True:
+        try:
+            return _write_file(path, rel, root, updates, True)
+        except FixtureClash as exc:
+            clashes[exc.function] = exc.reason
+            updates = [u for u in updates if u.function_id != exc.function]
 
 
 def _finish(config: Config, run: Run, done: list[Done], dry_run: bool) -> Report:
@@ -534,9 +545,10 @@ def _finish(config: Config, run: Run, done: list[Done], dry_run: bool) -> Report
     edits: list[SpecEdit] = []
     notes = [n for d in done for n in d.notes]
     failed_files: dict[str, str] = {}
+    clashes: dict[str, str] = {}  # a function's update a dry run left out: why
     for rel, updates in sorted(by_file.items()):
         if dry_run:
-            edited, bad = _write_file(config.root / rel, rel, config.root, updates, dry_run)
+            edited, bad = _preview_file(config.root / rel, rel, config.root, updates, clashes)
             diff = edited.diff if edited else ""
         else:  # written as each function finished (_Run._write_now): the run's whole edit
             path = config.root / rel  # not written if it links out of the repository (#21)
@@ -559,7 +571,9 @@ def _finish(config: Config, run: Run, done: list[Done], dry_run: bool) -> Report
     functions = []
     for d in sorted(done, key=lambda d: d.id):
         status, message = d.status, d.message
-        if d.spec_rel in failed_files and d.update is not None:
+        if d.id in clashes:
+            status, message = "missing", clashes[d.id]
+        elif d.spec_rel in failed_files and d.update is not None:
             status, message = (
                 "error",
                 f"the edited spec would not load ({failed_files[d.spec_rel]}); not written",
