@@ -570,10 +570,8 @@ def _finish(config: Config, run: Run, done: list[Done], dry_run: bool) -> Report
         )
     functions = []
     for d in sorted(done, key=lambda d: d.id):
-        status, message = d.status, d.message
-        if d.id in clashes:
-            status, message = "missing", clashes[d.id]
-        elif d.spec_rel in failed_files and d.update is not None:
+        status, message = ("missing", clashes[d.id]) if d.id in clashes else (d.status, d.message)
+        if d.spec_rel in failed_files and d.update is not None and d.id not in clashes:
             status, message = (
                 "error",
                 f"the edited spec would not load ({failed_files[d.spec_rel]}); not written",
