@@ -28,7 +28,9 @@ DIFFED: tuple[ChangeStatus, ...] = ("modified", "impacted", "renamed")
 # narrowed blocked two commits for a message); shown everywhere, it fails only on request.
 # `unstable`: every call that differs between the versions also differs between two runs of
 # one version (randomness, the clock, hash order): the diff cannot show a change, and says so
-# (#32: a shuffle helper blocked commits it had not changed); it fails only on request.
+# (#32: a shuffle helper blocked commits it had not changed), or a spec case differs from its
+# record only in an order that moves with the hash seed (check/hash_order.py); it fails only
+# on request.
 # `skipped`: a budget stop left the function unexplored (#22); it fails nothing by default.
 Verdict = Literal[
     "ok",

@@ -51,6 +51,7 @@ def run_check(
         report = _check_change(config, scope, shard, worker, staged, inputs)
     else:
         result, found = _check_files(config, scope, shard, worker)
+        result.functions = _settled(config, config.root, result.functions)
         report = Report(
             functions=tuple(result.functions),
             problems=tuple(result.problems),
@@ -257,6 +258,21 @@ def _verify(
     return Verifier(config, worker).verify(specs, only, trace, shard)
 
 
+def _settled(
+    config: Config,
+    root: Path,
+    functions: list[FunctionResult],
+    specs: list[SpecFile] | None = None,
+) -> list[FunctionResult]:
+    """``functions``, a drift that follows the hash seed made ``unstable`` (check/hash_order.py);
+    imported only when a case drifted."""
+    if not any(f.status == "drifted" for f in functions):
+        return functions
+    from codemode.check.hash_order import settle
+
+    return settle(config, root, functions, specs)
+
+
 def _messages(report: Report) -> Iterator[str]:
     for f in report.functions:
         yield f.message or ""
@@ -346,6 +362,7 @@ def _verify_change(
             if result is None:
                 worker = worker or started_worker(config, root)
                 result = _verify(config, worker, specs, only=only, trace=True, shard=shard)
+            result.functions = _settled(config, root, result.functions, specs)
         runs: list[FunctionResult] = []
         if removed:
             worker = worker or started_worker(config, root)
