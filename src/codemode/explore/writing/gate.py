@@ -24,11 +24,19 @@ still a false alarm in one of two complete runs of benchmarks/upgrade_detection.
 (a list or tuple of two items or more) that passed every run goes to ``EXTRA_SEEDS`` more
 workers, started only then: nine seeds, and a two-item order slips through one time in 256.
 Blocks without such an output (most) never start them.
+
+An output can also hold where this checkout is: a relative path made absolute against the
+working directory (`file:///home/alice/proj/x`), the user's home. Every run here agrees, and
+`check` on another checkout (CI's runner, a colleague's clone) fails: the benchmark's cached
+specs drifted so when its temporary repository moved (w3lib's `any_to_uri`). Such a case is
+not written, and the summary says which path it holds.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -55,6 +63,7 @@ class GateResult:
     nondeterministic: list[str] = field(default_factory=list)  # the runs disagreed
     why: dict[str, str] = field(default_factory=dict)  # case id -> why it was not written
     unfaithful: list[str] = field(default_factory=list)  # both runs agree, but not with the record
+    located: list[str] = field(default_factory=list)  # the output holds this checkout's path
     evaluators_failed: list[str] = field(default_factory=list)
 
 
@@ -99,6 +108,7 @@ def run_gate(
                 fr, _ = Verifier(config, w).verify_function(spec, func)
                 observed.append(_run(fr, update, failed_checks))
     _sort(result, update, observed)
+    _locate(result, update, observed, here(config))
     result.evaluators_failed = sorted(failed_checks)
     return result
 
@@ -160,6 +170,40 @@ def _sort(result: GateResult, update: FunctionUpdate, observed: list[dict[str, A
         else:
             result.unfaithful.append(cid)
             result.why[cid] = f"every run gave {render(outcomes[0][1])[:80]}, not the record"
+
+
+def here(config: Config) -> re.Pattern[str] | None:
+    """This checkout's paths, as they would appear in an output: the project's root and the
+    user's home, each ending where a path's name ends."""
+    paths = {str(config.root.resolve()), str(config.root)}
+    home = os.path.expanduser("~")
+    if len(home) > 1:
+        paths.add(home)
+    paths = {p for p in paths if len(p) > 1}
+    if not paths:
+        return None
+    alts = "|".join(re.escape(p) for p in sorted(paths, key=len, reverse=True))
+    return re.compile(rf"(?:{alts})(?![\w.-])")
+
+
+def _locate(
+    result: GateResult,
+    update: FunctionUpdate,
+    observed: list[dict[str, Any]],
+    paths: re.Pattern[str] | None,
+) -> None:
+    """Moves the passing cases whose output holds this checkout's path out of ``passed``."""
+    from codemode.compare import render
+
+    if paths is None:
+        return
+    for cid in list(result.passed):
+        shown = [render(v) for _, v in (o.get(cid, (False, None)) for o in observed)]
+        found = next((m for m in map(paths.search, shown) if m), None)
+        if found is not None:
+            result.passed.remove(cid)
+            result.located.append(cid)
+            result.why[cid] = f"its output holds this checkout's path {found[0]!r}"
 
 
 class GateWorkers:

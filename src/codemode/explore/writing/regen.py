@@ -317,7 +317,9 @@ class Run:
         kept = [c for c in update.cases if c["id"] in set(gate.passed)]
         evals = {k: v for k, v in update.evals.items() if k not in set(gate.evaluators_failed)}
         flaky = tuple(gate.nondeterministic)
-        done.refused += gate_refusals(update, gate.nondeterministic, gate.unfaithful, gate.why)
+        done.refused += gate_refusals(
+            update, gate.nondeterministic, gate.unfaithful, gate.why, gate.located
+        )
         if not kept:
             done.status, done.message = (
                 "error",

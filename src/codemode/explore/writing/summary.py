@@ -140,6 +140,7 @@ def gate_refusals(
     nondeterministic: Sequence[str],
     unfaithful: Sequence[str],
     why: Mapping[str, str],
+    located: Sequence[str] = (),
 ) -> list[Refusal]:
     """The candidates the gate left out, each with its call, why, and what would make it
     writable (#22)."""
@@ -150,6 +151,7 @@ def gate_refusals(
     for ids, reason, remedy in (
         (nondeterministic, "nondeterministic", _NONDETERMINISTIC),
         (unfaithful, "does not replay from YAML", _UNFAITHFUL),
+        (located, "would fail on another checkout", _LOCATED),
     ):
         for cid in ids:
             inputs = by_id.get(cid, {}).get("inputs", ())
@@ -161,5 +163,9 @@ def gate_refusals(
 _NONDETERMINISTIC = (
     "pass the source of randomness in (a seed, a random.Random), or state a property that "
     "holds on every run as an evaluator"
+)
+_LOCATED = (
+    "pass the path in (a fixture such as codemode.tmp_path) or state a property of the output "
+    "as an evaluator"
 )
 _UNFAITHFUL = "add a fixture or a serializer that builds the value as the call passed it"
