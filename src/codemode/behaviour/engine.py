@@ -141,7 +141,6 @@ def diff_function(
     loading: Loading | None = None
     start = 0
     while start < len(todo) and not look.full():
-        # room to run the suspects again: their calls and the second run's two requests
         until = end - min(budget.seconds / 2, look.cost() + AGAIN_REQUESTS * step.latency)
         size = step.size(until - time.monotonic())
         if size == 0:
@@ -367,7 +366,8 @@ class _Looker:
 
     def cost(self) -> float:
         """What running the suspects again may take: what their first run took, and a half
-        more for the second run's workers to import the function."""
+        more for the second run's workers to import the function (the caller adds the room
+        for the second run's requests: ``_Steps.latency``)."""
         return 1.5 * sum(self.costs.values())
 
     def _seen(self, o: Outcome | None) -> Seen:
