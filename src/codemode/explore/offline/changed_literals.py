@@ -20,7 +20,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codemode.explore.offline.harvest import kept_once, parsed, python_files
+from codemode.explore.offline.harvest import kept_once, parsed, python_files, read_source
+from codemode.explore.offline.table_keys import (
+    MAX_CODE_POINT as _MAX_CODE_POINT,
+)
+from codemode.explore.offline.table_keys import entry_keys, shard_heads, shard_number, unpacked
 
 if TYPE_CHECKING:
     from codemode.explore.offline.input_pool import PoolCall
@@ -28,7 +32,7 @@ if TYPE_CHECKING:
 
 MAX_VALUES = 120  # per parameter
 MAX_TEXT = 40
-_MAX_CODE_POINT = 0x10FFFF
+MAX_CHARS = 24  # per literal: the non-ASCII characters it writes
 
 
 def changed_literal_calls(
@@ -38,8 +42,8 @@ def changed_literal_calls(
     it imports, read at ``root`` (one side); ``calls``: the pool so far."""
     from codemode.explore.offline.input_pool import PoolCall
 
-    ints, texts = _literals(info, root)
-    if not ints and not texts:
+    ints, texts, keys = _literals(info, root)
+    if not ints and not texts and not keys:
         return []
     positional = [p.name for p in info.params if p.kind in ("positional", "positional_only")]
     examples = [c for c in calls if c.source in ("tests", "docstring") and not c.exprs]
@@ -48,7 +52,8 @@ def changed_literal_calls(
     for p in info.params:
         if p.kind in ("var_positional", "var_keyword"):
             continue
-        for value in _values(p, info, ints, texts, _shown(p, positional, examples))[:MAX_VALUES]:
+        shown = _shown(p, positional, examples)
+        for value in _values(p, info, (ints, texts, keys), shown):
             args, kwargs = _call(p, value, positional, seed, info.params)
             if args is not None:
                 label = f"changed_literal_{p.name}"
@@ -68,19 +73,29 @@ def _shown(p: Param, positional: list[str], examples: Sequence[PoolCall]) -> str
 
 
 def _values(
-    p: Param, info: TargetInfo, ints: list[int], texts: list[str], shown: str = ""
+    p: Param, info: TargetInfo, found: tuple[list[int], list[str], list[int]], shown: str = ""
 ) -> list[Any]:
+    """The values ``p`` is tried with: the numbers and their neighbours for an ``int``; for
+    text, the characters of the code points the change names (a table's edited keys first,
+    explore/offline/table_keys.py), and the short strings; at most ``MAX_VALUES`` of each."""
+    ints, texts, keys = found
     # no annotation and no default to say the kind: what the tests and examples pass it
     # (emoji's is_emoji(string), #32)
     default = type(p.default).__name__ if p.has_default and p.default is not None else ""
     kind = (p.annotation or "").split("[")[0] or default or shown
     near = [n + d for n in ints for d in (0, 1, -1)]  # a number's neighbours came with it
+    ranges = [u for n in ints for u in unpacked(n)]
     if kind == "int" and p.annotation != "bool":
-        return list(dict.fromkeys(near))
+        return list(dict.fromkeys(near + keys + ranges))[:MAX_VALUES]
     if p.name in _ord_params(info):
-        return list(dict.fromkeys(chr(n) for n in near if 0 <= n <= _MAX_CODE_POINT))
+        points = keys + ranges + near
+        return list(dict.fromkeys(chr(n) for n in points if 0 <= n <= _MAX_CODE_POINT))[:MAX_VALUES]
     if kind == "str":
-        return texts
+        # a number of a table's edited line, above ASCII, may be the code point it is about
+        # (idna's uts46data: ``(0x1E4D0, 'V')``); ASCII's are the generic values' already
+        points = keys + ranges + [n for n in near if n >= 0x80]
+        chars = dict.fromkeys(chr(n) for n in points if 0 <= n <= _MAX_CODE_POINT)
+        return texts[:MAX_VALUES] + list(chars)[:MAX_VALUES]
     return []
 
 
@@ -125,9 +140,10 @@ def _ord_params(info: TargetInfo) -> set[str]:
     }
 
 
-def _literals(info: TargetInfo, here: Path) -> tuple[list[int], list[str]]:
+def _literals(info: TargetInfo, here: Path) -> tuple[list[int], list[str], list[int]]:
     """The numbers and short strings on the fresh lines of the function's module and of
-    the changed modules it imports, once per module and run."""
+    the changed modules it imports, once per module and run; and the keys of the table
+    entries those lines are, with those of the modules they import by a computed name."""
     names = _imported(info.path)
     # and what a package it imports imports in turn (``from pkg import tables``, whose
     # ``__init__`` imports the data module the release edited: emoji's ``data_dict``)
@@ -137,17 +153,26 @@ def _literals(info: TargetInfo, here: Path) -> tuple[list[int], list[str]]:
             names |= _imported(path)
     ints: dict[int, None] = {}
     texts: dict[str, None] = {}
+    keys: dict[int, None] = {}
+    mine = [p for rel, p in python_files(here) if _reads(p, rel, info, names)]
+    heads = shard_heads(read_source(p) or "" for p in [info.path, *mine])
     for rel, path in python_files(here):
-        stem = Path(rel).stem
-        if path.resolve() != info.path.resolve() and stem not in names:
+        number = shard_number(rel, heads) if heads else None
+        if number is None and path not in mine:
             continue
+        keys.update(dict.fromkeys(entry_keys(path, number)))
         got = kept_once("changed-literals", str(path), lambda p=path: _fresh_literals(p))
         for v in got:
             if _number(v):
                 ints.setdefault(v, None)
             else:
                 texts.setdefault(v, None)
-    return list(ints), list(texts)
+    return list(ints), list(texts), list(keys)
+
+
+def _reads(path: Path, rel: str, info: TargetInfo, names: set[str]) -> bool:
+    """``path`` is the function's module or one it imports."""
+    return path.resolve() == info.path.resolve() or Path(rel).stem in names
 
 
 def _imported(path: Path) -> set[str]:
@@ -183,8 +208,11 @@ def _fresh_literals(path: Path) -> list[Any]:
         if _number(v):
             at = bisect.bisect_left(numbers, v)
             out += [v, *numbers[max(0, at - 1) : at], *numbers[at + 1 : at + 2]]
-        elif isinstance(v, str) and 0 < len(v) <= MAX_TEXT and "\n" not in v:
-            out.append(v)
+        elif isinstance(v, str):
+            if 0 < len(v) <= MAX_TEXT and "\n" not in v:
+                out.append(v)
+            # the characters a long literal lists (an alphabet, a set of separators)
+            out += list(dict.fromkeys(c for c in v if ord(c) >= 0x80))[:MAX_CHARS]
     return out
 
 
