@@ -41,6 +41,9 @@ MAX_DOC_BYTES = 400_000
 DOC_SUFFIXES = (".rst", ".md", ".txt", ".doctest")
 _MAX_LISTED = 4000  # text files looked at before the test folders' are put first
 MAX_DATA_FILES = 12
+MAX_DATA_SCAN = 400  # files ranked by the change's words, in a diff
+MAX_SCAN_BYTES = 4_000_000
+MAX_DATA_CASES = 40  # cases of many-case files per function, in a diff
 MAX_DATA_BYTES = 8_000  # one input: a fixture file larger than this is a corpus, not an example
 MAX_LINES_BYTES = 400_000  # a file of one case a line, read line by line up to this size
 MAX_DATA_LINES = 80  # lines of such files per function, a spread over their shapes
@@ -215,18 +218,46 @@ def data_texts(info: TargetInfo, root: Path) -> list[Candidate]:
     first parameter takes text: a file counts when a string in a test file that calls the
     target names it or its suffix (``DATA / "x.toml"``, ``glob("*.toml")``), or names its
     folder in a file that lists folders (``os.listdir("cases")``). A file of one case a
-    line (``brace-cases.txt``) gives its lines too (``data_lines``)."""
+    line (``brace-cases.txt``) gives its lines too (``data_lines``). In a diff, the files
+    and the cases of many-case files the change's words name first
+    (explore/offline/data_cases.py), of at most ``MAX_DATA_SCAN`` files."""
+    from codemode.explore.offline.data_cases import change_words, ranked
+
     first = next((p for p in info.params if p.kind in ("positional", "positional_only")), None)
     if first is None or first.annotation not in _TEXT_ANNOTATIONS:
         return []
+    words = change_words(root)
+    files = list(_data_files(root, info.name, MAX_DATA_SCAN if words else MAX_DATA_FILES))
     out: list[Candidate] = []
     lines: list[Candidate] = []
-    for path, text in _data_files(root, info.name):
-        label = "data_" + "".join(c if c.isalnum() else "_" for c in path.stem)[:20]
+    for i in sorted(ranked([(p.stem, t) for p, t in files], words, MAX_DATA_FILES)):
+        path, text = files[i]
+        label = _label(path)
         if len(text) <= MAX_DATA_BYTES:
             out.append(Candidate((text,), {}, label, "tests"))
         lines += data_lines(path, text, label)
-    return out + spread(lines, MAX_DATA_LINES, _first_arg_shape, _is_fresh)
+    out += spread(lines, MAX_DATA_LINES, _first_arg_shape, _is_fresh)
+    return out + (_data_cases(files, words) if words else [])
+
+
+def _label(path: Path) -> str:
+    return "data_" + "".join(c if c.isalnum() else "_" for c in path.stem)[:20]
+
+
+def _data_cases(files: list[tuple[Path, str]], words: frozenset[str]) -> list[Candidate]:
+    """The cases of the many-case files that hold the most of the change's words, at most
+    ``MAX_DATA_CASES``."""
+    from codemode.explore.offline.data_cases import cases, ranked
+
+    found: list[tuple[str, str]] = []
+    labels: list[str] = []
+    for path, text in files:
+        for case in cases(path, text):
+            if len(case) <= MAX_DATA_BYTES:
+                found.append((path.stem, case))
+                labels.append(_label(path) + "_case")
+    best = ranked(found, words, MAX_DATA_CASES)
+    return [Candidate((found[i][1],), {}, labels[i], "tests") for i in best]
 
 
 def data_lines(path: Path, text: str, label: str) -> list[Candidate]:
@@ -250,10 +281,11 @@ def _is_fresh(c: Candidate) -> bool:
     return c.fresh
 
 
-def _data_files(root: Path, name: str) -> Iterator[tuple[Path, str]]:
-    """The data files the test files that call ``name`` read (at most ``MAX_DATA_FILES``),
-    with their text."""
+def _data_files(root: Path, name: str, limit: int) -> Iterator[tuple[Path, str]]:
+    """The data files the test files that call ``name`` read (at most ``limit``, of at most
+    ``MAX_SCAN_BYTES`` in all), with their text."""
     count = 0
+    size = 0
     for rel, tree in _test_trees(root, [name]):
         words = {
             n.value
@@ -266,7 +298,7 @@ def _data_files(root: Path, name: str) -> Iterator[tuple[Path, str]]:
             for n in ast.walk(tree)
         )
         for path in sorted(folder.rglob("*")):
-            if count >= MAX_DATA_FILES:
+            if count >= limit or size >= MAX_SCAN_BYTES:
                 return
             if not _named_by(path, folder, words, lists) or not path.is_file():
                 continue
@@ -275,6 +307,7 @@ def _data_files(root: Path, name: str) -> Iterator[tuple[Path, str]]:
             text = read_source(path)
             if text is not None:
                 count += 1
+                size += len(text)
                 yield path, text
 
 
