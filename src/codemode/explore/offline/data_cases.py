@@ -31,7 +31,7 @@ NAME_WEIGHT = 3
 MAX_WORDS = 200  # of the change: a rewrite of a whole module says little about any one case
 _WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])")
 _SEPARATOR = re.compile(r"^[^\w\s]+(?: ?[A-Za-z]+)?$")
-_ESCAPED = re.compile(r"\\([^\w\s\\])")
+_ESCAPED = re.compile(r"\\(?:\\|([^\w\s]))")  # an escaped backslash escapes nothing after it
 # the language's own words say nothing of what the change is about
 _COMMON = frozenset(w.lower() for w in [*keyword.kwlist, *dir(builtins), "self", "cls"])
 _SHORT = 12  # a literal this short may be what a case holds (``'<a '``, ``'</a>'``)
@@ -68,7 +68,7 @@ def _change_words(root: Path) -> frozenset[str]:
 def _literal_words(value: object) -> list[str]:
     if not isinstance(value, str):
         return []
-    words = [m.group(1) for m in _ESCAPED.finditer(value)]
+    words = [m.group(1) for m in _ESCAPED.finditer(value) if m.group(1)]
     if value.strip() and len(value) <= _SHORT and not value.isalnum():
         words.append(value.lower())
     return words
