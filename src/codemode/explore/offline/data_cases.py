@@ -60,9 +60,15 @@ def _change_words(root: Path) -> frozenset[str]:
                 if len(w) >= 3 and w.lower() not in _COMMON:
                     out.setdefault(w.lower(), None)
         for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.Constant) and getattr(node, "lineno", 0) in lines:
+            if isinstance(node, ast.Constant) and _on(node, lines):
                 out.update(dict.fromkeys(_literal_words(node.value)))
     return frozenset(w for w in list(out)[:MAX_WORDS] if w not in _COMMON)
+
+
+def _on(node: ast.expr, lines: frozenset[int]) -> bool:
+    """A literal written on one of ``lines`` (a concatenated one spans several)."""
+    start = getattr(node, "lineno", 0)
+    return any(n in lines for n in range(start, (getattr(node, "end_lineno", 0) or start) + 1))
 
 
 def _literal_words(value: object) -> list[str]:
@@ -117,3 +123,27 @@ def ranked(items: Sequence[tuple[str, str]], words: frozenset[str], limit: int) 
     scores = [score(text, words, name) for name, text in items]
     order = sorted(range(len(items)), key=lambda i: -scores[i])
     return order[:limit]
+
+
+def by_word(texts: Sequence[str], words: frozenset[str], limit: int) -> list[int]:
+    """The places of up to ``limit`` of ``texts``: each word of the change in turn takes the
+    text where it is densest among those not taken yet, so that each part of a change of
+    several gets its cases (a pattern's ``*`` beside a link's many words); a text no word
+    is in is never taken."""
+    lows = [t.lower() for t in texts]
+    queues = []
+    for w in sorted(words):
+        hits = [
+            (-low.count(w) * len(w) / (len(low) + 1), i) for i, low in enumerate(lows) if w in low
+        ]
+        queues.append([i for _, i in sorted(hits)])
+    taken: dict[int, None] = {}
+    depth = 0
+    while len(taken) < limit and any(depth < len(q) for q in queues):
+        for q in queues:
+            while depth < len(q) and q[depth] in taken:
+                q.pop(depth)
+            if depth < len(q) and len(taken) < limit:
+                taken[q[depth]] = None
+        depth += 1
+    return list(taken)

@@ -247,7 +247,7 @@ def _label(path: Path) -> str:
 def _data_cases(files: list[tuple[Path, str]], words: frozenset[str]) -> list[Candidate]:
     """The cases of the many-case files that hold the most of the change's words, at most
     ``MAX_DATA_CASES``."""
-    from codemode.explore.offline.data_cases import cases, ranked
+    from codemode.explore.offline.data_cases import by_word, cases
 
     found: list[tuple[str, str]] = []
     labels: list[str] = []
@@ -256,7 +256,7 @@ def _data_cases(files: list[tuple[Path, str]], words: frozenset[str]) -> list[Ca
             if len(case) <= MAX_DATA_BYTES:
                 found.append((path.stem, case))
                 labels.append(_label(path) + "_case")
-    best = ranked(found, words, MAX_DATA_CASES)
+    best = by_word([text for _, text in found], words, MAX_DATA_CASES)
     return [Candidate((found[i][1],), {}, labels[i], "tests") for i in best]
 
 
@@ -283,10 +283,14 @@ def _is_fresh(c: Candidate) -> bool:
 
 def _data_files(root: Path, name: str, limit: int) -> Iterator[tuple[Path, str]]:
     """The data files the test files that call ``name`` read (at most ``limit``, of at most
-    ``MAX_SCAN_BYTES`` in all), with their text."""
+    ``MAX_SCAN_BYTES`` in all), with their text; past ``MAX_DATA_FILES``, those the other
+    test files read next."""
     count = 0
     size = 0
-    for rel, tree in _test_trees(root, [name]):
+    trees = _test_trees(root, [name])
+    if limit > MAX_DATA_FILES:  # ranked: the other tests' files too (a base class calls it)
+        trees += [t for t in _test_trees(root, [""]) if t not in trees]
+    for rel, tree in trees:
         words = {
             n.value
             for n in ast.walk(tree)
