@@ -51,18 +51,27 @@ def _change_words(root: Path) -> frozenset[str]:
         if is_test_file(rel):
             continue
         lines = fresh.lines(path)
-        if not lines:
-            continue
-        text, tree = parsed(path)
-        rows = text.splitlines()
-        for n in sorted(lines):
-            for w in _WORD.findall(rows[n - 1] if n <= len(rows) else ""):
-                if len(w) >= 3 and w.lower() not in _COMMON:
-                    out.setdefault(w.lower(), None)
+        _, tree = parsed(path) if lines else ("", None)
         for node in ast.walk(tree) if tree is not None else ():
             if isinstance(node, ast.Constant) and _on(node, lines):
                 out.update(dict.fromkeys(_literal_words(node.value)))
-    return frozenset(w for w in list(out)[:MAX_WORDS] if w not in _COMMON)
+            elif getattr(node, "lineno", 0) in lines:  # a name, not a comment's prose
+                for w in _WORD.findall(_name(node)):
+                    if len(w) >= 3 and w.lower() not in _COMMON:
+                        out.setdefault(w.lower(), None)
+    return frozenset(list(out)[:MAX_WORDS])
+
+
+def _name(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name
+    if isinstance(node, (ast.arg, ast.keyword)):
+        return node.arg or ""
+    return ""
 
 
 def _on(node: ast.expr, lines: frozenset[int]) -> bool:
@@ -77,7 +86,9 @@ def _literal_words(value: object) -> list[str]:
     words = [m.group(1) for m in _ESCAPED.finditer(value) if m.group(1)]
     if value.strip() and len(value) <= _SHORT and not value.isalnum():
         words.append(value.lower())
-    return words
+    if len(value) <= 40 and re.fullmatch(r"[\w\- ]+", value):  # a key, a name: its words
+        words += [w.lower() for w in _WORD.findall(value) if len(w) >= 3]
+    return [w for w in words if w not in _COMMON]
 
 
 def score(text: str, words: frozenset[str], name: str = "") -> int:

@@ -118,6 +118,8 @@ def rows_of(node: ast.expr, env: Env, depth: int = 0) -> list[ast.expr] | None:
         if f.attr == "values":
             return [v for _, v in pairs]
         return [ast.Tuple([k, v], ast.Load()) for k, v in pairs]
+    if isinstance(f, ast.Attribute) and f.attr in ("split", "splitlines"):
+        return _pieces(node, env)
     name = f.id if isinstance(f, ast.Name) else None
     if name in _PASS_THROUGH and len(node.args) == 1:
         return rows_of(node.args[0], env, depth + 1)
@@ -132,6 +134,23 @@ def rows_of(node: ast.expr, env: Env, depth: int = 0) -> list[ast.expr] | None:
             return None
         return [ast.Tuple(list(r), ast.Load()) for r in zip(*columns)]
     return None
+
+
+def _pieces(node: ast.Call, env: Env) -> list[ast.expr] | None:
+    """The rows of a text block split in the source: a doctest's or a test's many values
+    written one a line (``for v in VALUES.split():``, a triple-quoted block's lines)."""
+    assert isinstance(node.func, ast.Attribute)
+    text = _resolve(node.func.value, env)
+    if not isinstance(text, ast.Constant) or not isinstance(text.value, str):
+        return None
+    try:
+        args = [ast.literal_eval(a) for a in node.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
+        parts = getattr(text.value, node.func.attr)(*args, **kwargs)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    line = text.lineno
+    return [ast.Constant(p, lineno=line, end_lineno=line, col_offset=0) for p in parts if p]
 
 
 def _unwrap_param(e: ast.expr) -> ast.expr:
