@@ -236,8 +236,10 @@ def data_texts(info: TargetInfo, root: Path) -> list[Candidate]:
         if len(text) <= MAX_DATA_BYTES:
             out.append(Candidate((text,), {}, label, "tests"))
         lines += data_lines(path, text, label)
-    out += spread(lines, MAX_DATA_LINES, _first_arg_shape, _is_fresh)
-    return out + (_data_cases(files, words) if words else [])
+    # the cases the change's words chose before the lines, which nothing chose: a budget
+    # that cuts the pool keeps them
+    out += _data_cases(files, words) if words else []
+    return out + spread(lines, MAX_DATA_LINES, _first_arg_shape, _is_fresh)
 
 
 def _label(path: Path) -> str:
