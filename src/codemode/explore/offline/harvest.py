@@ -30,6 +30,7 @@ from codemode.explore.offline.row_bindings import (
     MAX_ROWS,
     Row,
     assignments,
+    built_table,
     class_tables,
     loop_rows,
 )
@@ -316,8 +317,9 @@ def parametrize_rows(
     for dec in fn.decorator_list:
         if not (isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("parametrize")):
             continue
-        if len(dec.args) >= 2 and isinstance(dec.args[1], ast.Name):
-            dec = ast.Call(dec.func, [dec.args[0], tables.get(dec.args[1].id, dec.args[1])], [])
+        if len(dec.args) >= 2 and isinstance(dec.args[1], (ast.Name, ast.BinOp, ast.ListComp)):
+            built = built_table(dec.args[1], tables)  # a name, lists added, a comprehension
+            dec = ast.Call(dec.func, [dec.args[0], built or dec.args[1]], [])
         if len(dec.args) < 2 or not isinstance(dec.args[1], (ast.List, ast.Tuple)):
             continue
         try:
@@ -333,12 +335,8 @@ def parametrize_rows(
             if len(values) == len(names):
                 table.append(dict(zip(names, values)))
         if table:
-            rows = spread(
-                [{**r, **t} for r in rows for t in table],
-                50,
-                _row_shape,
-                lambda r: fresh_lines.is_fresh(r, fresh),
-            )
+            combined = [{**r, **t} for r in rows for t in table]
+            rows = spread(combined, 50, _row_shape, lambda r: fresh_lines.is_fresh(r, fresh))
     return rows
 
 

@@ -220,3 +220,31 @@ def _walk(
         yield node, rows
     for child in ast.iter_child_nodes(node):
         yield from _walk(child, env, rows, fresh)
+
+
+def built_table(node: ast.expr, tables: dict[str, ast.expr], depth: int = 0) -> ast.List | None:
+    """A table the test builds in the source: lists added together, and a comprehension over
+    a written table (``[(v, s, True) for v, s in [("2.0", "==2"), ...]]``), each row its
+    element with the names bound (the values keep their lines: fresh.py)."""
+    from codemode.explore.offline.harvest import substituted
+
+    if depth > 6:
+        return None
+    if isinstance(node, ast.Name) and node.id in tables:
+        node = tables[node.id]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return ast.List(list(node.elts), ast.Load())
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = (
+            built_table(node.left, tables, depth + 1),
+            built_table(node.right, tables, depth + 1),
+        )
+        return ast.List([*left.elts, *right.elts], ast.Load()) if left and right else None
+    if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
+        return None
+    gen = node.generators[0]
+    if gen.ifs:
+        return None
+    rows = rows_of(gen.iter, dict(tables)) or []
+    bound = [b for b in (bind(gen.target, r) for r in rows) if b is not None]
+    return ast.List([substituted(node.elt, b) for b in bound], ast.Load()) if bound else None
