@@ -195,8 +195,8 @@ def _fresh_literals(path: Path) -> list[Any]:
     from codemode.explore.offline import fresh
 
     lines = fresh.lines(path)
-    _, tree = parsed(path)
-    if not lines or tree is None:
+    _, tree = parsed(path) if lines else ("", None)  # a table module the change left alone
+    if tree is None:
         return []
     constants = [n for n in ast.walk(tree) if isinstance(n, ast.Constant)]
     numbers = sorted({n.value for n in constants if _number(n.value)})

@@ -75,8 +75,8 @@ def _entry_keys(path: Path, number: int | None) -> list[int]:
     from codemode.explore.offline import fresh
 
     lines = fresh.lines(path)
-    _, tree = parsed(path)
-    if not lines or tree is None:
+    _, tree = parsed(path) if lines else ("", None)  # a module the change left alone
+    if tree is None:
         return []
     out: list[int] = []
     for node in tree.body:
