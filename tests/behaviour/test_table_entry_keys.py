@@ -39,18 +39,23 @@ def test_{name}():
 """
 
 
-def _check(
+def _witnesses(
     tmp_path: Path,
+    name: str,
     files: dict[str, str],
     new: dict[str, str],
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> tuple[int, dict[str, dict[str, object]]]:
+) -> dict[str, dict[str, object]]:
+    """``demo.core.NAME``'s witnesses by call, once ``new`` is staged over ``files``; it
+    must be changed and the check fail."""
     repo = project(tmp_path, files)
     write(repo, new)
     git(repo, "add", "-A")
     rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    return rc, functions(report)
+    f = functions(report).get(f"demo.core.{name}")
+    assert f is not None and f["status"] == "changed" and rc == 1, f
+    return {w["call"]: w for w in f["witnesses"]}
 
 
 def test_an_edited_entry_of_a_table_module_loaded_by_a_computed_name_is_tried(
@@ -62,10 +67,7 @@ def test_an_edited_entry_of_a_table_module_loaded_by_a_computed_name_is_tried(
         "tests/test_core.py": TEST.format(name="transliterate", arg="\u01f0", value="c0"),
     }
     new = {"src/demo/x1f.py": TABLE.replace("'c3',", "'C3',")}
-    rc, found = _check(tmp_path, files, new, capsys, monkeypatch)
-    f = found.get("demo.core.transliterate")
-    assert f is not None and f["status"] == "changed" and rc == 1, f
-    calls = {w["call"]: w for w in f["witnesses"]}  # type: ignore[union-attr]
+    calls = _witnesses(tmp_path, "transliterate", files, new, capsys, monkeypatch)
     assert calls["transliterate('\u01f3')"]["new"] == {"returned": "C3"}, list(calls)
 
 
@@ -94,10 +96,8 @@ def test_a_code_point_on_a_line_the_change_wrote_is_tried_as_a_character(
         "src/demo/rangedata.py": ROWS_OLD,
         "tests/test_core.py": TEST.format(name="status", arg="a", value="X"),
     }
-    rc, found = _check(tmp_path, files, {"src/demo/rangedata.py": ROWS_NEW}, capsys, monkeypatch)
-    f = found.get("demo.core.status")
-    assert f is not None and f["status"] == "changed" and rc == 1, f
-    calls = {w["call"]: w for w in f["witnesses"]}  # type: ignore[union-attr]
+    new = {"src/demo/rangedata.py": ROWS_NEW}
+    calls = _witnesses(tmp_path, "status", files, new, capsys, monkeypatch)
     assert calls[f"status({chr(0x1E4D0)!r})"]["new"] == {"returned": "V"}, list(calls)
 
 
@@ -120,8 +120,6 @@ def test_a_range_packed_in_one_number_gives_its_first_code_point(
         "tests/test_core.py": TEST.format(name="valid", arg="ab", value=True),
     }
     files["src/demo/packed.py"] = PACKED_NEW.replace("    0x1e4d00001e4fa,\n", "")
-    rc, found = _check(tmp_path, files, {"src/demo/packed.py": PACKED_NEW}, capsys, monkeypatch)
-    f = found.get("demo.core.valid")
-    assert f is not None and f["status"] == "changed" and rc == 1, f
-    calls = {w["call"]: w for w in f["witnesses"]}  # type: ignore[union-attr]
+    new = {"src/demo/packed.py": PACKED_NEW}
+    calls = _witnesses(tmp_path, "valid", files, new, capsys, monkeypatch)
     assert calls[f"valid({chr(0x1E4D0)!r})"]["new"] == {"returned": True}, list(calls)
