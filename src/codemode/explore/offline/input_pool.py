@@ -172,7 +172,11 @@ def _side_calls(
     ]
     out += [PoolCall(c.args, c.kwargs, c.source, c.label, None, r, side) for c, r in via]
     if info.is_method and files:
+        from codemode.explore.offline.sibling_receivers import sibling_calls
+
         out += _receiver_calls(info, root, side)
+        # a sibling class's method of the same name: its test rows, on this class (#32)
+        out += [c._replace(side=side) for c in sibling_calls(info, root, _class_names(info))]
         out += _on_built(info, root, side, out)
     if files:
         out += _doctest_calls(info, root, side)
