@@ -44,6 +44,7 @@ MAX_DATA_FILES = 12
 MAX_DATA_SCAN = 400  # files ranked by the change's words, in a diff
 MAX_SCAN_BYTES = 4_000_000
 MAX_DATA_CASES = 40  # cases of many-case files per function, in a diff
+MAX_SCAN_CASES = 5000  # cases ranked, of the files read
 MAX_DATA_BYTES = 8_000  # one input: a fixture file larger than this is a corpus, not an example
 MAX_LINES_BYTES = 400_000  # a file of one case a line, read line by line up to this size
 MAX_DATA_LINES = 80  # lines of such files per function, a spread over their shapes
@@ -251,15 +252,18 @@ def _data_cases(files: list[tuple[Path, str]], words: frozenset[str]) -> list[Ca
     ``MAX_DATA_CASES``."""
     from codemode.explore.offline.data_cases import by_word, cases
 
-    found: list[tuple[str, str]] = []
-    labels: list[str] = []
-    for path, text in files:
-        for case in cases(path, text):
-            if len(case) <= MAX_DATA_BYTES:
-                found.append((path.stem, case))
-                labels.append(_label(path) + "_case")
-    best = by_word([text for _, text in found], words, MAX_DATA_CASES)
-    return [Candidate((found[i][1],), {}, labels[i], "tests") for i in best]
+    def best() -> list[Candidate]:
+        found: list[tuple[str, str]] = []
+        for path, text in files:
+            for case in cases(path, text):
+                if len(case) <= MAX_DATA_BYTES and len(found) < MAX_SCAN_CASES:
+                    found.append((_label(path) + "_case", case))
+        chosen = by_word([text for _, text in found], words, MAX_DATA_CASES)
+        return [Candidate((found[i][1],), {}, found[i][0], "tests") for i in chosen]
+
+    # once per files and change in a run: the functions of a module read the same files
+    key = repr((sorted(words), [str(p) for p, _ in files]))
+    return list(kept_once("data-cases", key, best))
 
 
 def data_lines(path: Path, text: str, label: str) -> list[Candidate]:
