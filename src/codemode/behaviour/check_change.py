@@ -546,11 +546,14 @@ def merge(
             d = d._replace(
                 witnesses=tuple(w for w in d.witnesses if call_key(w.args, w.kwargs) not in held)
             )
-        if not d.witnesses and not d.note and not d.unstable:
-            continue
         i = by_id.get(d.id)
+        if not (d.witnesses or d.note or d.unstable) and i is not None:
+            continue
         fr = out[i] if i is not None else _unlisted(d.id, by_target.get(d.id))
-        note = d.note
+        # in scope, with no spec: a row that says what the diff saw, never absent (#32)
+        same = i is None and d.ran > 0 and not (d.witnesses or d.unstable)
+        seen = f"no difference on {d.ran} input{'s' * (d.ran != 1)}" if same else ""
+        note = "; ".join(n for n in (seen, d.note) if n)
         if d.witnesses:
             status = _changed(d) if fr.status in _WEAKER else fr.status
             message = fr.message if fr.status not in _WEAKER else _message(d)
@@ -562,9 +565,7 @@ def merge(
             note = "; ".join(n for n in (note, d.unstable) if n)
         fr = fr._replace(diff_note=note)
         if i is None:
-            if not d.witnesses and not d.short and not d.unstable:
-                continue  # a note alone for a function the check did not list: not worth a row
-            out.append(fr)
+            out.append(fr)  # a note alone too: why it was not (fully) compared (#32)
         else:
             out[i] = fr
     return out

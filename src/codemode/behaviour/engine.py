@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from codemode.behaviour.bounded import Loading, Ran, Side, both
@@ -150,9 +150,11 @@ def diff_function(
         cases = [wire(f"c{start + i}", c) for i, c in enumerate(chunk)]
         ran_old, ran_new = both(old, new, cases, until)
         if not start and (failed := not_compared(ran_old.outcomes, ran_new.outcomes)):
-            todo = _with_instances(todo[size:], ran_old.outcomes)
-            if not todo:
+            kept = _with_instances(todo[size:], ran_old.outcomes)
+            if not kept:
                 return FunctionDiff(function_id, (), 0, len(pool), failed, True)
+            look.lack(len(todo) - len(kept), ran_old.outcomes.values())
+            todo = kept
             continue
         step.took(ran_old, ran_new)
         look.first(chunk, cases, ran_old, ran_new)
@@ -174,8 +176,9 @@ def diff_function(
             "a call sent a stop signal to codemode's process (SIGTERM or SIGHUP to its "
             "parent): ignored"
         )
-    note = "; ".join(n for n in notes if n)
-    found = FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, bool(note))
+    # inputs left out for want of an instance: said, but not a search cut short
+    note = "; ".join(n for n in (*notes, look.lacking()) if n)
+    found = FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, any(notes))
     return found._replace(unstable=look.unstable_text(function_id))
 
 
@@ -221,6 +224,10 @@ def _with_instances(rest: list[PoolCall], got: dict[str, Outcome]) -> list[PoolC
     if not all(_NO_INSTANCE.match(o.message) for o in got.values()):
         return []
     return [c for c in rest if c.receiver is not None or "self" in (c.exprs or {})]
+
+
+def _no_instance(*got: Outcome) -> bool:
+    return all(_NO_INSTANCE.match(o.message) for o in got)
 
 
 def _all_failed(got: dict[str, Outcome]) -> bool:
@@ -332,6 +339,7 @@ class _Looker:
         self.oversized = 0  # of those, calls whose output was too large to send on a side
         self.apart = 0  # of those, calls whose arguments each side built otherwise (#32)
         self.blocked: list[str] = []  # what the wall stopped, per call stopped on a side (#31)
+        self.no_instance: list[str] = []  # calls with no instance of the method's class (#32)
         # suspects whose outcome varied on a side (#32), as ``suspects`` holds them
         self.unstable: list[tuple[PoolCall, Outcome, Seen, Seen]] = []
 
@@ -361,6 +369,20 @@ class _Looker:
             f"(blocked: {self.blocked[0]}; see [tool.codemode.effects])"
         )
 
+    def lack(self, count: int, got: Iterable[Outcome]) -> None:
+        """``count`` calls left out: each came without an instance (``got``'s errors say so)."""
+        self.no_instance += [o.message for o in got if _NO_INSTANCE.match(o.message)][:1] * count
+
+    def lacking(self) -> str:
+        """The calls that came without an instance of a method's class, which cannot be built
+        without arguments: not compared, and said so (never "no difference", #32)."""
+        if not self.no_instance:
+            return ""
+        m = _NO_INSTANCE.match(self.no_instance[0])
+        why = f" ({m[1]}() raised {m[2]})" if m else ""
+        n, of = len(self.no_instance), self.ran + len(self.no_instance)
+        return f"not compared on {n} of {of} inputs: no instance to call it on{why}"
+
     def full(self) -> bool:
         return len(self.suspects) >= 2 * MAX_WITNESSES
 
@@ -382,8 +404,11 @@ class _Looker:
             cid = case["id"]
             if cid not in old.outcomes or cid not in new.outcomes:
                 continue  # cut by the deadline on a side: not compared
-            self.ran += 1
             o_old, o_new = old.outcomes[cid], new.outcomes[cid]
+            if o_old.kind == o_new.kind == "error" and _no_instance(o_old, o_new):
+                self.no_instance.append(o_old.message)  # the same refusal on both: no input
+                continue
+            self.ran += 1
             if oversized(o_old.kind, o_old.message) or oversized(o_new.kind, o_new.message):
                 self.oversized += 1  # an error on a side compares as nothing: say so
             if self.full():

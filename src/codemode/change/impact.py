@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codemode.change import git
+from codemode.change.by_name import by_name, loose_names
 from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.dynamic_imports import importers
@@ -53,6 +54,7 @@ from codemode.change.reach import (
     module_bindings,
 )
 from codemode.change.registries import registrations
+from codemode.change.self_uses import self_users
 from codemode.change.words import Words, WordsHelper, identifiers
 
 # modules without cached identifiers from which a helper process reads them (fewer: the
@@ -91,6 +93,7 @@ class Project:
     _families: dict[str, set[bytes]] = field(default_factory=dict)
     _factories: dict[str, set[bytes]] = field(default_factory=dict)
     bindings: set[str] = field(default_factory=set)  # module-level names impact went through
+    named: dict[tuple[str, str], str] = field(default_factory=dict)  # by_name: (caller, callee)
     entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # reach.class_entries
     body_words: dict[str, frozenset[str]] = field(default_factory=dict)  # a class body's names
     # function -> the module names it imports by a computed name (dynamic_imports.py)
@@ -198,7 +201,7 @@ class Project:
         every = names.words() | {o for owners in names.methods.values() for o in owners}
         out = []
         for module, here in self.mentions(every).items():
-            if not here.isdisjoint(names.plain) or any(
+            if not here.isdisjoint(names.plain | names.loose) or any(
                 m in here and not here.isdisjoint(owners) for m, owners in names.methods.items()
             ):
                 out.append((self.modules[module], here))
@@ -398,6 +401,7 @@ class Names:
 
     plain: set[bytes] = field(default_factory=set)
     methods: dict[bytes, set[bytes]] = field(default_factory=dict)
+    loose: set[bytes] = field(default_factory=set)  # reached by name alone (by_name.py)
 
     def words(self) -> set[bytes]:
         return self.plain | set(self.methods)
@@ -408,7 +412,7 @@ class Names:
 
 
 def _names(project: Project, ids: Iterable[str]) -> Names:
-    names = Names()
+    names, ids = Names(), list(ids)
     for i in ids:
         module, qual = project.split(i)
         parts = qual.split(".")
@@ -423,6 +427,7 @@ def _names(project: Project, ids: Iterable[str]) -> Names:
                 names.plain |= family
         else:
             names.plain.add(parts[-1].encode())
+    names.loose = loose_names(project, ids)
     return names
 
 
@@ -457,7 +462,7 @@ def impacted(
         for reader, read in (readers or {}).items() if frontier & files else ():
             hits.setdefault(reader, set()).update(read)
         for target in sorted(code):  # a class that picks its methods at run time (#32)
-            for dispatcher in dispatchers(project, target):
+            for dispatcher in (*dispatchers(project, target), *self_users(project, target)):
                 hits.setdefault(dispatcher, set()).add(target)
             for table in registrations(project, target):  # a table that holds it (#32)
                 project.bindings.add(table)
@@ -476,7 +481,8 @@ def impacted(
             spent[caller] = spent[callee] + (not free)
             if spent[caller] > depth:
                 continue
-            chains[caller] = (*chains[callee], caller)
+            way = project.named.get((caller, callee), "")  # by name alone: said on the way
+            chains[caller] = (*chains[callee][:-1], chains[callee][-1] + way, caller)
             roots[caller] = set().union(*(roots[c] for c in callees))
             if caller not in project.bindings:
                 result[caller] = Impact(tuple(sorted(roots[caller])), chains[caller])
@@ -545,6 +551,8 @@ def _hits(
                 text = def_text(src, defs[0])
                 owners = names.methods[method.encode()]
                 found.update(instance_targets(project, module, cls, ref, text, owners, targets))
+                if not found and method.encode() in names.loose:  # by_name.py
+                    found.update(by_name(project, module, src, cls, ref, text, targets, defs))
             for target in targets.intersection(found):
                 for d in defs:
                     fid = f"{module}.{d.qual}"

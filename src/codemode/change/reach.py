@@ -69,9 +69,9 @@ def instance_targets(
         return
     if head.startswith("self.") and head.count(".") == 1 and cls:
         # ``self.conv.convert(...)``: what the class (or a base) assigns to ``self.conv``
-        refs = list(_attribute_receivers(project, module, cls, head[5:]))
+        refs = list(attribute_receivers(project, module, cls, head[5:]))
     elif "." not in head:
-        refs = [(module, cls, r) for r in _receivers(text, head, name)]
+        refs = [(module, cls, r) for r in receivers(text, head, name)]
         if head and not refs:
             refs = list(_module_instances(project, module, head))
     else:
@@ -161,7 +161,7 @@ def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> 
     names = re.findall(r"->\s*[\"']?([A-Za-z_][\w.]*)", head)
     names += re.findall(r"\breturn\s+([A-Za-z_][\w.]*)\s*\(", text)
     for var in re.findall(r"\breturn\s+([A-Za-z_]\w*)[ \t]*$", text, re.M):
-        names += _receivers(text, var, "")  # ``t = Tally(); t.ready = True; return t``
+        names += receivers(text, var, "")  # ``t = Tally(); t.ready = True; return t``
     for name in dict.fromkeys(names):
         if name in ("cls", "Self") and d.cls:  # a classmethod constructor: ``return cls(...)``
             yield f"{f_module}.{d.cls}"
@@ -191,7 +191,7 @@ def find_def(src: SourceFile, qual: str) -> Def | None:
     return next((d for d in src.local(chunk)[1] if d.qual == qual), None)
 
 
-def _attribute_receivers(
+def attribute_receivers(
     project: Project, module: str, cls: str, attr: str
 ) -> Iterator[tuple[str, str, str]]:
     """(module, class, name) of what builds ``self.<attr>`` in class ``cls`` or its in-repo
@@ -204,11 +204,11 @@ def _attribute_receivers(
         if src is None or chunk is None:
             continue
         text = src.local(chunk)[0]
-        for cls_ref in [*_receivers(text, "self." + attr, attr), *own.findall(text)]:
+        for cls_ref in [*receivers(text, "self." + attr, attr), *own.findall(text)]:
             yield where, qual, cls_ref
 
 
-def _receivers(text: str, var: str, name: str) -> Iterator[str]:
+def receivers(text: str, var: str, name: str) -> Iterator[str]:
     """The class names an instance holding ``name`` may have been built from."""
     if var:
         v = re.escape(var)
@@ -271,14 +271,14 @@ def dispatchers(project: Project, target: str) -> Iterator[str]:
     bases = set(project.lineage(owner_id)) - {owner_id}
     src = project.source(module)
     attribute = src is not None and qual in src.constants()  # a class attribute: no dispatch
-    heirs = () if attribute else _subclasses(project, owner_id, target)
+    heirs = () if attribute else subclasses(project, owner_id, target)
     for cls_id in [*project.lineage(owner_id), *heirs]:
         cls_module, cls_qual = project.split(cls_id)
         src = project.source(cls_module)
         if src is None:
             continue
         base = cls_id in bases
-        for d in _methods(src, cls_qual):
+        for d in methods_of(src, cls_qual):
             fid = f"{cls_module}.{d.qual}"
             if fid == target or d.qual.rpartition(".")[2] == name:
                 continue
@@ -325,9 +325,11 @@ def _module_pickers(project: Project, target: str) -> Iterator[str]:
                 yield fid
 
 
-def _subclasses(project: Project, cls_id: str, target: str) -> Iterator[str]:
+def subclasses(
+    project: Project, cls_id: str, target: str, dispatching: bool = True
+) -> Iterator[str]:
     """The project's subclasses of ``cls_id`` that inherit method ``target`` (do not define
-    their own): a dispatcher of theirs reaches it."""
+    their own): a dispatcher of theirs reaches it (``dispatching``: only those that have one)."""
     name = target.rpartition(".")[2]
     family = project.family(cls_id.rpartition(".")[2])
     for module in project.mentions(family):
@@ -338,13 +340,13 @@ def _subclasses(project: Project, cls_id: str, target: str) -> Iterator[str]:
             if src is None or sub_id == cls_id or not src.is_class(sub):
                 continue
             chunk = next((c for c in src.chunks if c.name == sub), None)
-            if chunk is not None and not dispatches(src.local(chunk)[0]):
+            if dispatching and chunk is not None and not dispatches(src.local(chunk)[0]):
                 continue  # no dispatcher of its own: skip its parse (a family can be large)
             if cls_id in project.lineage(sub_id) and project.method(sub_id, name) == target:
                 yield sub_id
 
 
-def _methods(src: SourceFile, cls_qual: str) -> list[Def]:
+def methods_of(src: SourceFile, cls_qual: str) -> list[Def]:
     chunk = next((c for c in src.chunks if c.name == cls_qual.split(".")[0]), None)
     if chunk is None:
         return []
@@ -496,7 +498,7 @@ def class_entries(project: Project, found: str) -> Iterator[str]:
         for cls_id in project.lineage(found):
             where, qual = project.split(cls_id)
             src = project.source(where) if where else None
-            for d in _methods(src, qual) if src is not None else ():
+            for d in methods_of(src, qual) if src is not None else ():
                 if is_special(d.qual.rpartition(".")[2]):
                     names.add(d.qual.rpartition(".")[2])
         found_methods = (project.method(found, name) for name in sorted(names))
