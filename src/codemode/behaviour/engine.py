@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from codemode.behaviour.bounded import Loading, Ran, Side, both
@@ -150,11 +150,9 @@ def diff_function(
         cases = [wire(f"c{start + i}", c) for i, c in enumerate(chunk)]
         ran_old, ran_new = both(old, new, cases, until)
         if not start and (failed := not_compared(ran_old.outcomes, ran_new.outcomes)):
-            kept = _with_instances(todo[size:], ran_old.outcomes)
-            if not kept:
+            todo = look.with_instances(todo, size, ran_old.outcomes)
+            if not todo:
                 return FunctionDiff(function_id, (), 0, len(pool), failed, True)
-            look.lack(len(todo) - len(kept), ran_old.outcomes.values())
-            todo = kept
             continue
         step.took(ran_old, ran_new)
         look.first(chunk, cases, ran_old, ran_new)
@@ -176,8 +174,7 @@ def diff_function(
             "a call sent a stop signal to codemode's process (SIGTERM or SIGHUP to its "
             "parent): ignored"
         )
-    # inputs left out for want of an instance: said, but not a search cut short
-    note = "; ".join(n for n in (*notes, look.lacking()) if n)
+    note = "; ".join(n for n in (*notes, look.lacking()) if n)  # lacking: not short
     found = FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, any(notes))
     return found._replace(unstable=look.unstable_text(function_id))
 
@@ -369,9 +366,16 @@ class _Looker:
             f"(blocked: {self.blocked[0]}; see [tool.codemode.effects])"
         )
 
-    def lack(self, count: int, got: Iterable[Outcome]) -> None:
-        """``count`` calls left out: each came without an instance (``got``'s errors say so)."""
-        self.no_instance += [o.message for o in got if _NO_INSTANCE.match(o.message)][:1] * count
+    def with_instances(
+        self, todo: list[PoolCall], size: int, got: dict[str, Outcome]
+    ) -> list[PoolCall]:
+        """``_with_instances`` of the calls after the first ``size``, the others counted as
+        left out for want of an instance (when that is why ``got``'s calls failed)."""
+        kept = _with_instances(todo[size:], got)
+        if kept:
+            why = [o.message for o in got.values() if _NO_INSTANCE.match(o.message)][:1]
+            self.no_instance += why * (len(todo) - len(kept))
+        return kept
 
     def lacking(self) -> str:
         """The calls that came without an instance of a method's class, which cannot be built

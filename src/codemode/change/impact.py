@@ -23,8 +23,9 @@ function or its class names ``m``'s class, the tables a class is filed in at imp
 its creation (``registries.py``: a base's ``__init_subclass__``, a metaclass), a descriptor
 class attribute, an enum's members read through the class, a ``singledispatch`` function's
 implementations, ``type(self).m``, and a module's functions that pick one by name from
-``globals()``. Limits, by design of a static analysis: an instance whose class nothing in the
-function or its class names is not seen (a registry filled from another module); a local
+``globals()``; a method on a value of no known class, by its name (``by_name.py``); a special
+method run on ``self`` (``self_uses.py``). Limits, by design of a static analysis: an operator
+or builtin on a value of no known class (``str(x)`` of a parameter) is not followed; a local
 variable that shadows a changed name can make its function look impacted. Over-approximation
 costs diff time only.
 """
