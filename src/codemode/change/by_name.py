@@ -4,8 +4,10 @@
 annotated with it, assigned from it to an attribute, or the function names the class). What
 is left is a value handed in unannotated, an item of a container, a loop variable: ``for o in
 objs: o.render()``. Such a call may run any project class's ``render``, so when the change
-touched a method of that name, its caller is impacted by the name alone, and its report says
-so (``impacted: via Part.render (by name: o.render) -> ...``). Over-approximation costs only
+itself touched a method of that name (not a method it impacts: that would spread by common
+names through the whole project), its caller is impacted by the name alone, and its report
+says so (``impacted: via Part.render (by name: o.render) -> ...``). A call only: a name read
+(``d.is_class``) or handed on as a bound method is not followed. Over-approximation costs only
 diff time (a witness still needs a real difference); ``benchmarks/impact_reach_cost.py``
 measures what it adds. A name that a builtin type's value has as well (``s.split()``,
 ``d.get(k)``, ``m.group(1)``) is left out: on a receiver of no known class it is far likelier
@@ -14,6 +16,8 @@ that value's.
 
 from __future__ import annotations
 
+import io
+import pathlib
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -25,9 +29,9 @@ if TYPE_CHECKING:
     from codemode.change.functions import SourceFile
     from codemode.change.impact import Project
 
-# The attribute names of the builtin types' values and of ``re``'s pattern and match objects,
-# read from ``dir()`` of each (so the table follows the running Python): the names a call on a
-# value of no known class most often means.
+# The attribute names of the builtin types' values, of ``re``'s pattern and match objects, of
+# paths and of open files, read from ``dir()`` of each (so the table follows the running
+# Python): the names a call on a value of no known class most often means.
 _COMMON = frozenset(
     name
     for kind in (
@@ -45,6 +49,11 @@ _COMMON = frozenset(
         object,
         type(re.compile("")),
         type(re.match("", "")),
+        pathlib.Path,
+        io.TextIOWrapper,
+        io.BufferedReader,
+        io.BytesIO,
+        io.StringIO,
     )
     for name in dir(kind)
 )
@@ -81,7 +90,9 @@ def unknown_receiver(
     is not the project's (``s: str``) are not."""
     head, _, name = ref.rpartition(".")
     if not head:
-        return re.search(r"[)\]]\s*\.\s*" + re.escape(name) + r"\b", text) is not None
+        return re.search(r"[)\]]\s*\.\s*" + re.escape(name) + r"\s*\(", text) is not None
+    if not re.search(re.escape(ref) + r"\s*\(", text):
+        return False  # read, not called: an attribute (``d.is_class``) or a bound method
     first, _, rest = head.partition(".")
     if first in ("self", "cls") and rest and "." not in rest and cls:
         return not any(attribute_receivers(project, module, cls, rest))
@@ -89,6 +100,8 @@ def unknown_receiver(
         return False
     if src.is_top_level(head) or any(local == head for local, _ in src.imports()):
         return False
+    if re.search(r"^[ \t]*(?:from|import)\b[^\n]*\b" + re.escape(head) + r"\b", text, re.M):
+        return False  # imported inside the function: a module
     return not any(receivers(text, head, name))
 
 

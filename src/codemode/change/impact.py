@@ -412,7 +412,8 @@ class Names:
         return {m.decode() for m in self.methods}
 
 
-def _names(project: Project, ids: Iterable[str]) -> Names:
+def _names(project: Project, ids: Iterable[str], touched: set[str]) -> Names:
+    """``touched``: the ids the change itself touched, whose names reach by name alone."""
     names, ids = Names(), list(ids)
     for i in ids:
         module, qual = project.split(i)
@@ -428,7 +429,7 @@ def _names(project: Project, ids: Iterable[str]) -> Names:
                 names.plain |= family
         else:
             names.plain.add(parts[-1].encode())
-    names.loose = loose_names(project, ids)
+    names.loose = loose_names(project, touched.intersection(ids))
     return names
 
 
@@ -459,7 +460,7 @@ def impacted(
         if not frontier:
             break
         code = frontier - files
-        hits = _callers(project, code, _names(project, code)) if code else {}
+        hits = _callers(project, code, _names(project, code, changed)) if code else {}
         for reader, read in (readers or {}).items() if frontier & files else ():
             hits.setdefault(reader, set()).update(read)
         for target in sorted(code):  # a class that picks its methods at run time (#32)
