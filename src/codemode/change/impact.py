@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codemode.change import git
-from codemode.change.by_name import by_name, loose_names
+from codemode.change.by_name import by_name
 from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.dynamic_imports import importers
@@ -51,11 +51,11 @@ from codemode.change.reach import (
     enum_member,
     factories,
     instance_targets,
-    is_special,
     module_bindings,
 )
 from codemode.change.registries import registrations
 from codemode.change.self_uses import self_users
+from codemode.change.target_names import Names, target_names
 from codemode.change.words import Words, WordsHelper, identifiers
 
 # modules without cached identifiers from which a helper process reads them (fewer: the
@@ -395,44 +395,6 @@ class Impact:
     via: tuple[str, ...]  # changed id, ..., this function
 
 
-@dataclass
-class Names:
-    """What a user of some targets must write: a plain name (a function, a constant, a class
-    for its constructor), or a method's name together with one of its class family's names."""
-
-    plain: set[bytes] = field(default_factory=set)
-    methods: dict[bytes, set[bytes]] = field(default_factory=dict)
-    loose: set[bytes] = field(default_factory=set)  # reached by name alone (by_name.py)
-
-    def words(self) -> set[bytes]:
-        return self.plain | set(self.methods)
-
-    @property
-    def methods_str(self) -> set[str]:
-        return {m.decode() for m in self.methods}
-
-
-def _names(project: Project, ids: Iterable[str], touched: set[str]) -> Names:
-    """``touched``: the ids the change itself touched, whose names reach by name alone."""
-    names, ids = Names(), list(ids)
-    for i in ids:
-        module, qual = project.split(i)
-        parts = qual.split(".")
-        owner = ".".join(parts[:-1])
-        if module and owner and project.is_class(f"{module}.{owner}"):
-            family = project.family(parts[-2])
-            owners = names.methods.setdefault(parts[-1].encode(), set())
-            owners |= family | project.factories(parts[-2], family)  # c = make(); c.m() (#32)
-            if is_special(parts[-1]) or enum_member(project, i):
-                # ``Cls(...)`` runs its constructor, ``a < b`` ``__lt__``, ``Level[name]`` reads
-                # a member
-                names.plain |= family
-        else:
-            names.plain.add(parts[-1].encode())
-    names.loose = loose_names(project, touched.intersection(ids))
-    return names
-
-
 def impacted(
     project: Project,
     changed: Iterable[str],
@@ -456,21 +418,16 @@ def impacted(
     spent: dict[str, int] = dict.fromkeys(changed, 0)  # the public callers on the way
     frontier = set(changed) if depth > 0 else set()
     result: dict[str, Impact] = {}
+    deferred: dict[str, set[str]] = {}  # reached by name alone (by_name.py): taken last
     for _ in range(depth + _PRIVATE_ROUNDS):
-        if not frontier:
+        if frontier:
+            hits = _round(project, frontier, files, changed, readers)
+            for caller in [c for c, t in hits.items() if all((c, x) in project.named for x in t)]:
+                deferred.setdefault(caller, set()).update(hits.pop(caller))
+        elif deferred:  # where nothing else reached them, their way is the name
+            hits, deferred = deferred, {}
+        else:
             break
-        code = frontier - files
-        hits = _callers(project, code, _names(project, code, changed)) if code else {}
-        for reader, read in (readers or {}).items() if frontier & files else ():
-            hits.setdefault(reader, set()).update(read)
-        for target in sorted(code):  # a class that picks its methods at run time (#32)
-            for dispatcher in (*dispatchers(project, target), *self_users(project, target)):
-                hits.setdefault(dispatcher, set()).add(target)
-            for table in registrations(project, target):  # a table that holds it (#32)
-                project.bindings.add(table)
-                hits.setdefault(table, set()).add(target)
-            for importer in importers(project, target):  # __import__('pkg.x%03x' % n)
-                hits.setdefault(importer, set()).add(target)
         frontier = set()
         public = _public_callers(project, hits, chains)
         for caller, callees in sorted(hits.items()):
@@ -490,6 +447,29 @@ def impacted(
                 result[caller] = Impact(tuple(sorted(roots[caller])), chains[caller])
             frontier.add(caller)  # at the depth, a sole caller above it is still a free step
     return result
+
+
+def _round(
+    project: Project,
+    frontier: set[str],
+    files: set[str],
+    changed: set[str],
+    readers: dict[str, set[str]] | None,
+) -> dict[str, set[str]]:
+    """Caller id -> the targets of ``frontier`` it reaches (one round of ``impacted``)."""
+    code = frontier - files
+    hits = _callers(project, code, target_names(project, code, changed)) if code else {}
+    for reader, read in (readers or {}).items() if frontier & files else ():
+        hits.setdefault(reader, set()).update(read)
+    for target in sorted(code):  # a class that picks its methods at run time (#32)
+        for dispatcher in (*dispatchers(project, target), *self_users(project, target)):
+            hits.setdefault(dispatcher, set()).add(target)
+        for table in registrations(project, target):  # a table that holds it (#32)
+            project.bindings.add(table)
+            hits.setdefault(table, set()).add(target)
+        for importer in importers(project, target):  # __import__('pkg.x%03x' % n)
+            hits.setdefault(importer, set()).add(target)
+    return hits
 
 
 def _public_callers(
