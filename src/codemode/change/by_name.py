@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 from codemode.change.reach import attribute_receivers, is_special, receivers
 
 if TYPE_CHECKING:
-    from codemode.change.chunks import Def
     from codemode.change.functions import SourceFile
     from codemode.change.impact import Project
 
@@ -113,14 +112,24 @@ def by_name(
     ref: str,
     text: str,
     targets: set[str],
-    defs: list[Def],
 ) -> set[str]:
     """The targets named as ``ref``'s method, where ``ref`` calls it on a value of no known
-    class (``unknown_receiver``), each remembered with the spelling that reached it."""
+    class (``unknown_receiver``)."""
     if not unknown_receiver(project, module, src, cls, ref, text):
         return set()
-    found = {t for t in targets if t.rpartition(".")[2] == ref.rpartition(".")[2]}
-    for target in found:
-        for d in defs:
-            project.named.setdefault((f"{module}.{d.qual}", target), f" (by name: {ref})")
-    return found
+    return {t for t in targets if t.rpartition(".")[2] == ref.rpartition(".")[2]}
+
+
+def note_way(
+    named: dict[tuple[str, str], str],
+    precise: set[tuple[str, str]],
+    key: tuple[str, str],
+    way: str,
+) -> None:
+    """Remember that caller ``key[0]`` reaches ``key[1]`` by name alone (``way``, its
+    spelling), unless another use of it in the caller reaches it otherwise (``way`` empty)."""
+    if not way:
+        precise.add(key)
+        named.pop(key, None)
+    elif key not in precise:
+        named.setdefault(key, way)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codemode.change import git
-from codemode.change.by_name import by_name
+from codemode.change.by_name import by_name, note_way
 from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.dynamic_imports import importers
@@ -511,6 +511,7 @@ def _hits(
     wanted = names.words()
     method_names = names.methods_str
     members = {t for t in targets if enum_member(project, t)}
+    precise: set[tuple[str, str]] = set()  # (caller, target) reached otherwise than by name
     for mf, here in candidates:
         module = mf.module
         src = project.source(module)
@@ -525,7 +526,7 @@ def _hits(
             resolved = targets.intersection(reached)
             if members and reached and not resolved:  # ``Level[name]``, ``Level(5)`` (#32)
                 resolved = {t for t in members if t.rpartition(".")[0] == reached[0]}
-            found = set(resolved)
+            found, way = set(resolved), ""
             method = ref.rpartition(".")[2]
             if method in method_names and not resolved:
                 # not a name it resolves (or ``Cls(...).expand`` beside a function ``expand``):
@@ -534,12 +535,14 @@ def _hits(
                 owners = names.methods[method.encode()]
                 found.update(instance_targets(project, module, cls, ref, text, owners, targets))
                 if not found and method.encode() in names.loose:  # by_name.py
-                    found.update(by_name(project, module, src, cls, ref, text, targets, defs))
+                    found.update(by_name(project, module, src, cls, ref, text, targets))
+                    way = f" (by name: {ref})"
             for target in targets.intersection(found):
                 for d in defs:
                     fid = f"{module}.{d.qual}"
                     if fid != target:
                         hits.setdefault(fid, set()).add(target)
+                        note_way(project.named, precise, (fid, target), way)
             attr = attribute_binding(src, line) if cls and resolved else None
             for target in resolved if attr else ():  # ``self.parse = _parse`` (#32)
                 project.bindings.add(f"{module}.{cls}.{attr}")
