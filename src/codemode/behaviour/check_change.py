@@ -543,9 +543,9 @@ def merge(
             d = d._replace(witnesses=(), note=note)
         held = (covered or {}).get(d.id, set())
         if held:
-            d = d._replace(
-                witnesses=tuple(w for w in d.witnesses if call_key(w.args, w.kwargs) not in held)
-            )
+            # a case checks what a call returns, never the state it leaves (#32)
+            kept = [w for w in d.witnesses if call_key(w.args, w.kwargs) not in held or "after" in w.new]
+            d = d._replace(witnesses=tuple(kept))
         i = by_id.get(d.id)
         if not (d.witnesses or d.note or d.unstable) and i is not None:
             continue

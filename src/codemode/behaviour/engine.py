@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from codemode.behaviour.bounded import Loading, Ran, Side, both
-from codemode.behaviour.outcomes import Seen, difference, oversized, same, seen
+from codemode.behaviour.outcomes import Seen, difference, oversized, same, seen, shown_states
 from codemode.compare import values_equal
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.report.model import Witness
@@ -101,6 +101,7 @@ def wire(case_id: str, call: PoolCall, *, watch_clock: bool = False) -> dict[str
         "types": [],
         "trace": False,
         "watch_clock": watch_clock,
+        "after": True,  # the receiver's and mutable arguments' state, before and after (#32)
         "build": True,  # a receiver's recipe becomes the instance
         "self": _Recipe(call.receiver) if call.receiver else None,
     }
@@ -399,7 +400,7 @@ class _Looker:
     def _seen(self, o: Outcome | None) -> Seen:
         if o is None:
             return Seen("error")
-        return seen(o.kind, o.value, o.exc, o.clock, self.roots)
+        return seen(o.kind, o.value, o.exc, o.clock, self.roots, o.after)
 
     def first(
         self, calls: Sequence[PoolCall], cases: Sequence[dict[str, Any]], old: Ran, new: Ran
@@ -537,10 +538,11 @@ def _witness(
         shown = construction_call(function_id, call.exprs)
         if call.receiver:  # Renderer('-').render(parse('h1'))
             shown = witness_call(function_id, [], {}, call.receiver).rsplit(".", 1)[0] + "." + shown
+    old, new = shown_states(a, b)
     return Witness(
         call=shown,
-        old=a.shown(),
-        new=b.shown(),
+        old=old,
+        new=new,
         kind=kind,
         args=tuple(args),
         kwargs=dict(kwargs) or None,

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from codemode.compare import UNREPRESENTABLE_TAG, values_equal
 from codemode.report.model import WitnessKind
+from codemode.worker.tags import OBJECT_TAG
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 MAX_MESSAGE = 300
@@ -36,6 +37,9 @@ class Seen(NamedTuple):
     exc_type: str = ""
     message: str = ""
     clock: bool = False  # the project's code read the clock during the call
+    # the receiver's and mutable arguments' state (before, after) the call, each by name
+    # (worker/after.py), or None: the call has neither, or the side did not say
+    state: tuple[dict[str, Any], dict[str, Any]] | None = None
 
     def shown(self) -> dict[str, Any]:
         if self.kind == "returned":
@@ -44,19 +48,26 @@ class Seen(NamedTuple):
 
 
 def seen(
-    kind: str, value: Any, exc: dict[str, Any] | None, clock: Any, roots: Sequence[str]
+    kind: str,
+    value: Any,
+    exc: dict[str, Any] | None,
+    clock: Any,
+    roots: Sequence[str],
+    after: Any = None,
 ) -> Seen:
     """The worker's outcome as a ``Seen``; ``roots``: the sides' directories, blanked out of
-    messages (a path in an exception's text says where the tree was written, not behaviour)."""
+    messages (a path in an exception's text says where the tree was written, not behaviour);
+    ``after``: the state before and after the call (worker/after.py)."""
+    state = (after[0], after[1]) if isinstance(after, list) and len(after) == 2 else None
     if kind != "raised":
-        return Seen(kind, value if kind == "returned" else None, clock=bool(clock))
+        return Seen(kind, value if kind == "returned" else None, clock=bool(clock), state=state)
     exc = exc or {}
     message = str(exc.get("message", ""))
     for root in roots:
         if root:
             message = message.replace(root, "<root>")
     message = _ADDRESS.sub("0x...", message)[:MAX_MESSAGE]
-    return Seen("raised", None, str(exc.get("type", "Exception")), message, bool(clock))
+    return Seen("raised", None, str(exc.get("type", "Exception")), message, bool(clock), state)
 
 
 def _opaque(value: Any, depth: int = 0) -> bool:
@@ -72,7 +83,58 @@ def _opaque(value: Any, depth: int = 0) -> bool:
 
 def difference(old: Seen, new: Seen, rel_tol: float = 1e-9) -> WitnessKind | None:
     """How ``old`` and ``new`` differ, or None when they agree (or cannot be compared: a side
-    that did not run, or values with no faithful form)."""
+    that did not run, or values with no faithful form). A call whose outcome agrees but that
+    left its receiver or an argument in another state differs in value (#32)."""
+    kind = _outcome_difference(old, new)
+    if kind in (None, "message") and state_change(old, new):
+        return "value"
+    return kind
+
+
+def state_change(old: Seen, new: Seen) -> dict[str, tuple[Any, Any]]:
+    """What the call left otherwise on each side, by name (``self``, an argument): the parts
+    whose state before the call agrees on both sides and whose state after it does not. A
+    part that started apart (the class's constructor changed) says nothing of the call; one
+    with no faithful form on both sides (an address in its repr) is never a difference; an
+    object is compared on the attributes both sides have (a refactor's new attribute is not
+    a behaviour)."""
+    if old.state is None or new.state is None or "error" in (old.kind, new.kind):
+        return {}
+    (before_old, after_old), (before_new, after_new) = old.state, new.state
+    out: dict[str, tuple[Any, Any]] = {}
+    for name in after_old.keys() & after_new.keys():
+        if name not in before_old or name not in before_new:
+            continue
+        if not values_equal(before_old[name], before_new[name]):
+            continue
+        a, b = _shared(after_old[name], after_new[name])
+        if values_equal(a, b) or (_opaque(a) and _opaque(b)):
+            continue
+        out[name] = (a, b)
+    return out
+
+
+def _shared(a: Any, b: Any) -> tuple[Any, Any]:
+    """Two objects' canonical forms on the attributes both have; other values as they are."""
+    if isinstance(a, dict) and isinstance(b, dict) and OBJECT_TAG in a and OBJECT_TAG in b:
+        # an attribute with no faithful form (a lock, a handle) is left out, not the object
+        keys = [k for k in a.keys() & b.keys() if not (_opaque(a[k]) or _opaque(b[k]))]
+        return {k: a[k] for k in keys}, {k: b[k] for k in keys}
+    return a, b
+
+
+def shown_states(old: Seen, new: Seen) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each side's outcome as a witness shows it: with ``after`` (the parts the call left
+    otherwise, by name) when only the state tells the versions apart."""
+    a, b = old.shown(), new.shown()
+    changed = state_change(old, new) if _outcome_difference(old, new) in (None, "message") else {}
+    if changed:
+        a["after"] = {name: pair[0] for name, pair in changed.items()}
+        b["after"] = {name: pair[1] for name, pair in changed.items()}
+    return a, b
+
+
+def _outcome_difference(old: Seen, new: Seen) -> WitnessKind | None:
     if old.kind == "error" or new.kind == "error":
         return None
     if old.kind == "returned" and new.kind == "returned":

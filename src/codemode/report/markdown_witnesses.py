@@ -17,7 +17,7 @@ from codemode.report.markdown_inline import escape_text, plural, span
 from codemode.report.markdown_sections import ICONS, Section, failing_cases, named
 from codemode.report.model import FunctionResult, Report, Witness, impact_text
 from codemode.report.notation import outcome_value, value_text
-from codemode.report.witness import only_messages, representative, shape
+from codemode.report.witness import only_messages, representative, shape, state_text
 
 MAX_CALLS = 5  # witness calls listed per function
 VALUE_WIDTH = 100  # characters of one outcome in a witness line
@@ -31,6 +31,9 @@ def representatives(witnesses: Sequence[Witness], most: int = MAX_CALLS) -> list
 
 
 def witness_line(w: Witness) -> str:
+    state = state_text(w.old, w.new, VALUE_WIDTH)
+    if state:  # the outcome agrees; the state the call left does not (#32)
+        return f"- {span(w.call)}: {escape_text(state)}\n"
     old = value_text(outcome_value(w.old), VALUE_WIDTH)
     new = value_text(outcome_value(w.new), VALUE_WIDTH)
     what = " (message changed)" if w.kind == "message" else ""

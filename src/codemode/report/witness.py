@@ -52,6 +52,11 @@ def format_value(value: Any, limit: int = 80) -> str:
 
 def outcome_text(outcome: Any, limit: int = 80) -> str:
     """``'gold'`` for a returned value, ``raises ValueError: bad input`` for an exception."""
+    if isinstance(outcome, dict) and isinstance(outcome.get("after"), dict):
+        # the state the call left, besides what it returned or raised (#32)
+        rest = {k: v for k, v in outcome.items() if k != "after"}
+        parts = ", ".join(f"{n}: {format_value(v, limit)}" for n, v in outcome["after"].items())
+        return f"{outcome_text(rest, limit)}, after the call {parts}"
     if isinstance(outcome, dict) and "returned" in outcome:
         return format_value(outcome["returned"], limit)
     if isinstance(outcome, dict) and "raised" in outcome:
@@ -66,9 +71,26 @@ def outcome_text(outcome: Any, limit: int = 80) -> str:
 
 
 def witness_text(w: Witness, limit: int = 80) -> str:
-    """``call: old → new``; a message-only change says so."""
+    """``call: old → new``; a message-only change says so; a call whose outcome agrees but
+    that left its receiver or an argument otherwise, ``call: after the call, self: old → new``
+    (#32)."""
+    state = state_text(w.old, w.new, limit)
+    if state:
+        return f"{w.call}: {state}"
     what = " (message changed)" if w.kind == "message" else ""
     return f"{w.call}: {outcome_text(w.old, limit)} → {outcome_text(w.new, limit)}{what}"
+
+
+def state_text(old: Any, new: Any, limit: int) -> str:
+    """``after the call, self: {...} → {...}`` for the first part the call left otherwise."""
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return ""
+    before, after = old.get("after"), new.get("after")
+    if not (isinstance(before, dict) and isinstance(after, dict) and before.keys() & after.keys()):
+        return ""
+    name = next(n for n in before if n in after)
+    shown = f"{format_value(before[name], limit)} → {format_value(after[name], limit)}"
+    return f"after the call, {name}: {shown}"
 
 
 def accept_function_command(report: Report) -> str:

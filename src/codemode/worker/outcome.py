@@ -35,8 +35,10 @@ class Outcome:
         "clock",
         "blocked",
         "built",
+        "after",
     )
     __slots__ = (
+        "after",
         "args",
         "blocked",
         "built",
@@ -70,6 +72,9 @@ class Outcome:
         clock: str | None = None,  # the clock read the project's code made while exploring
         blocked: str | None = None,  # the side effect the wall stopped (worker/wall.py)
         built: str | None = None,  # built arguments with no YAML form: a digest (exploring)
+        # the receiver's and mutable arguments' state before and after the call, each by
+        # name (after.py): the behaviour diff's, when it asked
+        after: list[dict[str, Any]] | None = None,
     ) -> None:
         self.case = case
         self.kind = kind
@@ -85,6 +90,7 @@ class Outcome:
         self.clock = clock
         self.blocked = blocked
         self.built = built
+        self.after = after
 
     def _fields(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.FIELDS)

@@ -94,6 +94,11 @@ def check_case_reply(reply: dict[str, Any], case_id: str) -> None:
         raise BadReply("'args' is not a list")
     if reply.get("kwargs") is not None and not isinstance(reply["kwargs"], dict):
         raise BadReply("'kwargs' is not a mapping")
+    after = reply.get("after")
+    if after is not None and not (
+        isinstance(after, list) and len(after) == 2 and all(isinstance(a, dict) for a in after)
+    ):
+        raise BadReply("'after' is not the state before and after the call")
 
 
 def check_fatal(reply: dict[str, Any]) -> None:
@@ -168,4 +173,5 @@ def outcome(reply: dict[str, Any], case_id: str) -> Outcome:
         clock=reply.get("clock"),
         blocked=reply.get("blocked"),
         built=reply.get("built"),
+        after=reply.get("after"),
     )

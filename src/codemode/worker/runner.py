@@ -11,9 +11,11 @@ import types
 from collections.abc import Awaitable, Callable, Iterable
 
 from . import wall
+from .after import state
 from .canonical import COLLISIONS, MAX_REPLY_CHARS, canonical, dumps, qualname, realize, typed
 from .clock import ShiftedClock, clock_watch
 from .fixtures import Fixtures, apply_serializer
+from .params import positional_only
 from .policy import TargetError, exc_line, import_path
 from .typeexpr import type_answer
 
@@ -382,28 +384,6 @@ def _as_is(case: Any, module: Any, out: Any, fx: Any, args: Any, kwargs: Any, ea
     return args, kwargs, fx
 
 
-def _positional_only(func: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
-    """Keyword inputs naming positional-only parameters, moved to their place in ``args``
-    (taken out of ``kwargs``): ``inputs: {value: x, strict: true}`` is the spec's one form
-    for ``f(value, /, *, strict=False)`` called with an option. Read from the code object,
-    through decorators' ``__wrapped__``, without importing inspect."""
-    target = func
-    for _ in range(10):
-        if not hasattr(target, "__wrapped__"):
-            break
-        target = target.__wrapped__
-    skip = 1 if getattr(target, "__self__", None) is not None else 0
-    code = getattr(getattr(target, "__func__", target), "__code__", None)
-    if code is None or not getattr(code, "co_posonlyargcount", 0):
-        return args
-    out = list(args)
-    for name in code.co_varnames[skip : code.co_posonlyargcount][len(args) :]:
-        if name not in kwargs:
-            break
-        out.append(kwargs.pop(name))
-    return out
-
-
 def _trace_lines(func: Any, lines: set[int]) -> bool:
     """Record the lines of ``func`` (and of code defined inside it) that run; False if it has none."""
     code = getattr(getattr(func, "__func__", func), "__code__", None)
@@ -460,7 +440,8 @@ def _call(
 ) -> dict[str, Any]:
     """Call the target once: what it returned (canonical, with its type answers) or raised."""
     if kwargs:
-        args = _positional_only(func, args, kwargs)
+        args = positional_only(func, args, kwargs)
+    before = state(func, args, kwargs) if case.get("after") else None  # before any watching
     lines: set[int] = set()
     tracing = bool(case.get("trace")) and _trace_lines(func, lines)
     clock: list[str] = []
@@ -500,6 +481,8 @@ def _call(
         out["lines"] = sorted(lines)
     if clock:
         out["clock"] = clock[0]
+    if before is not None:  # what the call left in its receiver and arguments (the diff, #32)
+        out["after"] = [before, state(func, args, kwargs)]
     return out
 
 
