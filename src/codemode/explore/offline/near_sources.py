@@ -297,6 +297,21 @@ def _data_files(root: Path, name: str, limit: int) -> Iterator[tuple[Path, str]]
     if limit > MAX_DATA_FILES:  # ranked: the other tests' files too (a base class calls it)
         trees += [t for t in _test_trees(root, [""]) if t not in trees]
     for rel, tree in trees:
+        for path in _named_files(root, rel, tree):
+            if count >= limit or size >= MAX_SCAN_BYTES:
+                return
+            text = read_source(path)
+            if text is not None:
+                count += 1
+                size += len(text)
+                yield path, text
+
+
+def _named_files(root: Path, rel: str, tree: ast.Module) -> list[Path]:
+    """The data files a test file names, once per file and run: every function of a module
+    asks, and a ranked pool asks of every test file."""
+
+    def find() -> list[Path]:
         words = {
             n.value
             for n in ast.walk(tree)
@@ -307,18 +322,16 @@ def _data_files(root: Path, name: str, limit: int) -> Iterator[tuple[Path, str]]
             isinstance(n, ast.Call) and ast.unparse(n.func).split(".")[-1] in _LISTING
             for n in ast.walk(tree)
         )
-        for path in sorted(folder.rglob("*")):
-            if count >= limit or size >= MAX_SCAN_BYTES:
-                return
-            if not _named_by(path, folder, words, lists) or not path.is_file():
-                continue
-            if path.suffix == ".py" or path.stat().st_size > MAX_LINES_BYTES:
-                continue
-            text = read_source(path)
-            if text is not None:
-                count += 1
-                size += len(text)
-                yield path, text
+        return [
+            path
+            for path in sorted(folder.rglob("*"))
+            if _named_by(path, folder, words, lists)
+            and path.is_file()
+            and path.suffix != ".py"
+            and path.stat().st_size <= MAX_LINES_BYTES
+        ]
+
+    return list(kept_once("named-data", f"{root}\0{rel}", find))
 
 
 def _named_by(path: Path, folder: Path, words: set[str], lists: bool) -> bool:
