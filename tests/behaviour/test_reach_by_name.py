@@ -165,3 +165,35 @@ def test_a_function_reaching_a_change_this_way_is_diffed_and_says_through_what(
     kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert_reaches(tmp_path, LIB, TEST_LIB, KINDS[kind], capsys, monkeypatch)
+
+
+def test_the_way_names_the_special_method_a_user_runs_when_several_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three special methods of a class change at once: each user's way names the one its
+    code runs (``for x in self``: ``__iter__``; ``f"{self}"``: ``__str__``; ``self(y)``:
+    ``__call__``), not the first by name. ``codemode diff --staged``, real git."""
+    import json
+
+    from diffkit import git, project, write
+
+    from codemode.cli.main import main
+
+    repo = project(tmp_path, {"src/demo/lib.py": LIB})
+    edits = [
+        ("iter(self.items)", "iter(self.items[1:])"),
+        ('return "bag"', 'return "BAG"'),
+        ("return y + 1", "return y + 2"),
+    ]
+    new = LIB
+    for old, text in edits:
+        new = new.replace(old, text)
+    write(repo, {"src/demo/lib.py": new})
+    git(repo, "add", "-A")
+    monkeypatch.chdir(repo)
+    capsys.readouterr()
+    assert main(["diff", "--staged", "--format", "json"]) == 0
+    via = {f["id"]: f.get("via") for f in json.loads(capsys.readouterr().out)["functions"]}
+    assert via["demo.lib.Bag.total"] == ["demo.lib.Bag.__iter__", "demo.lib.Bag.total"]
+    assert via["demo.lib.Bag.describe"] == ["demo.lib.Bag.__str__", "demo.lib.Bag.describe"]
+    assert via["demo.lib.Bag.twice"] == ["demo.lib.Bag.__call__", "demo.lib.Bag.twice"]

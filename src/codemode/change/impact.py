@@ -51,10 +51,11 @@ from codemode.change.reach import (
     enum_member,
     factories,
     instance_targets,
+    is_special,
     module_bindings,
 )
 from codemode.change.registries import registrations
-from codemode.change.self_uses import self_users
+from codemode.change.self_uses import self_users, triggered
 from codemode.change.target_names import Names, target_names
 from codemode.change.words import Words, WordsHelper, identifiers
 
@@ -95,6 +96,7 @@ class Project:
     _factories: dict[str, set[bytes]] = field(default_factory=dict)
     bindings: set[str] = field(default_factory=set)  # module-level names impact went through
     named: dict[tuple[str, str], str] = field(default_factory=dict)  # by_name: (caller, callee)
+    triggered: set[tuple[str, str]] = field(default_factory=set)  # self_uses.triggered
     entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # reach.class_entries
     body_words: dict[str, frozenset[str]] = field(default_factory=dict)  # a class body's names
     # function -> the module names it imports by a computed name (dynamic_imports.py)
@@ -433,7 +435,10 @@ def impacted(
         for caller, callees in sorted(hits.items()):
             if caller in chains:
                 continue
-            callee = min(callees, key=lambda c: (spent[c], len(chains[c]), c))
+            callee = min(
+                callees,
+                key=lambda c: (spent[c], (caller, c) not in project.triggered, len(chains[c]), c),
+            )
             # the only public caller of its callee widens nothing: a free step, as a private
             # helper is (a chain of public wrappers, ``l1 -> l2 -> ... -> l5``, #32)
             free = _free_step(project, caller) or public.get(callee) == 1
@@ -537,12 +542,16 @@ def _hits(
                 if not found and method.encode() in names.loose:  # by_name.py
                     found.update(by_name(project, module, src, cls, ref, text, targets))
                     way = f" (by name: {ref})"
+            special = any(is_special(t.rpartition(".")[2]) for t in resolved)
+            outline = def_text(src, defs[0]) if special else ""
             for target in targets.intersection(found):
                 for d in defs:
                     fid = f"{module}.{d.qual}"
                     if fid != target:
                         hits.setdefault(fid, set()).add(target)
                         note_way(project.named, precise, (fid, target), way)
+                        if outline and triggered(target, outline):  # the special it runs
+                            project.triggered.add((fid, target))
             attr = attribute_binding(src, line) if cls and resolved else None
             for target in resolved if attr else ():  # ``self.parse = _parse`` (#32)
                 project.bindings.add(f"{module}.{cls}.{attr}")

@@ -8,7 +8,10 @@ a method of the class itself writes neither, so a change to ``Bag.__iter__`` lef
 its in-repo bases (a base's ``describe`` calling ``str(self)`` runs the override) and of its
 subclasses that inherit the special method, which uses ``self`` as a whole value (anything
 but ``self.attr``) is a user of it. Over-approximation (``return self`` runs nothing) costs
-only diff time. The report names the way: ``impacted: via Bag.__iter__``.
+only diff time. The report names the way: ``impacted: via Bag.__iter__``; where several
+special methods of a class changed, the one the user's code runs (``triggered``: ``for x in
+self`` runs ``__iter__``, ``str(Money(3))`` runs ``__str__``), for users of the class's name
+too, not the first by name.
 """
 
 from __future__ import annotations
@@ -46,6 +49,34 @@ _BARE_SELF = re.compile(r"\bself\b(?!\s*\.)(?!\s*=[^=])")
 _FORMATTED = re.compile(r"\{\s*self\s*[}!:]")
 
 
+# What runs a special method, by Python's data model: the syntax or builtin that calls it. Used
+# only to say which of a class's changed special methods a user's way goes through (a user of
+# the class reaches them all); a special method not listed is said by its name alone.
+_TRIGGERS = {
+    "__str__": r"\bstr\(|\bformat\(|\bprint\(|%|\{",
+    "__format__": r"\bformat\(|\{",
+    "__iter__": r"\bfor\b|\bin\b|\blist\(|\btuple\(|\bset\(|\bsorted\(|\biter\(",
+    "__len__": r"\blen\(|\bif\b|\bnot\b|\bbool\(",
+    "__bool__": r"\bif\b|\bnot\b|\bbool\(|\band\b|\bor\b",
+    "__eq__": r"==|!=|\bin\b",
+    "__ne__": r"!=",
+    "__lt__": r"<|\bsorted\(|\bmin\(|\bmax\(|\.sort\(",
+    "__le__": r"<=",
+    "__gt__": r">",
+    "__ge__": r">=",
+    "__getitem__": r"\[",
+    "__contains__": r"\bin\b",
+    "__hash__": r"\bhash\(|\bset\(|\{",
+    "__call__": r"\)\s*\(|\bself\s*\(",  # ``F()(x)``, ``self(x)``
+}
+
+
+def triggered(target: str, text: str) -> bool:
+    """Whether ``text`` (a user's outline) writes what runs special method ``target``."""
+    pattern = _TRIGGERS.get(target.rpartition(".")[2])
+    return pattern is not None and re.search(pattern, text) is not None
+
+
 def self_users(project: Project, target: str) -> Iterator[str]:
     """The methods that may run special method ``target`` on their own instance."""
     module, qual = project.split(target)
@@ -69,4 +100,6 @@ def self_users(project: Project, target: str) -> Iterator[str]:
             if fid != target and (
                 _BARE_SELF.search(body) or any(_FORMATTED.search(line) for line in raw)
             ):
+                if triggered(target, body + "\n".join(raw)):
+                    project.triggered.add((fid, target))
                 yield fid
