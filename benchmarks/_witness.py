@@ -26,11 +26,24 @@ class Witness:
     call: Call | None  # None: the call has no plain Python form the runner can rebuild
     source: str  # "case <id>" or "witness <n>"
     text: str  # how codemode showed it
-    # a method's instance: (class id, args source, kwargs source); None = ``Class()``
-    receiver: tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]] | None = None
+    # a method's instance as codemode's recipe builds it: (what is called to build it: the
+    # class, a classmethod or a factory, by id; args source; kwargs source; the calls that
+    # prepared it: (method, args source, kwargs source)); None = ``Class()``
+    receiver: Receiver | None = None
     # the lines the call's arguments need (the test file's imports and names), run first:
     # arguments the tests build (codemode's JSON ``built``), as codemode ran them
     setup: str = ""
+    # the instance as the test's lines build it (codemode's JSON ``built["self"]``): an
+    # expression evaluated after ``setup``
+    self_expr: str = ""
+    # the witness is a state the call left (codemode's ``after``): the re-check compares the
+    # instance's and the mutable arguments' state after the call too
+    state: bool = False
+
+
+Sources = tuple[str, ...]
+Named = tuple[tuple[str, str], ...]
+Receiver = tuple[str, Sources, Named, tuple[tuple[str, Sources, Named], ...]]
 
 
 def _literal(value: Any) -> str | None:
@@ -140,13 +153,10 @@ def witness_call(fid: str, w: Any, n: int) -> Witness:
         return Witness(fid, None, origin, str(w))
     call = None
     receiver = None
-    if w.get("receiver"):  # the instance as the tests build it: {"cls", "args", "kwargs"}
-        r = w["receiver"]
-        built = call_from_inputs(str(r.get("cls", "")), {"inputs": list(r.get("args") or [])}, "")
-        named = call_from_inputs("", {"inputs": dict(r.get("kwargs") or {})}, "")
-        if built is None or named is None:
+    if w.get("receiver"):  # the recipe: {"cls", "args", "kwargs", "calls"}
+        receiver = _receiver(w["receiver"])
+        if receiver is None:
             return Witness(fid, None, origin, str(w.get("call", ""))[:200])
-        receiver = (built.function, built.args, named.kwargs)
     text = str(w.get("call", ""))
     if receiver is None and text:
         # the call as codemode showed it, with repr()'s literals: the JSON's args hold bytes
@@ -160,7 +170,8 @@ def witness_call(fid: str, w: Any, n: int) -> Witness:
         named = tuple((str(k), str(v)) for k, v in (built.get("kwargs") or {}).items())
         call = Call(fid, tuple(str(a) for a in built["args"]), named, origin)
         shown = f"{text}: {w.get('old')!r} -> {w.get('new')!r}"
-        return Witness(fid, call, origin, shown[:200], None, str(built.get("setup") or ""))
+        setup, me = str(built.get("setup") or ""), str(built.get("self") or "")
+        return Witness(fid, call, origin, shown[:200], None, setup, me, _after(w))
     if call is None and ("inputs" in w or "input" in w):
         call = call_from_inputs(fid, w, origin)
     elif (
@@ -174,7 +185,40 @@ def witness_call(fid: str, w: Any, n: int) -> Witness:
     if call is None and text:
         call = call_from_text(fid, text, origin)
     shown = f"{text or w.get('inputs')}: {w.get('old')!r} -> {w.get('new')!r}"
-    return Witness(fid, call, origin, shown[:200], receiver)
+    return Witness(fid, call, origin, shown[:200], receiver, state=_after(w))
+
+
+def _after(w: dict[str, Any]) -> bool:
+    return any(isinstance(o, dict) and "after" in o for o in (w.get("old"), w.get("new")))
+
+
+def _receiver(r: Any) -> Receiver | None:
+    """codemode's recipe of an instance as sources the runner evaluates, or None when an
+    argument has no literal form. Before, the re-check built ``Class(*args)`` whatever the
+    recipe called and dropped the calls that prepared it: an instance a factory builds
+    (``create_markdown()``) or a test prepares (``p.add_rule('x')``) re-ran as another one,
+    and a real witness counted as "flagged without a correct witness"."""
+    if not isinstance(r, dict):
+        return None
+    made = _sources(r.get("args"), r.get("kwargs"))
+    steps = []
+    for step in r.get("calls") or ():
+        name, args, kwargs = [*list(step), [], {}][:3]
+        sources = _sources(args, kwargs)
+        if sources is None:
+            return None
+        steps.append((str(name), *sources))
+    if made is None:
+        return None
+    return (str(r.get("cls", "")), made[0], made[1], tuple(steps))
+
+
+def _sources(args: Any, kwargs: Any) -> tuple[Sources, Named] | None:
+    built = call_from_inputs("", {"inputs": list(args or [])}, "")
+    named = call_from_inputs("", {"inputs": dict(kwargs or {})}, "")
+    if built is None or named is None:
+        return None
+    return built.args, named.kwargs
 
 
 def witnesses(root: Path, function: dict[str, Any]) -> list[Witness]:
@@ -215,7 +259,27 @@ def resolve(fid):
             chain.append(getattr(chain[-1], p))
         return chain
     raise ImportError(fid)
-def outcome(fid, args, kwargs, receiver, setup=""):
+def made(receiver, cls):
+    # codemode's recipe: what it calls (the class, a classmethod, a factory), then the calls
+    # that prepared the instance, in order
+    maker = resolve(receiver[0])[-1] if receiver[0] else cls
+    ev = lambda xs: [eval(x, dict(NS)) for x in xs]
+    kw = lambda ps: {n: eval(v, dict(NS)) for n, v in ps}
+    obj = maker(*ev(receiver[1]), **kw(receiver[2]))
+    for name, a, k in receiver[3] if len(receiver) > 3 else ():
+        getattr(obj, name)(*ev(a), **kw(k))
+    return obj
+def after(obj, args, kwargs):
+    # the state a call left, as codemode's `after` shows it: the instance's public
+    # attributes, and the arguments of a mutable kind
+    parts = []
+    if obj is not None:
+        held = getattr(obj, "__dict__", None)
+        held = {k: v for k, v in held.items() if not k.startswith("_")} if isinstance(held, dict) else obj
+        parts.append(held)
+    parts += [v for v in [*args, *kwargs.values()] if isinstance(v, (list, dict, set, bytearray))]
+    return shown(ADDRESS.sub("", repr(parts)))
+def outcome(fid, args, kwargs, receiver, setup="", me="", state=False):
     try:
         chain = resolve(fid)
         ns = dict(NS)
@@ -223,8 +287,10 @@ def outcome(fid, args, kwargs, receiver, setup=""):
             exec(setup, ns)  # the test file's imports and names the arguments need
         a = [eval(x, ns) for x in args]
         k = {key: eval(v, ns) for key, v in kwargs}
+        it = eval(me, ns) if me else None  # the instance as the test's lines build it
     except Exception as e:
         return "bad-input:" + type(e).__name__
+    held = []
     def call():
         fn = chain[-1]
         name = fid.rsplit(".", 1)[1]
@@ -235,13 +301,14 @@ def outcome(fid, args, kwargs, receiver, setup=""):
             inspect.getattr_static(chain[-2], name, None), (classmethod, staticmethod))
         if bound:
             cls = chain[-2]
-            if receiver is None:
-                obj = cls()
-            else:
-                obj = cls(*[eval(x, dict(NS)) for x in receiver[0]], **{n: eval(v, dict(NS)) for n, v in receiver[1]})
+            obj = it if me else cls() if receiver is None else made(receiver, cls)
+            held.append(obj)
             fn = getattr(obj, name)
         return fn(*a, **k)
-    return observe(call, 1.0)
+    got = observe(call, 1.0)
+    if state and got.startswith("value:"):
+        got += " after:" + after(held[0] if held else None, a, k)
+    return got
 json.dump([outcome(*c) for c in json.load(sys.stdin)], sys.stdout)
 """
 )
@@ -251,11 +318,14 @@ def _rerun(src: Path, found: list[Witness]) -> list[str]:
     payload = []
     for w in found:
         assert w.call is not None
-        recv = (
-            None if w.receiver is None else [list(w.receiver[1]), [list(k) for k in w.receiver[2]]]
-        )
+        recv = None
+        if w.receiver is not None:
+            made, args, kwargs, steps = w.receiver
+            named = [list(k) for k in kwargs]
+            prepared = [[n, list(a), [list(k) for k in kw]] for n, a, kw in steps]
+            recv = [made, list(args), named, prepared]
         call = [w.function, list(w.call.args), [list(k) for k in w.call.kwargs], recv]
-        payload.append([*call, w.setup] if w.setup else call)
+        payload.append([*call, w.setup, w.self_expr, w.state])
     return run_beside(RECHECK, src, payload, "re-running witnesses")
 
 
