@@ -346,7 +346,7 @@ def test_a_methods_witness_is_rerun_on_its_instance(tmp_path: Path) -> None:
         ],
     }
     found = witnesses(releases[0], flagged)
-    assert found[0].receiver == ("toy.Version", ("'1.0'",), ())
+    assert found[0].receiver == ("toy.Version", ("'1.0'",), (), ())  # no preparing calls
     verdicts = recheck(releases[0], releases[1], found)
     assert [verdicts[w] for w in found] == ["real", "real"]
 
