@@ -27,7 +27,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from codemode.behaviour.bounded import Loading, Ran, Side, both
-from codemode.behaviour.outcomes import Seen, difference, oversized, same, seen, shown_states
+from codemode.behaviour.outcomes import (
+    Seen,
+    by_state,
+    difference,
+    oversized,
+    same,
+    seen,
+    shown_states,
+)
 from codemode.compare import values_equal
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.report.model import Witness
@@ -332,6 +340,7 @@ class _Looker:
         self.rel_tol = rel_tol
         # case id -> (call, new outcome, old Seen, new Seen)
         self.suspects: dict[str, tuple[PoolCall, Outcome, Seen, Seen]] = {}
+        self.by_state: set[str] = set()  # suspects whose outcomes agree: the state differs
         self.costs: dict[str, float] = {}  # a suspect's wall time on the slower side
         self.ran = 0  # calls run on both sides before the deadline
         self.oversized = 0  # of those, calls whose output was too large to send on a side
@@ -389,7 +398,10 @@ class _Looker:
         return f"not compared on {n} of {of} inputs: no instance to call it on{why}"
 
     def full(self) -> bool:
-        return len(self.suspects) >= 2 * MAX_WITNESSES
+        # a state that follows the process (a per-run salt in a cache the call fills) differs
+        # on every call: such suspects are capped apart and never end the search for the
+        # calls whose outcomes differ
+        return len(self.suspects) - len(self.by_state) >= 2 * MAX_WITNESSES
 
     def cost(self) -> float:
         """What running the suspects again may take: what their first run took, and a half
@@ -427,6 +439,10 @@ class _Looker:
                 continue
             a, b = self._seen(o_old), self._seen(o_new)
             if difference(a, b, self.rel_tol) is not None:
+                if by_state(a, b):
+                    if len(self.by_state) >= MAX_WITNESSES:
+                        continue
+                    self.by_state.add(cid)
                 self.suspects[cid] = (call, new.outcomes[cid], a, b)
                 self.costs[cid] = max(old.took.get(cid, 0.0), new.took.get(cid, 0.0))
 
@@ -488,7 +504,7 @@ class _Looker:
             runs_old, runs_new = self._runs(got[0], cid, runs), self._runs(got[1], cid, runs)
             if not runs_old or not runs_new:
                 unrun += 1
-            elif self._varies(a, runs_old) or self._varies(b, runs_new):
+            elif self._varies(a, runs_old, cid) or self._varies(b, runs_new, cid):
                 varied.append(cid)  # it follows chance or the day
             else:
                 steady[cid] = len(runs_old) == len(runs_new) == runs
@@ -504,10 +520,16 @@ class _Looker:
             out.append(self._seen(o))
         return out
 
-    def _varies(self, first: Seen, runs: Sequence[Seen]) -> bool:
+    def _varies(self, first: Seen, runs: Sequence[Seen], cid: str) -> bool:
         """Whether a side's outcome follows anything but the call: a run that read the clock,
-        or one whose outcome is not the first run's."""
-        return first.clock or any(r.clock or not same(first, r, self.rel_tol) for r in runs)
+        or one whose outcome is not the first run's. A suspect whose returned value or
+        exception differs is judged on those alone: a state that varies between runs (a
+        cache keyed by a per-process salt) made every such call "unstable", and a real
+        change of value went unflagged (#32)."""
+        state = cid in self.by_state
+        return first.clock or any(
+            r.clock or not same(first, r, self.rel_tol, state=state) for r in runs
+        )
 
     def unstable_text(self, function_id: str) -> str:
         """The sentence for the calls that vary between runs of one version, or ""."""

@@ -153,6 +153,15 @@ def _outcome_difference(old: Seen, new: Seen) -> WitnessKind | None:
     return None
 
 
-def same(a: Seen, b: Seen, rel_tol: float = 1e-9) -> bool:
-    """Two runs of one call on one side agree (the call is deterministic there)."""
+def same(a: Seen, b: Seen, rel_tol: float = 1e-9, *, state: bool = True) -> bool:
+    """Two runs of one call on one side agree (the call is deterministic there); without
+    ``state``, on what the call returned or raised alone."""
+    if not state:
+        return a.kind == b.kind and _outcome_difference(a, b) is None
     return a.kind == b.kind and difference(a, b, rel_tol) is None
+
+
+def by_state(old: Seen, new: Seen) -> bool:
+    """Whether only the state the call left tells ``old`` and ``new`` apart (their outcomes
+    agree, or differ in a message alone)."""
+    return _outcome_difference(old, new) in (None, "message")
