@@ -120,10 +120,14 @@ def _judge(
             if c.id in first and c.id not in moved and reordered(first[c.id], c.observed):
                 moved[c.id] = c.observed
         if len(moved) == len(first):
+            from codemode.compare import render
+
             case = next(c for c in f.cases if c.id in moved)
+            # the project's outputs, bounded: a reordered list of thousands of items is one line
+            one, other = render(case.observed)[:80], render(moved[case.id])[:80]
             message = (
                 f"the order of case {case.id}'s output follows the process's hash seed (a set's "
-                f"order): {case.observed!r} under one seed, {moved[case.id]!r} under another; "
+                f"order): {one} under one seed, {other} under another; "
                 "the spec cannot pin it (compare it order-free, e.g. sorted)"
             )
             return f._replace(status="unstable", message=message)
