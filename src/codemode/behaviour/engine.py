@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from codemode.behaviour.bounded import Loading, Ran, Side, both
+from codemode.behaviour.follow_ups import FollowUps
 from codemode.behaviour.outcomes import (
     Seen,
     by_state,
@@ -39,7 +40,7 @@ from codemode.behaviour.outcomes import (
 from codemode.compare import values_equal
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.report.model import Witness
-from codemode.report.witness import construction_call, witness_call
+from codemode.report.witness import construction_call, then_call, witness_call
 from codemode.signals import received
 from codemode.worker.pool import Outcome, Worker
 from codemode.worker.runner import MAX_REPLY_CHARS
@@ -113,6 +114,8 @@ def wire(case_id: str, call: PoolCall, *, watch_clock: bool = False) -> dict[str
         "build": True,  # a receiver's recipe becomes the instance
         "self": _Recipe(call.receiver) if call.receiver else None,
     }
+    if call.then is not None:  # call what it returned (worker/returned.py, #32)
+        out["then"] = call.then
     if call.exprs:
         out["exprs"] = call.exprs
         # an argument the tests build (a parsed element) has no YAML form; the versions are
@@ -145,6 +148,7 @@ def diff_function(
     todo = list(pool[: budget.calls])
     look = _Looker((old.root, new.root), rel_tol)
     step = _Steps()
+    follow = FollowUps(getattr(pool, "probes", None))
     first_cut = False
     second: tuple[Worker, Worker] | None = None
     loading: Loading | None = None
@@ -166,6 +170,7 @@ def diff_function(
         step.took(ran_old, ran_new)
         look.first(chunk, cases, ran_old, ran_new)
         start += size
+        todo[start:start] = follow.ups(chunk, cases, ran_old.outcomes, ran_new.outcomes)
         if look.suspects and again is not None and second is None:
             # started now, they import the function while this run goes on
             second = again()
@@ -560,6 +565,8 @@ def _witness(
         shown = construction_call(function_id, call.exprs)
         if call.receiver:  # Renderer('-').render(parse('h1'))
             shown = witness_call(function_id, [], {}, call.receiver).rsplit(".", 1)[0] + "." + shown
+    if call.then is not None:  # natsort_keygen()(x), sorted(xs, key=natsort_keygen())
+        shown = then_call(shown, call.then)
     old, new = shown_states(a, b)
     return Witness(
         call=shown,
@@ -571,6 +578,7 @@ def _witness(
         receiver=call.receiver,
         source=call.source,
         built=call.exprs if built else None,
+        then=call.then,
     )
 
 

@@ -228,6 +228,8 @@ def witness_case(
     and keyword arguments that cannot all be passed by name."""
     if w.receiver or "self" in (w.built or {}):
         return None, "needs an instance built for it (the method's receiver)"
+    if w.then is not None:  # a case pins the function's own outcome, not its result's
+        return None, "calls the callable the function returned"
     if w.built:  # codemode regen writes such calls with a fixture built as the tests build it
         return None, "passes an argument with no YAML form, built as the tests build it"
     kwargs = dict(w.kwargs or {})

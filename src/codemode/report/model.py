@@ -105,6 +105,9 @@ class Witness(NamedTuple):
     # arguments with no YAML form, as the tests build them: the worker's expressions
     # ({"args": [src], "kwargs": {name: src}, "setup": src}); ``args`` then holds nothing
     built: Any = None
+    # what the call returned was called so (a callable, #32): ``{"args": [...]}`` or
+    # ``{"sort": [...]}``, and ``old``/``new`` are that call's outcomes
+    then: Any = None
 
 
 class Refusal(NamedTuple):

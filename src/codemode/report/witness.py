@@ -14,6 +14,14 @@ from codemode.report.model import Report, Witness
 MAX_SHOWN = 5  # witnesses per function in a rendering; the JSON holds them all
 
 
+def then_call(shown: str, then: Mapping[str, Any]) -> str:
+    """The call of what ``shown`` returned (engine's ``then``, #32): ``natsort_keygen()(x)``,
+    or ``sorted([...], key=natsort_keygen())``."""
+    if "sort" in then:
+        return f"sorted({literal(list(then['sort']))}, key={shown})"
+    return shown + format_call("", list(then.get("args") or ()))
+
+
 def shape(w: Witness) -> tuple[str, str, str]:
     """What kind of change a witness shows: its kind, and each side's outcome (a raised
     type, or the returned value's type)."""

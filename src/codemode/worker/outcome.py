@@ -36,12 +36,14 @@ class Outcome:
         "blocked",
         "built",
         "after",
+        "callable",
     )
     __slots__ = (
         "after",
         "args",
         "blocked",
         "built",
+        "callable",
         "case",
         "clock",
         "duration_ms",
@@ -75,6 +77,8 @@ class Outcome:
         # the receiver's and mutable arguments' state before and after the call, each by
         # name (after.py): the behaviour diff's, when it asked
         after: list[dict[str, Any]] | None = None,
+        # it returned a callable (not a class): the behaviour diff calls it next (#32)
+        callable: bool = False,
     ) -> None:
         self.case = case
         self.kind = kind
@@ -91,6 +95,7 @@ class Outcome:
         self.blocked = blocked
         self.built = built
         self.after = after
+        self.callable = callable
 
     def _fields(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.FIELDS)

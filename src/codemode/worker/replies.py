@@ -174,4 +174,5 @@ def outcome(reply: dict[str, Any], case_id: str) -> Outcome:
         blocked=reply.get("blocked"),
         built=reply.get("built"),
         after=reply.get("after"),
+        callable=reply.get("callable") is True,
     )

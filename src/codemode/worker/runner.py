@@ -426,6 +426,8 @@ def _convert(result: Any, module: Any, case: dict[str, Any], out: dict[str, Any]
             text = type(exc).__name__
         out.update(outcome="error", message="the returned value could not be converted: " + text)
         return
+    if case.get("after") and callable(result) and not isinstance(result, type):
+        extra["callable"] = True  # the behaviour diff calls it next (worker/returned.py)
     out.update(outcome="returned", value=value, **extra)
 
 
@@ -456,6 +458,10 @@ def _call(
                 result = func(*args, **kwargs)
         else:
             result = func(*args, **kwargs)
+        if case.get("then") is not None:  # a returned callable, called (the diff's, #32)
+            from .returned import called
+
+            result = called(result, case["then"])
         if type(result) not in _PLAIN_RESULTS:  # most returns: no awaitable, no iterator
             if _is_awaitable(result):
                 import asyncio

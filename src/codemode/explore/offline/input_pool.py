@@ -14,13 +14,15 @@ inputs is added behind it, never beside it.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from codemode.config import Config
 from codemode.errors import FatalError
 from codemode.explore.offline.input_sources import INPUT_SOURCES, InputSource
+from codemode.explore.offline.returned_probes import returned_probes
 
 if TYPE_CHECKING:
     from codemode.explore.offline.harvest import Candidate
@@ -43,17 +45,23 @@ class PoolCall(NamedTuple):
     exprs: dict[str, Any] | None = None
     receiver: dict[str, Any] | None = None
     side: str = ""  # "old" or "new" when only one side's files hold it
+    # what the diff does with a returned callable (worker/returned.py): call it with
+    # ``{"args": [...]}``, or sort ``{"sort": [...]}`` with it as the key (#32)
+    then: dict[str, Any] | None = None
 
     def key(self) -> str:
         # repr, not json: it tells 1 from 1.0 from True, and costs a fifth (a pool is ~800
         # candidates before it is deduplicated)
-        return repr((self.args, sorted(self.kwargs.items()), self.exprs, self.receiver))
+        return repr((self.args, sorted(self.kwargs.items()), self.exprs, self.receiver, self.then))
 
 
 class Pool(list[PoolCall]):
-    """The calls, and how many harvested calls were left out, by reason (``dropped``)."""
+    """The calls, and how many harvested calls were left out, by reason (``dropped``);
+    ``probes``: what to do with a callable a call returns, read when one does
+    (explore/offline/returned_probes.py)."""
 
     dropped: dict[str, int]
+    probes: Callable[[], list[dict[str, Any]]] | None = None
 
 
 def pool_for(
@@ -94,6 +102,7 @@ def pool_for(
             break
     pool = Pool(out.values())
     pool.dropped = dict(drops)
+    pool.probes = partial(returned_probes, config, function_id, new_root)
     return pool
 
 
