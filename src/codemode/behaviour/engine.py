@@ -147,12 +147,10 @@ def diff_function(
     signalled = received()
     todo = list(pool[: budget.calls])
     look = _Looker((old.root, new.root), rel_tol)
-    step = _Steps()
-    follow = FollowUps(getattr(pool, "probes", None))
-    first_cut = False
+    step, follow = _Steps(), FollowUps(getattr(pool, "probes", None))
+    first_cut, start = False, 0
     second: tuple[Worker, Worker] | None = None
     loading: Loading | None = None
-    start = 0
     while start < len(todo) and not look.full():
         until = end - min(budget.seconds / 2, look.cost() + AGAIN_REQUESTS * step.latency)
         size = step.size(until - time.monotonic())

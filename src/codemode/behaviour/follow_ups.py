@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from codemode.explore.offline.input_pool import PoolCall
-    from codemode.worker.outcome import Outcome
+    from codemode.worker.pool import Outcome
 
 PER_CALL = 12  # follow-ups of one call that returned a callable
 MAX_FOLLOW_UPS = 120  # for one function, over all its calls

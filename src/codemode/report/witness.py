@@ -14,7 +14,7 @@ from codemode.report.model import Report, Witness
 MAX_SHOWN = 5  # witnesses per function in a rendering; the JSON holds them all
 
 
-def then_call(shown: str, then: Mapping[str, Any]) -> str:
+def then_call(shown: str, then: Mapping[str, Sequence[object]]) -> str:
     """The call of what ``shown`` returned (engine's ``then``, #32): ``natsort_keygen()(x)``,
     or ``sorted([...], key=natsort_keygen())``."""
     if "sort" in then:
