@@ -39,6 +39,9 @@ class Witness:
     # the witness is a state the call left (codemode's ``after``): the re-check compares the
     # instance's and the mutable arguments' state after the call too
     state: bool = False
+    # the witness calls what the function returned (codemode's ``then``, #32): ("args",
+    # (source, ...)) calls it, ("sort", (source,)) sorts that list with it as the key
+    then: tuple[str, tuple[str, ...]] | None = None
 
 
 Sources = tuple[str, ...]
@@ -147,10 +150,23 @@ def _spec_cases(root: Path, spec: str | None, fid: str) -> dict[str, dict[str, A
     return out
 
 
+def _then(then: Any) -> tuple[str, tuple[str, ...]] | None:
+    """codemode's ``then`` as sources the runner evaluates, or None (no literal form)."""
+    if not isinstance(then, dict):
+        return None
+    if isinstance(then.get("sort"), list):
+        items = _literal(then["sort"])
+        return None if items is None else ("sort", (items,))
+    args = [_literal(v) for v in then.get("args") or ()]
+    return None if None in args else ("args", tuple(args))  # type: ignore[arg-type]
+
+
 def witness_call(fid: str, w: Any, n: int) -> Witness:
     origin = f"witness {n}"
     if not isinstance(w, dict):
         return Witness(fid, None, origin, str(w))
+    if w.get("then") is not None:
+        return _then_witness(fid, w, origin)
     call = None
     receiver = None
     if w.get("receiver"):  # the recipe: {"cls", "args", "kwargs", "calls"}
@@ -186,6 +202,27 @@ def witness_call(fid: str, w: Any, n: int) -> Witness:
         call = call_from_text(fid, text, origin)
     shown = f"{text or w.get('inputs')}: {w.get('old')!r} -> {w.get('new')!r}"
     return Witness(fid, call, origin, shown[:200], receiver, state=_after(w))
+
+
+def _then_witness(fid: str, w: dict[str, Any], origin: str) -> Witness:
+    """A witness that calls what the function returned (``keygen()(x)``): the function's call
+    from the JSON's arguments (or as the tests built them), then the callable called so."""
+    then = _then(w["then"])
+    shown = f"{w.get('call', '')}: {w.get('old')!r} -> {w.get('new')!r}"[:200]
+    built = w.get("built")
+    if then is None or w.get("receiver"):
+        return Witness(fid, None, origin, shown)
+    if isinstance(built, dict) and isinstance(built.get("args"), list):
+        named = tuple((str(k), str(v)) for k, v in (built.get("kwargs") or {}).items())
+        call: Call | None = Call(fid, tuple(str(a) for a in built["args"]), named, origin)
+        setup = str(built.get("setup") or "")
+        return Witness(fid, call, origin, shown, None, setup, then=then)
+    call = call_from_inputs(fid, {"inputs": list(w.get("args") or [])}, origin)
+    kwargs = w.get("kwargs") or {}
+    if call is not None and kwargs:
+        extra = call_from_inputs(fid, {"inputs": dict(kwargs)}, origin)
+        call = None if extra is None else Call(fid, call.args, extra.kwargs, origin)
+    return Witness(fid, call, origin, shown, then=then)
 
 
 def _after(w: dict[str, Any]) -> bool:
@@ -279,7 +316,7 @@ def after(obj, args, kwargs):
         parts.append(held)
     parts += [v for v in [*args, *kwargs.values()] if isinstance(v, (list, dict, set, bytearray))]
     return shown(ADDRESS.sub("", repr(parts)))
-def outcome(fid, args, kwargs, receiver, setup="", me="", state=False):
+def outcome(fid, args, kwargs, receiver, setup="", me="", state=False, then=None):
     try:
         chain = resolve(fid)
         ns = dict(NS)
@@ -304,7 +341,12 @@ def outcome(fid, args, kwargs, receiver, setup="", me="", state=False):
             obj = it if me else cls() if receiver is None else made(receiver, cls)
             held.append(obj)
             fn = getattr(obj, name)
-        return fn(*a, **k)
+        got = fn(*a, **k)
+        if then:  # what it returned, called as codemode's witness says (#32)
+            how, sources = then
+            vals = [eval(x, dict(NS)) for x in sources]
+            got = sorted(vals[0], key=got) if how == "sort" else got(*vals)
+        return got
     got = observe(call, 1.0)
     if state and got.startswith("value:"):
         got += " after:" + after(held[0] if held else None, a, k)
@@ -325,7 +367,8 @@ def _rerun(src: Path, found: list[Witness]) -> list[str]:
             prepared = [[n, list(a), [list(k) for k in kw]] for n, a, kw in steps]
             recv = [made, list(args), named, prepared]
         call = [w.function, list(w.call.args), [list(k) for k in w.call.kwargs], recv]
-        payload.append([*call, w.setup, w.self_expr, w.state])
+        then = [w.then[0], list(w.then[1])] if w.then else None
+        payload.append([*call, w.setup, w.self_expr, w.state, then])
     return run_beside(RECHECK, src, payload, "re-running witnesses")
 
 
