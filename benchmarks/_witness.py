@@ -204,11 +204,28 @@ def witness_call(fid: str, w: Any, n: int) -> Witness:
     return Witness(fid, call, origin, shown[:200], receiver, state=_after(w))
 
 
+def _then_from_text(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """``f(...)(x)`` -> ("args", ("x",)); ``sorted([...], key=f(...))`` -> ("sort", ...)."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+        if not isinstance(node, ast.Call):
+            return None
+        if isinstance(node.func, ast.Call) and not node.keywords:
+            return "args", tuple(_value_source(a) for a in node.args)
+        if isinstance(node.func, ast.Name) and node.func.id == "sorted" and node.args:
+            return "sort", (_value_source(node.args[0]),)
+    except (SyntaxError, ValueError):
+        return None
+    return None
+
+
 def _then_witness(fid: str, w: dict[str, Any], origin: str) -> Witness:
     """A witness that calls what the function returned (``keygen()(x)``): the function's call
     from the JSON's arguments (or as the tests built them), then the callable called so."""
-    then = _then(w["then"])
-    shown = f"{w.get('call', '')}: {w.get('old')!r} -> {w.get('new')!r}"[:200]
+    text = str(w.get("call", ""))
+    # the call as codemode showed it first: the JSON holds bytes as text (``b'x'`` as 'x')
+    then = _then_from_text(text) or _then(w["then"])
+    shown = f"{text}: {w.get('old')!r} -> {w.get('new')!r}"[:200]
     built = w.get("built")
     if then is None or w.get("receiver"):
         return Witness(fid, None, origin, shown)

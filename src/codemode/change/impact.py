@@ -24,10 +24,10 @@ its creation (``registries.py``: a base's ``__init_subclass__``, a metaclass), a
 class attribute, an enum's members read through the class, a ``singledispatch`` function's
 implementations, ``type(self).m``, and a module's functions that pick one by name from
 ``globals()``; a method on a value of no known class, by its name (``by_name.py``); a special
-method run on ``self`` (``self_uses.py``). Limits, by design of a static analysis: an operator
-or builtin on a value of no known class (``str(x)`` of a parameter) is not followed; a local
-variable that shadows a changed name can make its function look impacted. Over-approximation
-costs diff time only.
+method run on ``self`` (``self_uses.py``); an operator or builtin on a value of no known class
+(``len(x)`` of an unannotated parameter, ``operators.py``). Limits, by design of a static
+analysis: a local variable that shadows a changed name can make its function look impacted.
+Over-approximation costs diff time only.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.dynamic_imports import importers
 from codemode.change.functions import SourceFile
+from codemode.change.operators import operator_users
 from codemode.change.reach import (
     attribute_binding,
     class_entries,
@@ -466,6 +467,11 @@ def _round(
     hits = _callers(project, code, target_names(project, code, changed)) if code else {}
     for reader, read in (readers or {}).items() if frontier & files else ():
         hits.setdefault(reader, set()).update(read)
+    for target in sorted(code & changed):  # len(x), x == y on a value of no known class
+        for user, way in operator_users(project, target):
+            if target not in hits.get(user, ()) or (user, target) in project.named:
+                hits.setdefault(user, set()).add(target)
+                project.named.setdefault((user, target), way)  # taken last, as by name
     for target in sorted(code):  # a class that picks its methods at run time (#32)
         for dispatcher in (*dispatchers(project, target), *self_users(project, target)):
             hits.setdefault(dispatcher, set()).add(target)
