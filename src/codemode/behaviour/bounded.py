@@ -53,9 +53,10 @@ class Ran(NamedTuple):
 
 
 def run_until(side: Side, cases: list[dict[str, Any]], until: float) -> Ran:
-    """``cases`` in the side's worker itself, not a forked child per request: both sides run
-    the same calls in the same order, so what one call leaves in module state reaches both
-    alike. Replies that come after ``until`` (time.monotonic) are dropped."""
+    """``cases`` in the side's worker itself, not a forked child per request (but for a
+    returned callable's follow-ups): both sides run the same calls in the same order, so what
+    one call leaves in module state reaches both alike. Replies that come after ``until``
+    (time.monotonic) are dropped."""
     worker = side.worker
     full = worker.timeout
     out: dict[str, Outcome] = {}
@@ -64,7 +65,11 @@ def run_until(side: Side, cases: list[dict[str, Any]], until: float) -> Ran:
     try:
         before = time.monotonic()
         worker.timeout = _wait(full, until, before)
-        replies = worker.run(side.target, cases, isolate=False)
+        # a returned callable called on the pool's values (``then``) may be a decorator that
+        # files them in a table: such requests run in a forked child, whose state dies with
+        # it, or a registry left holding a text hid the next function's change (#32)
+        isolate = any("then" in c for c in cases)
+        replies = worker.run(side.target, cases, isolate=isolate)
         for o in replies:
             now = time.monotonic()
             got += 1

@@ -467,11 +467,6 @@ def _round(
     hits = _callers(project, code, target_names(project, code, changed)) if code else {}
     for reader, read in (readers or {}).items() if frontier & files else ():
         hits.setdefault(reader, set()).update(read)
-    for target in sorted(code & changed):  # len(x), x == y on a value of no known class
-        for user, way in operator_users(project, target):
-            if target not in hits.get(user, ()) or (user, target) in project.named:
-                hits.setdefault(user, set()).add(target)
-                project.named.setdefault((user, target), way)  # taken last, as by name
     for target in sorted(code):  # a class that picks its methods at run time (#32)
         for dispatcher in (*dispatchers(project, target), *self_users(project, target)):
             hits.setdefault(dispatcher, set()).add(target)
@@ -480,6 +475,11 @@ def _round(
             hits.setdefault(table, set()).add(target)
         for importer in importers(project, target):  # __import__('pkg.x%03x' % n)
             hits.setdefault(importer, set()).add(target)
+    for target in sorted(code & changed):  # len(x), x == y on a value of no known class
+        for user, way in operator_users(project, target):
+            if target not in hits.get(user, ()) or (user, target) in project.named:
+                hits.setdefault(user, set()).add(target)
+                project.named.setdefault((user, target), way)  # taken last, as by name
     return hits
 
 
