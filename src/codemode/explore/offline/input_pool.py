@@ -193,6 +193,10 @@ def _side_calls(
     from codemode.explore.offline.option_mixes import mixed
 
     out += mixed(out, info.params, info.id)
+    # a callable argument: one of each class of outcome (None, StopIteration, an exception)
+    from codemode.explore.offline.callable_variants import callable_variants
+
+    out += [c._replace(side=side) for c in callable_variants(out)]
     # the literals the change wrote into the code (a table's edited entries)
     from codemode.explore.offline.changed_literals import changed_literal_calls
 
