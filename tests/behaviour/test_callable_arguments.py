@@ -26,24 +26,11 @@ def first_items(func, start, n=3):
         out.append(x)
     return out
 """
-NEW = """\
-def iterate(func, start):
-    while True:
-        yield start
-        try:
-            start = func(start)
-        except StopIteration:
-            break
-
-
-def first_items(func, start, n=3):
-    out = []
-    for x in iterate(func, start):
-        if len(out) == n:
-            break
-        out.append(x)
-    return out
-"""
+# iterate now stops where its callable raises StopIteration (a RuntimeError before, PEP 479)
+NEW = OLD.replace(
+    "        start = func(start)\n",
+    "        try:\n            start = func(start)\n        except StopIteration:\n            break\n",
+)
 TESTS = """\
 from demo.loops import first_items
 
