@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from diffkit import assert_reaches
+from diffkit import check, functions, git, project, write
 
 LIB = """\
 class Table:
@@ -111,4 +111,17 @@ KINDS = {
 def test_an_operator_on_a_value_of_no_known_class_reaches_the_special_method(
     kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert_reaches(tmp_path, LIB, TEST_LIB, KINDS[kind], capsys, monkeypatch)
+    (old, new), fid, call, outcome, via = KINDS[kind]
+    repo = project(tmp_path, {"src/demo/lib.py": LIB, "tests/test_lib.py": TEST_LIB})
+    write(repo, {"src/demo/lib.py": LIB.replace(old, new)})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get(fid)
+    assert f is not None, sorted(functions(report))  # in scope: re-checked and diffed
+    assert f["status"] == "changed" and rc == 1, f
+    assert f["via"] == via
+    # a witness runs the function on a Table: the tests' call, or (on a loaded machine whose
+    # budget cut the second run of that one) another Table the pool holds
+    calls = {w["call"]: w["new"] for w in f["witnesses"]}
+    assert calls.get(call, {"returned": outcome}) == {"returned": outcome}, calls
+    assert any(c.startswith(call.split("(")[0] + "(Table(") for c in calls), calls
