@@ -144,13 +144,13 @@ def _literals(info: TargetInfo, here: Path) -> tuple[list[int], list[str], list[
     """The numbers and short strings on the fresh lines of the function's module and of
     the changed modules it imports, once per module and run; and the keys of the table
     entries those lines are, with those of the modules they import by a computed name."""
-    names = _imported(info.path)
+    names = imported_names(info.path)
     # and what a package it imports imports in turn (``from pkg import tables``, whose
     # ``__init__`` imports the data module the release edited: emoji's ``data_dict``)
     for rel, path in python_files(here):
         parts = Path(rel).parts
         if path.name == "__init__.py" and len(parts) > 1 and parts[-2] in names:
-            names |= _imported(path)
+            names |= imported_names(path)
     ints: dict[int, None] = {}
     texts: dict[str, None] = {}
     keys: dict[int, None] = {}
@@ -175,7 +175,7 @@ def _reads(path: Path, rel: str, info: TargetInfo, names: set[str]) -> bool:
     return path.resolve() == info.path.resolve() or Path(rel).stem in names
 
 
-def _imported(path: Path) -> set[str]:
+def imported_names(path: Path) -> set[str]:
     """The last parts of the module names ``path`` imports from, and the names it imports."""
     _, tree = parsed(path)
     out: set[str] = set()

@@ -52,6 +52,13 @@ def lines(path: Path) -> frozenset[int]:
     return frozenset()
 
 
+def other_root(root: Path) -> Path | None:
+    """The folder that holds the other side of the files under ``root``, in this thread's
+    comparison; None outside one."""
+    mine = root.resolve()
+    return next((o for r, o in _PAIRS.get() if r == mine), None)
+
+
 def _diff(path: Path, there: Path) -> frozenset[int]:
     from codemode.explore.offline.harvest import read_source
 

@@ -201,6 +201,12 @@ def _side_calls(
     from codemode.explore.offline.changed_literals import changed_literal_calls
 
     out += [c._replace(side=side) for c in changed_literal_calls(info, root, out)]
+    if side == "new":
+        # the values the change compares against, spliced into the maintainers' calls: once
+        # per function, from both sides' lines (explore/offline/splice.py)
+        from codemode.explore.offline.splice import spliced_calls
+
+        out += [c._replace(side=side) for c in spliced_calls(info, root, out)]
     return out
 
 

@@ -15,6 +15,7 @@ InputSource = Literal[
     "docstring",  # doctest examples
     "receivers",  # a method called on instances built as the tests build them
     "callers",  # calls in the project's own code
+    "splices",  # the maintainers' calls with the values the change compares against spliced in
     "variants",  # the above, one argument varied
     "constants",  # values the code's own constants imply
     "types",  # values of the annotated types

@@ -43,7 +43,7 @@ def mixed(calls: Sequence[PoolCall], params: Sequence[Param], function_id: str) 
     out: list[tuple[int, PoolCall]] = []
     for n, options in enumerate(sets):
         for base in bases:
-            call = _with(base, options, positional)
+            call = with_options(base, options, positional)
             if call is not None and call.key() not in seen:
                 seen.add(call.key())
                 out.append((n, call))
@@ -62,9 +62,9 @@ def _option_sets(seeds: Sequence[PoolCall], params: Sequence[Param]) -> list[dic
     positional = [p for p in params if p.kind in ("positional", "positional_only")]
     found: dict[str, dict[str, Any]] = {}
     for c in seeds:
-        args, kwargs = _literals(c)
+        args, kwargs = literal_arguments(c)
         options = {
-            p.name: v for p, v in zip(positional, args) if p.has_default and v is not _NO_VALUE
+            p.name: v for p, v in zip(positional, args) if p.has_default and v is not NO_VALUE
         }
         options.update({k: v for k, v in kwargs.items() if k in named})
         for part in [options, *({k: v} for k, v in options.items())] if options else []:
@@ -72,17 +72,17 @@ def _option_sets(seeds: Sequence[PoolCall], params: Sequence[Param]) -> list[dic
     return list(found.values())[:MAX_OPTION_SETS]
 
 
-_NO_VALUE = object()
+NO_VALUE = object()
 
 
-def _literals(c: PoolCall) -> tuple[list[Any], dict[str, Any]]:
+def literal_arguments(c: PoolCall) -> tuple[list[Any], dict[str, Any]]:
     """A call's arguments that are literals (an argument written as other source text is
-    ``_NO_VALUE`` by position, left out by name)."""
+    ``NO_VALUE`` by position, left out by name)."""
     if c.exprs is None:
         return list(c.args), dict(c.kwargs)
     args = [_literal(str(src)) for src in c.exprs.get("args") or []]
     kwargs = {k: _literal(str(src)) for k, src in (c.exprs.get("kwargs") or {}).items()}
-    return args, {k: v for k, v in kwargs.items() if v is not _NO_VALUE}
+    return args, {k: v for k, v in kwargs.items() if v is not NO_VALUE}
 
 
 def _literal(src: str) -> Any:
@@ -91,10 +91,10 @@ def _literal(src: str) -> Any:
     try:
         return ast.literal_eval(src)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return _NO_VALUE
+        return NO_VALUE
 
 
-def _with(base: PoolCall, options: dict[str, Any], positional: list[str]) -> PoolCall | None:
+def with_options(base: PoolCall, options: dict[str, Any], positional: list[str]) -> PoolCall | None:
     """``base`` with ``options`` set (by position where it passes them by position); None
     when that changes nothing or an option has no source form for a call written as text."""
     label = f"{base.label}_with_{'_'.join(options)}"

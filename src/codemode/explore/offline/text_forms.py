@@ -73,11 +73,12 @@ class _Example:
     """One string the pattern matches: each repeat twice (or its least, or once), the first
     branch, the first member of each class (a character outside a negated one)."""
 
-    def __init__(self, alphabet: str = "", last: bool = False) -> None:
+    def __init__(self, alphabet: str = "", last: bool = False, least: bool = False) -> None:
         self.groups: dict[int, str] = {}
         self.steps = 0
         self.alphabet = alphabet  # characters the body treats specially, for free-text runs
         self.last = last  # each alternation's last branch rather than its first
+        self.least = least  # each repeat its least (once for ``+``, never for ``?`` and ``*``)
 
     def seq(self, items: Any) -> str:
         return "".join(self.item(op, av) for op, av in items)
@@ -99,6 +100,8 @@ class _Example:
             return _class_member([(op, av)])
         if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
             low, high, sub = av  # twice where it may repeat: "&#x(\w+);" -> "&#xaa;"
+            if self.least:
+                return "".join(self.seq(sub) for _ in range(min(int(low), 10)))
             if self.alphabet and high > 2 and len(sub) == 1 and sub[0][0].name == "IN":
                 text = self.run(sub[0][1])
                 if len(text) > 1:
@@ -127,15 +130,19 @@ class _Example:
         return member + "".join(c + member for c in admitted)
 
 
-def regex_example(pattern: str, alphabet: str = "", last: bool = False) -> str | None:
+def regex_example(
+    pattern: str, alphabet: str = "", last: bool = False, least: bool = False
+) -> str | None:
     """A short string ``pattern`` matches (checked by a search with a deadline), or None;
     with ``alphabet``, its free-text runs hold those characters where they are admitted;
-    with ``last``, each alternation takes its last branch (``({{)|(}})|({[:!.}])``)."""
+    with ``last``, each alternation takes its last branch (``({{)|(}})|({[:!.}])``); with
+    ``least``, each repeat its least: ``(NOT\\s+)?(IN)\\b`` -> ``IN``, the first example
+    Hypothesis's ``st.from_regex`` would shrink to (explore/offline/splice.py, #32)."""
     parsed = _parse(pattern)
     if parsed is None:
         return None
     try:
-        text = _Example(alphabet, last).seq(getattr(parsed, "data", parsed))
+        text = _Example(alphabet, last, least).seq(getattr(parsed, "data", parsed))
     except (ValueError, TypeError, RecursionError, StopIteration):
         return None
     if not text or len(text) > 60:

@@ -1,0 +1,275 @@
+"""The maintainers' examples with the values the change compares against spliced in (#32).
+
+A test's call sits in well-trodden places; the change lives in the lines the commit wrote,
+and the inputs that reach and flip those lines are written there
+(explore/offline/change_operands.py: Redqueen's input-to-state correspondence, Aschermann et
+al., NDSS 2019, and AFL's auto-dictionary / libFuzzer's ``-dict`` of comparison operands,
+read statically from the diff). Each operand is spliced into the maintainers' calls (the
+spec's, the tests', the docstrings'), one argument at a time:
+
+- text gets the operand in place of one of its tokens of the same character class (a word
+  for a word, punctuation for punctuation), appended, prepended, and as the whole value;
+- a list of text gets it appended; a mapping gets it as a key (``True``, and the value the
+  changed line compares that key's value to, when it does);
+- a parameter whose name a changed condition tests gets the value it is compared to (a bare
+  truth test: the other truth value of its default);
+- a whole number compared in a changed condition gives its neighbours (n-1, n, n+1) to a
+  whole-number argument, and where the condition measures ``len(...)``, text and lists cut
+  or padded to those lengths.
+
+The operands come from the function's own changed lines first, then its module's, then the
+changed modules it imports; a function the change reaches through another module (its own
+lines untouched) takes every changed module's, those it imports first. Each operand gets
+its turn before any gets a second (a round over the operands, each taking its next splice),
+and at most ``MAX_SPLICES`` calls are kept, none that repeats a call of the pool. Built once
+per function, on the new side, from the operands of both sides' lines.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from codemode.explore.offline.change_operands import TRUTH, Operand, module_operands
+
+if TYPE_CHECKING:
+    from codemode.explore.offline.input_pool import PoolCall
+    from codemode.explore.target import Param, TargetInfo
+
+T = TypeVar("T")
+MAX_SPLICES = 150  # calls per function: the diff's seconds are budgeted (#32)
+MAX_OPERANDS = 32
+MAX_MODULES = 6  # changed modules besides the function's own
+MAX_SEEDS = 8
+MAX_TOKENS = 4  # tokens of one text replaced by an operand
+MAX_LENGTH = 4096  # text padded to a compared length, at most
+_SEED_SOURCES = ("spec", "tests", "docstring", "receivers")  # the maintainers' own calls
+_WORD = re.compile(r"\w+")
+_PUNCT = re.compile(r"[^\w\s]+")
+_NONSPACE = re.compile(r"\S+")
+
+
+def spliced_calls(info: TargetInfo, root: Path, calls: Sequence[PoolCall]) -> list[PoolCall]:
+    """The splices of the change's operands into ``calls`` (the pool so far, ``root``'s side),
+    at most ``MAX_SPLICES``."""
+    operands = function_operands(info, root)
+    if not operands:
+        return []
+    seeds = _seeds(calls)
+    if not seeds:
+        return []
+    params = [p for p in info.params if p.kind not in ("var_positional", "var_keyword")]
+    positional = [p.name for p in info.params if p.kind in ("positional", "positional_only")]
+    per_operand = [_splices(op, seeds, params, positional) for op in operands]
+    seen = {c.key() for c in calls}
+    out: list[PoolCall] = []
+    for call in _in_turn(per_operand):
+        if call.key() not in seen:
+            seen.add(call.key())
+            out.append(call)
+            if len(out) >= MAX_SPLICES:
+                break
+    return out
+
+
+def function_operands(info: TargetInfo, root: Path) -> list[Operand]:
+    """The change's operands for ``info``: its own lines' first, then its module's, then the
+    other changed modules' (explore/offline/change_operands.py), on both sides."""
+    from codemode.explore.offline import fresh
+    from codemode.explore.offline.changed_literals import imported_names
+    from codemode.explore.offline.harvest import is_test_file, python_files
+
+    other = fresh.other_root(root)
+    if other is None:
+        return []
+    mine = _side_operands(info.path, root, other)
+    own = [o for o in mine if info.lineno <= o.line <= info.end_lineno]
+    ranked = [*own, *(o for o in mine if o.scope == info.qualname), *mine]
+    there = {rel for rel, _ in python_files(other)}
+    changed = [
+        rel
+        for rel, path in python_files(root)
+        if rel in there
+        and not is_test_file(rel)
+        and path.resolve() != info.path.resolve()
+        and (fresh.lines(path) or fresh.lines(other / rel))
+    ]
+    names = imported_names(info.path)
+    imported = [rel for rel in changed if Path(rel).stem in names]
+    # a function whose own lines changed looks no further than what its module imports
+    rest = [] if own else [rel for rel in changed if rel not in imported]
+    for rel in [*imported, *rest][:MAX_MODULES]:
+        ranked += _side_operands(root / rel, root, other)
+    found: dict[tuple[str, str, str], Operand] = {}
+    for o in ranked:
+        found.setdefault((o.kind, repr(o.value), o.name), o)
+    return list(found.values())[:MAX_OPERANDS]
+
+
+def _side_operands(path: Path, root: Path, other: Path) -> list[Operand]:
+    """The operands of ``path`` and of its other side's file, interleaved."""
+    from codemode.explore.offline import fresh
+
+    try:
+        there = other / path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return []
+    sides = [module_operands(p, fresh.lines(p)) for p in (path, there) if p.is_file()]
+    return [o for pair in itertools.zip_longest(*sides) for o in pair if o is not None]
+
+
+def _seeds(calls: Sequence[PoolCall]) -> list[PoolCall]:
+    """The maintainers' distinct calls, spread over their option sets and argument types."""
+    from codemode.explore.offline.spread import spread, value_shape
+
+    seeds = {c.key(): c for c in calls if c.source in _SEED_SOURCES}
+
+    def shape(c: PoolCall) -> Any:
+        return (tuple(sorted(c.kwargs)), tuple(value_shape(a) for a in c.args[:3]))
+
+    return spread(list(seeds.values()), MAX_SEEDS, shape)
+
+
+def _in_turn(lists: Sequence[Iterator[T]]) -> Iterator[T]:
+    """One of each in turn, until all are spent."""
+    live = list(lists)
+    while live:
+        kept = []
+        for it in live:
+            for item in itertools.islice(it, 1):
+                kept.append(it)
+                yield item
+        live = kept
+
+
+def _splices(
+    op: Operand, seeds: Sequence[PoolCall], params: Sequence[Param], positional: list[str]
+) -> Iterator[PoolCall]:
+    """``op`` spliced into each seed: each seed's first splice, then each one's second..."""
+    per_seed = [_seed_splices(op, seed, params, positional) for seed in seeds]
+    return _in_turn(per_seed)
+
+
+def _seed_splices(
+    op: Operand, seed: PoolCall, params: Sequence[Param], positional: list[str]
+) -> Iterator[PoolCall]:
+    from codemode.explore.offline.option_mixes import with_options
+
+    bound = _bound(seed, positional)
+    targets = _targets(op, params)
+    per_param = [_named(p.name, _values(op, p, bound.get(p.name, _ABSENT))) for p in targets]
+    for name, value in _in_turn(per_param):
+        call = with_options(seed, {name: value}, positional)
+        if call is not None:
+            yield call._replace(source="splices", label=f"{seed.label}_splice_{op.family}")
+
+
+_ABSENT = object()
+
+
+def _named(name: str, values: Iterator[Any]) -> Iterator[tuple[str, Any]]:
+    return ((name, v) for v in values)
+
+
+def _bound(seed: PoolCall, positional: list[str]) -> dict[str, Any]:
+    """The seed's literal arguments by parameter name (one written as other source text is
+    left out)."""
+    from codemode.explore.offline.option_mixes import NO_VALUE, literal_arguments
+
+    args, kwargs = literal_arguments(seed)
+    out = {n: v for n, v in zip(positional, args) if v is not NO_VALUE}
+    out.update(kwargs)
+    return out
+
+
+def _targets(op: Operand, params: Sequence[Param]) -> list[Param]:
+    """The parameters an operand is tried on: the one a condition names, when it names
+    one; every one otherwise (a name test: only the parameter of that name)."""
+    named = [p for p in params if op.name and p.name == op.name]
+    if op.kind == "name" or named:
+        return named
+    return list(params)
+
+
+def _values(op: Operand, p: Param, value: Any) -> Iterator[Any]:
+    """What ``p`` (passed ``value`` by the seed, or ``_ABSENT``) is set to for ``op``."""
+    if op.kind == "name":
+        yield from _tested(op, p)
+    elif value is _ABSENT:
+        return
+    elif op.kind == "text":
+        yield from _text_splices(op, value)
+    elif op.family == "length":
+        yield from _lengths(op.value, value)
+    elif type(value) is int:
+        yield from (op.value + d for d in (-1, 0, 1))
+
+
+def _tested(op: Operand, p: Param) -> Iterator[Any]:
+    """The value a condition compares parameter ``p`` to; for a truth test, the other truth
+    value of its default."""
+    if op.value != TRUTH:
+        yield op.value
+    elif isinstance(p.default, bool):
+        yield not p.default
+    elif not p.has_default or p.default is None:
+        yield True
+
+
+def _text_splices(op: Operand, value: Any) -> Iterator[Any]:
+    t = op.value
+    if isinstance(value, (str, bytes)):
+        if isinstance(value, str) != isinstance(t, str):
+            t = t.decode("utf-8", "replace") if isinstance(t, bytes) else t.encode("utf-8")
+        yield from _in_text(value, t)
+    elif isinstance(value, (list, tuple)) and all(isinstance(v, type(t)) for v in value):
+        yield type(value)([*value, t])
+    elif isinstance(value, dict) and all(isinstance(k, type(t)) for k in value):
+        yield {**value, t: True}
+        if op.paired is not None:
+            yield {**value, t: op.paired}
+
+
+def _in_text(s: Any, t: Any) -> Iterator[Any]:
+    """``t`` in ``s``: in place of its last token of ``t``'s class and of its first, appended,
+    in place of a token between, prepended, as the whole value, in place of other tokens."""
+    text = s if isinstance(s, str) else s.decode("latin-1")
+    op = t if isinstance(t, str) else t.decode("latin-1")
+    tokens = list(_token_class(op).finditer(text))
+    # the ends and the middle first: a sentence's first word is often its verb or keyword,
+    # its later ones the operands a changed comparison looks at
+    n = len(tokens)
+    picks = list(dict.fromkeys([n - 1, 0, n // 2, n // 4, 3 * n // 4]))[:MAX_TOKENS] if n else []
+    swapped = [_replaced(text, tokens[i], op) for i in picks]
+    # a word beside a word in a sentence: a space between, as the sentence writes them
+    gap = " " if " " in text and op[:1].isalnum() else ""
+    made = [*swapped[:2], text + gap + op, *swapped[2:3], op + gap + text, op, *swapped[3:]]
+    for m in made:
+        yield m if isinstance(s, str) else m.encode("latin-1", "replace")
+
+
+def _token_class(op: str) -> re.Pattern[str]:
+    if _WORD.fullmatch(op):
+        return _WORD
+    if _PUNCT.fullmatch(op):
+        return _PUNCT
+    return _NONSPACE
+
+
+def _replaced(text: str, m: re.Match[str], op: str) -> str:
+    return text[: m.start()] + op + text[m.end() :]
+
+
+def _lengths(n: int, value: Any) -> Iterable[Any]:
+    """``value`` (text or a list) cut or padded, repeating itself, to n-1, n and n+1 items."""
+    if not isinstance(value, (str, bytes, list, tuple)) or not value:
+        return []
+    out = []
+    for k in (n - 1, n, n + 1):
+        if 0 <= k <= MAX_LENGTH:
+            reps = -(-k // len(value))
+            out.append((value * max(reps, 1))[:k])
+    return out
