@@ -34,21 +34,6 @@ def test_render():
 """
 
 
-def test_an_option_key_a_changed_line_tests_is_added_to_a_tests_options(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the options need the test's "width": a mapping of any other keys raises on both sides
-    calls = witness_calls(
-        tmp_path,
-        {"src/demo/render.py": RENDER, "tests/test_render.py": RENDER_TEST},
-        {"src/demo/render.py": RENDER_NEW},
-        "demo.render.render",
-        capsys,
-        monkeypatch,
-    )
-    assert "render('hello world', {'width': 5, 'x-upper': True})" in calls, calls
-
-
 TIDY = """\
 def tidy(sentence: str) -> str:
     head, _, rest = sentence.partition(" ")
@@ -64,22 +49,6 @@ from demo.tidy import tidy
 def test_tidy():
     assert tidy("the cat and the dog") == "The cat AND the dog"
 """
-
-
-def test_a_keyword_a_changed_comparison_adds_is_spliced_into_a_tests_sentence(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # "not" alone is the sentence's head, capitalized on both sides: the change shows only
-    # where the keyword is a word of a longer sentence
-    calls = witness_calls(
-        tmp_path,
-        {"src/demo/tidy.py": TIDY, "tests/test_tidy.py": TIDY_TEST},
-        {"src/demo/tidy.py": TIDY.replace('("and", "or")', '("and", "or", "not")')},
-        "demo.tidy.tidy",
-        capsys,
-        monkeypatch,
-    )
-    assert any("not" in c and c != "tidy('not')" for c in calls), calls
 
 
 LEXICON = """\
@@ -112,13 +81,27 @@ def test_kinds():
 """
 
 
-def test_a_string_a_changed_table_pattern_matches_is_generated_and_spliced(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the pattern is an entry of another module's table: the function's own lines are the
-    # same on both sides, and the pattern's text matches nothing
-    calls = witness_calls(
-        tmp_path,
+# (the project's files, their edit, the function, a witness call only a splice makes)
+SPLICED = {
+    # a key a changed line tests, added to the test's options: a mapping without the test's
+    # "width" raises on both sides
+    "option_key": (
+        {"src/demo/render.py": RENDER, "tests/test_render.py": RENDER_TEST},
+        {"src/demo/render.py": RENDER_NEW},
+        "demo.render.render",
+        "render('hello world', {'width': 5, 'x-upper': True})",
+    ),
+    # a keyword a changed comparison adds, in place of a word of the test's sentence: "not"
+    # alone is the sentence's head, capitalized on both sides
+    "keyword_in_sentence": (
+        {"src/demo/tidy.py": TIDY, "tests/test_tidy.py": TIDY_TEST},
+        {"src/demo/tidy.py": TIDY.replace('("and", "or")', '("and", "or", "not")')},
+        "demo.tidy.tidy",
+        "tidy('the cat and the not')",
+    ),
+    # what a pattern another module's table gained matches, in place of a word of the
+    # test's source: the function's own lines are the same, the pattern's text matches nothing
+    "table_pattern": (
         {
             "src/demo/lexicon.py": LEXICON,
             "src/demo/lexer.py": LEXER,
@@ -126,10 +109,21 @@ def test_a_string_a_changed_table_pattern_matches_is_generated_and_spliced(
         },
         {"src/demo/lexicon.py": LEXICON_NEW},
         "demo.lexer.kinds",
-        capsys,
-        monkeypatch,
-    )
-    assert "kinds('x = 0x0 + y')" in calls, calls
+        "kinds('x = 0x0 + y')",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(SPLICED))
+def test_a_value_the_change_compares_against_is_spliced_into_a_tests_call(
+    kind: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    old, new, fid, call = SPLICED[kind]
+    calls = witness_calls(tmp_path, old, new, fid, capsys, monkeypatch)
+    assert call in calls, calls
 
 
 LABEL = """\
