@@ -81,6 +81,25 @@ def test_kinds():
 """
 
 
+WRAP = """\
+from typing import Any
+
+
+def wrap(text: str, **options: Any) -> str:
+    out = text[: options.get("width", 10)]
+    return out
+"""
+WRAP_NEW = WRAP.replace(
+    "    return out\n",
+    '    if options.get("upper_case"):\n        out = out.upper()\n    return out\n',
+)
+WRAP_TEST = """\
+from demo.wrap import wrap
+
+
+def test_wrap():
+    assert wrap("hello world", width=5) == "hello"
+"""
 # (the project's files, their edit, the function, a witness call only a splice makes)
 SPLICED = {
     # a key a changed line tests, added to the test's options: a mapping without the test's
@@ -90,6 +109,13 @@ SPLICED = {
         {"src/demo/render.py": RENDER_NEW},
         "demo.render.render",
         "render('hello world', {'width': 5, 'x-upper': True})",
+    ),
+    # a key a changed line looks up in the function's ``**options``, passed as a keyword
+    "options_keyword": (
+        {"src/demo/wrap.py": WRAP, "tests/test_wrap.py": WRAP_TEST},
+        {"src/demo/wrap.py": WRAP_NEW},
+        "demo.wrap.wrap",
+        "wrap('hello world', width=5, upper_case=True)",
     ),
     # a keyword a changed comparison adds, in place of a word of the test's sentence: "not"
     # alone is the sentence's head, capitalized on both sides

@@ -61,7 +61,7 @@ def spliced_calls(info: TargetInfo, root: Path, calls: Sequence[PoolCall]) -> li
     seeds = _seeds(calls)
     if not seeds:
         return []
-    params = [p for p in info.params if p.kind not in ("var_positional", "var_keyword")]
+    params = info.params
     positional = [p.name for p in info.params if p.kind in ("positional", "positional_only")]
     per_operand = [_splices(op, seeds, params, positional) for op in operands]
     seen = {c.key() for c in calls}
@@ -159,8 +159,15 @@ def _seed_splices(
     from codemode.explore.offline.option_mixes import with_options
 
     bound = _bound(seed, positional)
-    targets = _targets(op, params)
-    per_param = [_named(p.name, _values(op, p, bound.get(p.name, _ABSENT))) for p in targets]
+    named = [p for p in params if p.kind not in ("var_positional", "var_keyword")]
+    per_param = [
+        _named(p.name, _values(op, p, bound.get(p.name, _ABSENT))) for p in _targets(op, named)
+    ]
+    if _as_keyword(op, params):
+        # a key the function looks up in its ``**options``: passed as a keyword of its own
+        per_param.insert(
+            0, _named(op.value, iter([True, op.paired][: 1 + (op.paired is not None)]))
+        )
     for name, value in _in_turn(per_param):
         call = with_options(seed, {name: value}, positional)
         if call is not None:
@@ -168,6 +175,18 @@ def _seed_splices(
 
 
 _ABSENT = object()
+
+
+def _as_keyword(op: Operand, params: Sequence[Param]) -> bool:
+    """``op`` is a key a function of ``**kwargs`` may look up there: a name no other
+    parameter has."""
+    return (
+        op.family == "key"
+        and isinstance(op.value, str)
+        and op.value.isidentifier()
+        and any(p.kind == "var_keyword" for p in params)
+        and all(p.name != op.value for p in params)
+    )
 
 
 def _named(name: str, values: Iterator[Any]) -> Iterator[tuple[str, Any]]:
