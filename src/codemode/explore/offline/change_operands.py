@@ -72,6 +72,7 @@ _RE_FUNCTIONS = frozenset(
 _RE_MODULES = frozenset(["re", "regex"])
 # a string that is plainly a pattern: a class, a group, an escape of a class or an anchor
 _PATTERN_MARKS = re.compile(r"\\[dDwWsSbB]|\(\?|\[[^\]]+\]|[)][?*+]|\\[.()\[\]]")
+_ESCAPES = re.compile(r"\\|\(\?")  # a backslash or a group's ``(?``: no plain text
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
@@ -245,13 +246,13 @@ def _read(node: ast.AST) -> Iterator[Operand]:
 
 
 def _text_or_pattern(t: str | bytes, family: str, line: int) -> Iterator[Operand]:
-    """A string on a changed line: itself, or what it matches when it is plainly a pattern."""
-    if isinstance(t, str) and _PATTERN_MARKS.search(t):
-        got = _example(t)
-        if got:
-            yield Operand("text", got, "regex", line)
-        return
-    yield Operand("text", t, family, line)
+    """A string on a changed line: itself, and what it matches when it looks like a pattern;
+    only the match when it writes a backslash or a group's ``(?``."""
+    marked = isinstance(t, str) and _PATTERN_MARKS.search(t)
+    if not marked or not _ESCAPES.search(t):  # type: ignore[arg-type]
+        yield Operand("text", t, family, line)
+    if marked and (got := _example(t)) and got != t:
+        yield Operand("text", got, "regex", line)
 
 
 def _example(pattern: str | bytes) -> str | bytes | None:
