@@ -86,8 +86,9 @@ def function_operands(info: TargetInfo, root: Path) -> list[Operand]:
     if other is None:
         return []
     mine = _side_operands(info.path, root, other)
-    own = [o for o in mine if info.lineno <= o.line <= info.end_lineno]
-    ranked = [*own, *(o for o in mine if o.scope == info.qualname), *mine]
+    # the function's own lines on either side: by the qualified name it is written under
+    own = [o for o in mine if o.scope == info.qualname or o.scope.startswith(f"{info.qualname}.")]
+    ranked = [*own, *mine]
     there = {rel for rel, _ in python_files(other)}
     changed = [
         rel
