@@ -161,14 +161,14 @@ def diff_function(
         cases = [wire(f"c{start + i}", c) for i, c in enumerate(chunk)]
         ran_old, ran_new = both(old, new, cases, until)
         if not start and (failed := not_compared(ran_old.outcomes, ran_new.outcomes)):
-            todo = look.with_instances(todo, size, ran_old.outcomes)
-            if not todo:
+            if not (todo := look.without_instances(todo, ran_old.outcomes)):
                 return FunctionDiff(function_id, (), 0, len(pool), failed, True)
             continue
         step.took(ran_old, ran_new)
         look.first(chunk, cases, ran_old, ran_new)
         start += size
         todo[start:start] = follow.ups(chunk, cases, ran_old.outcomes, ran_new.outcomes)
+        todo = look.requeued(todo, start)  # inputs with no instance: on the pool's (#32)
         if look.suspects and again is not None and second is None:
             # started now, they import the function while this run goes on
             second = again()
@@ -224,15 +224,6 @@ def not_compared(got_old: dict[str, Outcome], got_new: dict[str, Outcome]) -> st
 
 # worker/runner.py's ``_bind``: a method's class could not be built without arguments
 _NO_INSTANCE = re.compile(r"([\w.]+) needs an instance: .*\((\w+(?:Error|Exception)?: .*)\)$", re.S)
-
-
-def _with_instances(rest: list[PoolCall], got: dict[str, Outcome]) -> list[PoolCall]:
-    """After a first request whose every call failed (``got``): the calls of ``rest`` that
-    bring an instance, when each call failed for want of one (its class needs arguments: a
-    docstring's ``Grammar(",").split(s)`` comes without one, and first); else none."""
-    if not all(_NO_INSTANCE.match(o.message) for o in got.values()):
-        return []
-    return [c for c in rest if c.receiver is not None or "self" in (c.exprs or {})]
 
 
 def _no_instance(*got: Outcome) -> bool:
@@ -350,6 +341,8 @@ class _Looker:
         self.apart = 0  # of those, calls whose arguments each side built otherwise (#32)
         self.blocked: list[str] = []  # what the wall stopped, per call stopped on a side (#31)
         self.no_instance: list[str] = []  # calls with no instance of the method's class (#32)
+        self.retry: list[str] = []  # the refusals of calls with none, since they were paired
+        self.redo: list[PoolCall] = []  # those calls, to run again on an instance
         # suspects whose outcome varied on a side (#32), as ``suspects`` holds them
         self.unstable: list[tuple[PoolCall, Outcome, Seen, Seen]] = []
 
@@ -379,16 +372,36 @@ class _Looker:
             f"(blocked: {self.blocked[0]}; see [tool.codemode.effects])"
         )
 
-    def with_instances(
-        self, todo: list[PoolCall], size: int, got: dict[str, Outcome]
-    ) -> list[PoolCall]:
-        """``_with_instances`` of the calls after the first ``size``, the others counted as
-        left out for want of an instance (when that is why ``got``'s calls failed)."""
-        kept = _with_instances(todo[size:], got)
-        if kept:
-            why = [o.message for o in got.values() if _NO_INSTANCE.match(o.message)][:1]
-            self.no_instance += why * (len(todo) - len(kept))
-        return kept
+    def without_instances(self, todo: list[PoolCall], got: dict[str, Outcome]) -> list[PoolCall]:
+        """After a first request whose every call failed (``got``): when
+        each failed for want of an instance (its class needs arguments: a docstring's
+        ``Grammar(",").split(s)`` comes without one, and first), the pool with every call
+        that brings none put on an instance another call brings (``with_instances``); else
+        none."""
+        if not all(_NO_INSTANCE.match(o.message) for o in got.values()):
+            return []
+        self.retry = [o.message for o in got.values()][:1]
+        return self.with_instances(todo, todo)
+
+    def requeued(self, todo: list[PoolCall], start: int) -> list[PoolCall]:
+        """``todo`` with the calls after ``start``, and those run that failed for want of an
+        instance, put on instances (``with_instances``) once a call did; else as it is."""
+        if not self.retry:
+            return todo
+        redo, self.redo = self.redo, []
+        return todo[:start] + self.with_instances(redo + todo[start:], todo)
+
+    def with_instances(self, rest: list[PoolCall], todo: list[PoolCall]) -> list[PoolCall]:
+        """``rest`` with each call that brings no instance put on one a call of ``todo``
+        brings (explore/offline/receiver_mixes.py's ``on_instances``: the same call on both
+        sides), once a call failed for want of one (``retry``: its refusal); one that cannot
+        be is counted as left out for want of an instance."""
+        from codemode.explore.offline.receiver_mixes import on_instances
+
+        why, self.retry = self.retry[:1], []
+        out, left_out = on_instances(rest, todo)
+        self.no_instance += why * left_out
+        return out
 
     def lacking(self) -> str:
         """The calls that came without an instance of a method's class, which cannot be built
@@ -426,7 +439,9 @@ class _Looker:
                 continue  # cut by the deadline on a side: not compared
             o_old, o_new = old.outcomes[cid], new.outcomes[cid]
             if o_old.kind == o_new.kind == "error" and _no_instance(o_old, o_new):
-                self.no_instance.append(o_old.message)  # the same refusal on both: no input
+                # the same refusal on both: no input; put on an instance, and run again
+                self.retry.append(o_old.message)
+                self.redo.append(call)
                 continue
             self.ran += 1
             if oversized(o_old.kind, o_old.message) or oversized(o_new.kind, o_new.message):

@@ -269,7 +269,10 @@ def _on_built(info: TargetInfo, root: Path, side: str, calls: list[PoolCall]) ->
     cls_name, cls_id = _class_of(info)
     paths = [p for rel, p in python_files(root) if is_test_file(rel)]
     paths += list(session_files(root, cls_name))
+    from codemode.explore.offline import fresh
+
     recipes: list[dict[str, Any]] = []
+    first: set[str] = set()  # the recipes a row the change wrote built
     for path in paths:
         if cls_name not in (read_source(path) or ""):
             continue
@@ -281,10 +284,17 @@ def _on_built(info: TargetInfo, root: Path, side: str, calls: list[PoolCall]) ->
         if tree is not None:
             # once per file and class in a run: every method of the class asks
             key = f"{path}\0{cls_id}"
-            recipes += kept_once(
-                "built", key, lambda t=tree: list(constructions(t, cls_name, cls_id))
+            lines = fresh.lines(path)
+            made = kept_once(
+                "built", key, lambda t=tree, n=lines: list(constructions(t, cls_name, cls_id, n))
             )
-    mixes = receiver_mixes(calls, recipes, info.id)
+            recipes += [r for r, _ in made]
+            first.update(repr(r) for r, new in made if new)
+    # the package's factories of the class: ``create_x()``, ``Cls.from_text('...')`` (#32)
+    from codemode.explore.offline.factories import factory_recipes
+
+    recipes += factory_recipes(root, info.module, info.path, _class_names(info))
+    mixes = receiver_mixes(calls, recipes, info.id, first)
     return [c._replace(side=side) for c in mixes]
 
 
@@ -328,12 +338,15 @@ def _receiver_calls(
     test (explore/offline/method_calls.py). The instance travels as a recipe the worker
     builds."""
     from codemode.explore.offline import fresh
+    from codemode.explore.offline.factories import factory_names
     from codemode.explore.offline.harvest import is_test_file, parsed, python_files, read_source
     from codemode.explore.offline.method_calls import method_calls
 
     names = _class_names(info)
     if not names:
         return
+    # a test's ``md = create_markdown()`` builds an instance as ``Markdown(...)`` does (#32)
+    names = {**names, **factory_names(root, info.module, info.path, names)}
     count = 0
     for rel, path in python_files(root):
         if not is_test_file(rel):

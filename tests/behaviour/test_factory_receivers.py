@@ -1,0 +1,148 @@
+"""A method's instance built the way the project builds it (#32): through a module-level
+factory function, through a classmethod constructor, and from every construction string the
+tests' tables hold (spread over their shapes, never the first N). Through the CLI with real
+git and real workers on both sides; each fails on the code before it (the method was "not
+compared": its class cannot be built without arguments)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from diffkit import check, functions, git, project, write
+
+RENDER = """\
+import re
+
+
+class Renderer:
+    def __init__(self, rules, escape):
+        self.rules = rules  # compiled patterns: no YAML form
+        self.escape = escape
+
+    def render(self, text):
+        return self._emphasis(text.strip())
+
+    def _emphasis(self, text):
+        for pattern, tag in self.rules:
+            text = pattern.sub(lambda m: f"<{tag}>{m.group(1)}</{tag}>", text)
+        return text
+
+
+def create_renderer(escape=True):
+    return Renderer([(re.compile(r"\\*(.+?)\\*"), "em")], escape)
+"""
+RENDER_TEST = """\
+import pytest
+
+from demo.render import create_renderer
+
+
+@pytest.fixture
+def md():
+    return create_renderer()
+
+
+def test_emphasis(md):
+    assert md.render("a *b* c *d*") == "a <em>b</em> c <em>d</em>"
+"""
+
+
+def test_an_instance_comes_from_the_projects_factory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path, {"src/demo/render.py": RENDER, "tests/test_render.py": RENDER_TEST})
+    # deep in a method the tests never call: only the first emphasis is marked
+    write(repo, {"src/demo/render.py": RENDER.replace('</{tag}>", text)', '</{tag}>", text, 1)')})
+    git(repo, "commit", "-qam", "new")
+    rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get("demo.render.Renderer.render")
+    assert f is not None and f["status"] == "changed" and rc == 1, f
+    calls = [w["call"] for w in f["witnesses"]]
+    assert any(c.startswith("create_renderer(") and ".render(" in c for c in calls), calls
+
+
+DURATION = """\
+class Duration:
+    def __init__(self, parts):
+        self.parts = parts
+
+    @classmethod
+    def from_text(cls, text):
+        parts = {}
+        for chunk in text.split():
+            parts[chunk[-1]] = int(chunk[:-1])
+        return cls(parts)
+
+    def minutes(self):
+        return self.parts.get("h", 0) * 60 + self.parts.get("m", 0)
+
+    def seconds(self):
+        return self.minutes() * 60
+"""
+DURATION_TEST = """\
+from demo.duration import Duration
+
+
+def test_minutes():
+    assert Duration.from_text("2h").minutes() == 120
+    assert Duration.from_text("1h 30m").minutes() == 90
+"""
+
+
+def test_an_instance_comes_from_a_classmethod_constructor(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(
+        tmp_path, {"src/demo/duration.py": DURATION, "tests/test_duration.py": DURATION_TEST}
+    )
+    # a method no test calls: it rounds to whole hours now
+    new = DURATION.replace("return self.minutes() * 60", "return self.minutes() // 60 * 3600")
+    write(repo, {"src/demo/duration.py": new})
+    git(repo, "add", "-A")
+    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get("demo.duration.Duration.seconds")
+    assert f is not None and f["status"] == "changed" and rc == 1, f
+    calls = [w["call"] for w in f["witnesses"]]
+    assert any(c.startswith("Duration.from_text('1h 30m').seconds(") for c in calls), calls
+
+
+PATTERN = """\
+class Pattern:
+    def __init__(self, text):
+        self.text = text
+
+    def alternatives(self):
+        return self.text.split("|")
+"""
+ROWS = [f"{a}{b}" for a in "abcdef" for b in "xyz"] + ["ab|cd"]
+PATTERN_TEST = f"""\
+import pytest
+
+from demo.pattern import Pattern
+
+
+@pytest.mark.parametrize("text", {ROWS!r})
+def test_keeps_its_text(text):
+    assert Pattern(text).text == text
+
+
+def test_alternatives():
+    assert Pattern("x").alternatives() == ["x"]
+"""
+
+
+def test_every_construction_shape_of_the_tests_is_an_instance(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(
+        tmp_path, {"src/demo/pattern.py": PATTERN, "tests/test_pattern.py": PATTERN_TEST}
+    )
+    # only a text with a bar shows it, and its row is the table's last
+    write(repo, {"src/demo/pattern.py": PATTERN.replace('split("|")', 'split("|")[::-1]')})
+    git(repo, "commit", "-qam", "new")
+    rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get("demo.pattern.Pattern.alternatives")
+    assert f is not None and f["status"] == "changed" and rc == 1, f
+    calls = [w["call"] for w in f["witnesses"]]
+    assert any(c.startswith("Pattern('ab|cd').alternatives(") for c in calls), calls
