@@ -115,7 +115,7 @@ class Pattern:
     def alternatives(self):
         return self.text.split("|")
 """
-ROWS = [f"{a}{b}" for a in "abcdef" for b in "xyz"] + ["ab|cd"]
+ROWS = [f"{a}{b}" for a in "abcdefgh" for b in "vwxyz"] + ["ab|cd"]  # 41 rows
 PATTERN_TEST = f"""\
 import pytest
 
