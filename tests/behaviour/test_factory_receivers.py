@@ -146,3 +146,34 @@ def test_every_construction_shape_of_the_tests_is_an_instance(
     assert f is not None and f["status"] == "changed" and rc == 1, f
     calls = [w["call"] for w in f["witnesses"]]
     assert any(c.startswith("Pattern('ab|cd').alternatives(") for c in calls), calls
+
+
+def test_regen_writes_a_factory_built_instance_as_a_fixture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A method no test calls, of a class only a classmethod builds: regen writes its
+    instance as the project builds it (a ``codemode.build`` fixture calling the classmethod
+    with the tests' argument), and ``check`` verifies the spec and sees a later change."""
+    import yaml
+
+    from codemode.cli.main import main
+
+    repo = project(
+        tmp_path, {"src/demo/duration.py": DURATION, "tests/test_duration.py": DURATION_TEST}
+    )
+    monkeypatch.chdir(repo)
+    fid = "demo.duration.Duration.seconds"
+    assert main(["regen", "--function", fid, "-q"]) == 0, capsys.readouterr()
+    spec = yaml.safe_load((repo / "specs" / "demo.duration.yml").read_text(encoding="utf-8"))
+    assert spec["fixtures"]["duration_seconds"] == {
+        "setup": "codemode.build",
+        "kwargs": {
+            "lines": ["from demo.duration import Duration"],
+            "value": "Duration.from_text('2h')",
+        },
+    }, spec["fixtures"]
+    assert [c["case"].get("expected") for c in spec[fid]["dataset"]] == [7200]
+    assert main(["check", "--all"]) == 0, capsys.readouterr().out
+    write(repo, {"src/demo/duration.py": DURATION.replace("* 60\n", "* 61\n")})
+    rc, report = check(repo, "--all", capsys=capsys, monkeypatch=monkeypatch)
+    assert functions(report)[fid]["status"] == "drifted" and rc == 1, report

@@ -43,9 +43,31 @@ def factory_recipes(root: Path, module: str, path: Path, names: dict[str, str]) 
 
 def factory_names(root: Path, module: str, path: Path, names: dict[str, str]) -> dict[str, str]:
     """How a test calls each module-level factory function of the class (its name) -> its
-    id: a test's ``md = create_markdown()`` (or a fixture's) builds an instance too
+    id (the class's own, and classmethods, are read as they are): a test's ``md = create_markdown()`` (or a fixture's) builds an instance too
     (explore/offline/method_calls.py reads ``Cls.from_text(...)`` already)."""
-    return dict(_scan(root, module, path, names)[1])
+    called = _scan(root, module, path, names)[1]
+    return {how: fid for fid, how in called.items() if "." not in how and how not in names}
+
+
+def construction(
+    root: Path, module: str, path: Path, names: dict[str, str]
+) -> tuple[tuple[str, ...], str] | None:
+    """The first recipe as the source lines that import its factory and the expression that
+    calls it (``from pkg import create_x``, ``create_x()``), for regen's fixture of a method
+    whose class needs arguments when no test builds one (explore/writing/built_fixture.py);
+    None when there is none."""
+    from codemode.explore.offline.receiver_mixes import source_form
+
+    recipes, called = _scan(root, module, path, names)
+    for r in recipes:
+        how = called[r["cls"]]
+        args = [source_form(a) for a in r["args"]]
+        args += [f"{k}={t}" if (t := source_form(v)) else "" for k, v in r["kwargs"].items()]
+        if all(args):
+            where = r["cls"][: -len(how) - 1]
+            line = f"from {where} import {how.split('.')[0]}"
+            return (line,), f"{how}({', '.join(a for a in args if a)})"
+    return None
 
 
 def _scan(
@@ -56,7 +78,8 @@ def _scan(
     if not names:
         return [], {}
     key = f"{root}\0{next(iter(names.values()))}"
-    return kept_once("factories", key, lambda: _recipes(root, module, path, names))  # type: ignore[no-any-return]
+    got = kept_once("factories", key, lambda: _recipes(root, module, path, names))
+    return got  # type: ignore[no-any-return]
 
 
 def _recipes(
@@ -67,7 +90,6 @@ def _recipes(
     for mod, tree in modules:
         for f in _factories(tree, mod, names):
             found.setdefault(f.id, f)
-    functions = {f.called_as: f.id for f in found.values() if "." not in f.called_as}
     by_name: dict[str, list[Factory]] = {}
     for f in found.values():
         by_name.setdefault(f.called_as, []).append(f)
@@ -83,8 +105,9 @@ def _recipes(
         for call, f in _calls_of(tree, classes):
             seen.setdefault(f.id, []).append(call)
     found.update((cid, Factory(cid, n, False)) for n, cid in names.items() if cid in seen)
+    called = {f.id: f.called_as for f in found.values()}
     if not found:
-        return [], functions
+        return [], called
     per: list[list[Recipe]] = []
     for f in found.values():
         mine: dict[str, Recipe] = {}
@@ -95,7 +118,7 @@ def _recipes(
         per.append(list(mine.values())[:MAX_PER_FACTORY])
     # each factory's first recipe before any factory's second
     out = [rs[depth] for depth in range(MAX_PER_FACTORY) for rs in per if depth < len(rs)]
-    return out[:MAX_RECIPES], functions
+    return out[:MAX_RECIPES], called
 
 
 class Factory:

@@ -144,15 +144,15 @@ def _on(base: PoolCall, kind: dict[str, Any]) -> PoolCall | None:
         return base._replace(receiver=kind, source="variants", label=label)
     if base.exprs is not None:
         return None
-    args = [_source(a) for a in base.args]
-    kwargs = {k: _source(v) for k, v in base.kwargs.items()}
+    args = [source_form(a) for a in base.args]
+    kwargs = {k: source_form(v) for k, v in base.kwargs.items()}
     if None in args or None in kwargs.values():
         return None
     exprs = {"args": args, "kwargs": kwargs, **kind[BUILT]}
     return base._replace(exprs=exprs, receiver=None, source="variants", label=label)
 
 
-def _source(value: Any) -> str | None:
+def source_form(value: Any) -> str | None:
     """A literal value as source text that reads back the same, or None."""
     text = repr(value)
     try:

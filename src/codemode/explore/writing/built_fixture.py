@@ -67,6 +67,10 @@ def instance_fixture(recorder: Recorder, info: TargetInfo, root: Path) -> dict[s
             (needed_lines(str(e.get("setup") or ""), str(e["self"])), str(e["self"]))
             for e in built_instances(info, root)
         )
+        # none: as the project's own factory builds one (create_x(), Cls.from_text('...'))
+        made = None if found else _factory_made(info, root)
+    if made is not None:
+        found[made] += 1
     if not found:
         return None
     (lines, value), _ = found.most_common(1)[0]
@@ -74,6 +78,14 @@ def instance_fixture(recorder: Recorder, info: TargetInfo, root: Path) -> dict[s
     name = re.sub(r"(?<!^)(?=[A-Z])", "_", cls).lower() + "_" + method.strip("_")
     kwargs = {"lines": list(lines), "value": value}
     return {"name": name, "setup": BUILD, "scope": "case", "kwargs": kwargs}
+
+
+def _factory_made(info: TargetInfo, root: Path) -> tuple[tuple[str, ...], str] | None:
+    from codemode.explore.offline.factories import construction
+    from codemode.explore.offline.receivers import class_names
+
+    cls_id = f"{info.module}.{info.qualname.rsplit('.', 1)[0]}"
+    return construction(root, info.module, info.path, class_names(cls_id, info.module, info.path))
 
 
 def built_fixture(recorder: Recorder, info: TargetInfo, root: Path) -> dict[str, Any] | None:
@@ -98,6 +110,10 @@ def built_fixture(recorder: Recorder, info: TargetInfo, root: Path) -> dict[str,
         source = {**dict(zip(positional, args)), **(exprs.get("kwargs") or {})}.get(name)
         if isinstance(source, str) and not _literal(source):
             found[(needed_lines(str(exprs.get("setup") or ""), source), source)] += 1
+        # none: as the project's own factory builds one (create_x(), Cls.from_text('...'))
+        made = None if found else _factory_made(info, root)
+    if made is not None:
+        found[made] += 1
     if not found:
         return None
     (lines, value), _ = found.most_common(1)[0]
