@@ -343,6 +343,7 @@ class _Looker:
         self.no_instance: list[str] = []  # calls with no instance of the method's class (#32)
         self.retry: list[str] = []  # the refusals of calls with none, since they were paired
         self.redo: list[PoolCall] = []  # those calls, to run again on an instance
+        self.put_on = False  # the first request's calls were put on instances
         # suspects whose outcome varied on a side (#32), as ``suspects`` holds them
         self.unstable: list[tuple[PoolCall, Outcome, Seen, Seen]] = []
 
@@ -378,9 +379,9 @@ class _Looker:
         ``Grammar(",").split(s)`` comes without one, and first), the pool with every call
         that brings none put on an instance another call brings (``with_instances``); else
         none."""
-        if not all(_NO_INSTANCE.match(o.message) for o in got.values()):
-            return []
-        self.retry = [o.message for o in got.values()][:1]
+        if self.put_on or not all(_NO_INSTANCE.match(o.message) for o in got.values()):
+            return []  # (once: the calls put on instances failed as well)
+        self.retry, self.put_on = [o.message for o in got.values()][:1], True
         return self.with_instances(todo, todo)
 
     def requeued(self, todo: list[PoolCall], start: int) -> list[PoolCall]:
@@ -398,7 +399,8 @@ class _Looker:
         be is counted as left out for want of an instance."""
         from codemode.explore.offline.receiver_mixes import on_instances
 
-        why, self.retry = self.retry[:1], []
+        why = self.retry[:1]
+        self.retry, self.redo = [], []
         out, left_out = on_instances(rest, todo)
         self.no_instance += why * left_out
         return out
