@@ -26,31 +26,33 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codemode.explore.target import TargetInfo
 
 MAX_RECIPES = 12  # factory-built instances per class
 MAX_PER_FACTORY = 4  # recipes of one factory: its no-argument call and the calls seen
 Recipe = dict[str, Any]
 
 
-def factory_recipes(root: Path, module: str, path: Path, names: dict[str, str]) -> list[Recipe]:
+def factory_recipes(root: Path, info: TargetInfo, names: dict[str, str]) -> list[Recipe]:
     """Recipes of instances of the class ``names`` names first (name -> id: the class and
-    its subclasses), from the factories of its package under ``root``; ``module`` and ``path``
-    are the class's module and file. Once per run and class (``kept_once``)."""
+    its subclasses), from the factories of its package under ``root``; ``info``: the method. Once per run and class (``kept_once``)."""
 
-    return list(_scan(root, module, path, names)[0])
+    return list(_scan(root, info, names)[0])
 
 
-def factory_names(root: Path, module: str, path: Path, names: dict[str, str]) -> dict[str, str]:
+def factory_names(root: Path, info: TargetInfo, names: dict[str, str]) -> dict[str, str]:
     """How a test calls each module-level factory function of the class (its name) -> its
     id (the class's own, and classmethods, are read as they are): a test's ``md = create_markdown()`` (or a fixture's) builds an instance too
     (explore/offline/method_calls.py reads ``Cls.from_text(...)`` already)."""
-    called = _scan(root, module, path, names)[1]
+    called = _scan(root, info, names)[1]
     return {how: fid for fid, how in called.items() if "." not in how and how not in names}
 
 
 def construction(
-    root: Path, module: str, path: Path, names: dict[str, str]
+    root: Path, info: TargetInfo, names: dict[str, str]
 ) -> tuple[tuple[str, ...], str] | None:
     """The first recipe as the source lines that import its factory and the expression that
     calls it (``from pkg import create_x``, ``create_x()``), for regen's fixture of a method
@@ -58,7 +60,7 @@ def construction(
     None when there is none."""
     from codemode.explore.offline.receiver_mixes import source_form
 
-    recipes, called = _scan(root, module, path, names)
+    recipes, called = _scan(root, info, names)
     for r in recipes:
         how = called[r["cls"]]
         args = [source_form(a) for a in r["args"]]
@@ -71,22 +73,22 @@ def construction(
 
 
 def _scan(
-    root: Path, module: str, path: Path, names: dict[str, str]
+    root: Path, info: TargetInfo, names: dict[str, str]
 ) -> tuple[list[Recipe], dict[str, str]]:
     from codemode.explore.offline.harvest import kept_once
 
     if not names:
         return [], {}
     key = f"{root}\0{next(iter(names.values()))}"
-    got = kept_once("factories", key, lambda: _recipes(root, module, path, names))
+    got = kept_once("factories", key, lambda: _recipes(root, info, names))
     return got  # type: ignore[no-any-return]
 
 
 def _recipes(
-    root: Path, module: str, path: Path, names: dict[str, str]
+    root: Path, info: TargetInfo, names: dict[str, str]
 ) -> tuple[list[Recipe], dict[str, str]]:
     found: dict[str, Factory] = {}  # id -> factory, in the order the package defines them
-    modules = list(_package_modules(root, module, path))
+    modules = list(_package_modules(root, info))
     for mod, tree in modules:
         for f in _factories(tree, mod, names):
             found.setdefault(f.id, f)
@@ -129,12 +131,14 @@ class Factory:
         self.id, self.called_as, self.bare = fid, called_as, bare
 
 
-def _package_modules(root: Path, module: str, path: Path) -> Iterator[tuple[str, ast.Module]]:
-    """(module name, tree) of each file of the class's top package that names a class at all
-    (the others build nothing); the class's own module first."""
+def _package_modules(root: Path, info: TargetInfo) -> Iterator[tuple[str, ast.Module]]:
+    """(module name, tree) of each file of the class's top package under ``root``, the
+    class's own module first (``info``'s: the old side's folder may not hold it)."""
     from codemode.explore.offline.harvest import is_test_file, parsed, python_files
 
-    rel = path.resolve().relative_to(root.resolve()).as_posix()
+    # the old side's folder holds only the files the change touched (change/old_side.py):
+    # the module's place is the project's, not a path under ``root``
+    rel, module, path = info.rel, info.module, info.path
     own = module.replace(".", "/")
     stem = rel.removesuffix(".py").removesuffix("/__init__")
     if not stem.endswith(own):

@@ -293,7 +293,7 @@ def _on_built(info: TargetInfo, root: Path, side: str, calls: list[PoolCall]) ->
     # the package's factories of the class: ``create_x()``, ``Cls.from_text('...')`` (#32)
     from codemode.explore.offline.factories import factory_recipes
 
-    recipes += factory_recipes(root, info.module, info.path, _class_names(info))
+    recipes += factory_recipes(root, info, _class_names(info))
     mixes = receiver_mixes(calls, recipes, info.id, first)
     return [c._replace(side=side) for c in mixes]
 
@@ -346,7 +346,7 @@ def _receiver_calls(
     if not names:
         return
     # a test's ``md = create_markdown()`` builds an instance as ``Markdown(...)`` does (#32)
-    names = {**names, **factory_names(root, info.module, info.path, names)}
+    names = {**names, **factory_names(root, info, names)}
     count = 0
     for rel, path in python_files(root):
         if not is_test_file(rel):

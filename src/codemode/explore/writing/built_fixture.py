@@ -85,7 +85,7 @@ def _factory_made(info: TargetInfo, root: Path) -> tuple[tuple[str, ...], str] |
     from codemode.explore.offline.receivers import class_names
 
     cls_id = f"{info.module}.{info.qualname.rsplit('.', 1)[0]}"
-    return construction(root, info.module, info.path, class_names(cls_id, info.module, info.path))
+    return construction(root, info, class_names(cls_id, info.module, info.path))
 
 
 def built_fixture(recorder: Recorder, info: TargetInfo, root: Path) -> dict[str, Any] | None:
