@@ -7,9 +7,22 @@ compared": its class cannot be built without arguments)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from diffkit import check, functions, git, project, write
+
+
+def witness_calls(
+    repo: Path, fid: str, scope: str, ref: str, capsys: Any, monkeypatch: Any
+) -> list[str]:
+    """``check SCOPE [REF]``: ``fid`` is flagged ``changed`` and fails the check; its
+    witnesses' calls."""
+    rc, report = check(repo, scope, *([ref] if ref else []), capsys=capsys, monkeypatch=monkeypatch)
+    f = functions(report).get(fid)
+    assert f is not None and f["status"] == "changed" and rc == 1, f
+    return [w["call"] for w in f["witnesses"]]
+
 
 RENDER = """\
 import re
@@ -55,10 +68,9 @@ def test_an_instance_comes_from_the_projects_factory(
     # deep in a method the tests never call: only the first emphasis is marked
     write(repo, {"src/demo/render.py": RENDER.replace('</{tag}>", text)', '</{tag}>", text, 1)')})
     git(repo, "commit", "-qam", "new")
-    rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report).get("demo.render.Renderer.render")
-    assert f is not None and f["status"] == "changed" and rc == 1, f
-    calls = [w["call"] for w in f["witnesses"]]
+    calls = witness_calls(
+        repo, "demo.render.Renderer.render", "--base", "HEAD~1", capsys, monkeypatch
+    )
     assert any(c.startswith("create_renderer(") and ".render(" in c for c in calls), calls
 
 
@@ -100,10 +112,9 @@ def test_an_instance_comes_from_a_classmethod_constructor(
     new = DURATION.replace("return self.minutes() * 60", "return self.minutes() // 60 * 3600")
     write(repo, {"src/demo/duration.py": new})
     git(repo, "add", "-A")
-    rc, report = check(repo, "--staged", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report).get("demo.duration.Duration.seconds")
-    assert f is not None and f["status"] == "changed" and rc == 1, f
-    calls = [w["call"] for w in f["witnesses"]]
+    calls = witness_calls(
+        repo, "demo.duration.Duration.seconds", "--staged", "", capsys, monkeypatch
+    )
     assert any(c.startswith("Duration.from_text('1h 30m').seconds(") for c in calls), calls
 
 
@@ -141,10 +152,8 @@ def test_every_construction_shape_of_the_tests_is_an_instance(
     # only a text with a bar shows it, and its row is the table's last
     write(repo, {"src/demo/pattern.py": PATTERN.replace('split("|")', 'split("|")[::-1]')})
     git(repo, "commit", "-qam", "new")
-    rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
-    f = functions(report).get("demo.pattern.Pattern.alternatives")
-    assert f is not None and f["status"] == "changed" and rc == 1, f
-    calls = [w["call"] for w in f["witnesses"]]
+    fid = "demo.pattern.Pattern.alternatives"
+    calls = witness_calls(repo, fid, "--base", "HEAD~1", capsys, monkeypatch)
     assert any(c.startswith("Pattern('ab|cd').alternatives(") for c in calls), calls
 
 
