@@ -243,7 +243,12 @@ def _own_nodes(fn: ast.FunctionDef) -> Iterator[ast.AST]:
 
 
 def _builds(node: ast.expr | None, makers: set[str]) -> bool:
-    return isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] in makers
+    return isinstance(node, ast.Call) and last_name(node.func) in makers
+
+
+def last_name(func: ast.expr) -> str:
+    """The name a call's function ends with (``b`` of ``a.b(...)``), or ""."""
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _calls_of(
@@ -253,9 +258,10 @@ def _calls_of(
     ``Duration.from_text(...)``) whose arguments are literals."""
     from codemode.explore.offline.harvest import literal_arguments
 
+    words = {how.rsplit(".", 1)[-1] for how in by_name}
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
+        if not isinstance(node, ast.Call) or last_name(node.func) not in words:
+            continue  # (unparsing every call of a large module cost seconds)
         parts = ast.unparse(node.func).split(".")
         fs = by_name.get(".".join(parts[-2:])) or by_name.get(parts[-1])
         if not fs:

@@ -175,6 +175,7 @@ def constructions(
     rows; with other arguments, in a test function, as the lines that build it (the test
     file's imports and the names they read, explore/offline/test_names.py), at most
     ``MAX_BUILT`` of them. Each with whether a row the change wrote built it."""
+    from codemode.explore.offline.factories import last_name
     from codemode.explore.offline.harvest import import_lines, literal_arguments
     from codemode.explore.offline.row_bindings import assignments
     from codemode.explore.offline.test_names import Carrier
@@ -186,7 +187,7 @@ def constructions(
     carrier, count = None, 0
     rows = _Rows(tree, fresh)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == cls_name:
+        if isinstance(node, ast.Call) and last_name(node.func) == cls_name:
             literal = literal_arguments(node)
             if literal is not None:
                 yield {"cls": cls_id, "args": list(literal[0]), "kwargs": literal[1]}, False
