@@ -186,3 +186,35 @@ def test_regen_writes_a_factory_built_instance_as_a_fixture(
     write(repo, {"src/demo/duration.py": DURATION.replace("* 60\n", "* 61\n")})
     rc, report = check(repo, "--all", capsys=capsys, monkeypatch=monkeypatch)
     assert functions(report)[fid]["status"] == "drifted" and rc == 1, report
+
+
+WRAPPED = (
+    RENDER
+    + """
+
+def render_text(text, escape=True):
+    return create_renderer(escape=escape).render(text)
+"""
+)
+WRAPPED_TEST = """\
+from demo.render import render_text
+
+
+def test_render_text():
+    assert render_text("x *y* z *w*", escape=False) == "x <em>y</em> z <em>w</em>"
+"""
+
+
+def test_a_wrapper_that_builds_the_instance_through_a_factory_passes_its_arguments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``render_text(text, escape)`` builds its ``Renderer`` with ``create_renderer``: the
+    wrapper's test call is the method's input on the instance the factory builds with the
+    wrapper's own argument."""
+    repo = project(tmp_path, {"src/demo/render.py": WRAPPED, "tests/test_render.py": WRAPPED_TEST})
+    write(repo, {"src/demo/render.py": WRAPPED.replace('</{tag}>", text)', '</{tag}>", text, 1)')})
+    git(repo, "add", "-A")
+    fid = "demo.render.Renderer.render"
+    calls = witness_calls(repo, fid, "--staged", "", capsys, monkeypatch)
+    shown = "create_renderer(escape=False).render('x *y* z *w*')"
+    assert shown in calls, calls

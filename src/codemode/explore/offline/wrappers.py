@@ -50,13 +50,20 @@ def wrapper_calls(
     except SyntaxError:
         return
     cls = info.qualname.rsplit(".", 1)[0] if info.is_method else ""
+    makers = {cls: f"{info.module}.{cls}"} if cls else {}
+    if cls:  # an instance a factory of the package builds: ``create_x(**options).m(text)``
+        from codemode.explore.offline.factories import factory_names
+        from codemode.explore.offline.receivers import class_names
+
+        names = class_names(makers[cls], info.module, info.path)
+        makers.update(factory_names(root, info, names))
     wrappers = [
         (fn, calls)
         for fn in tree.body
         if isinstance(fn, ast.FunctionDef)
         and not fn.name.startswith("_")
         and fn.name != info.qualname
-        for calls in [_target_calls(fn, info.name, cls)]
+        for calls in [_target_calls(fn, info.name, makers)]
         if calls
     ]
     for fn, calls in wrappers[:MAX_WRAPPERS]:
@@ -70,14 +77,14 @@ def wrapper_calls(
             binding = _bind(fn, cand.args, cand.kwargs)
             for call, receiver in calls:
                 made = _bound_call(call, binding)
-                recipe = _recipe(receiver, binding, info) if receiver is not None else None
+                recipe = _recipe(receiver, binding, makers) if receiver is not None else None
                 if made is not None and (recipe is not None or not cls):
                     label = f"via_{fn.name}_{cand.label}"
                     yield Candidate(made[0], made[1], label, "tests"), recipe
 
 
 def _target_calls(
-    fn: ast.FunctionDef, name: str, cls: str
+    fn: ast.FunctionDef, name: str, makers: dict[str, str]
 ) -> list[tuple[ast.Call, ast.expr | None]]:
     """The wrapper's calls of the target that use one of its parameters, each with the
     expression that builds the instance (a method's)."""
@@ -87,24 +94,25 @@ def _target_calls(
     for node in ast.walk(fn):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
-        if isinstance(node.targets[0], ast.Name) and _builds(node.value, cls):
+        if isinstance(node.targets[0], ast.Name) and _builds(node.value, makers):
             built[node.targets[0].id] = node.value
     out: list[tuple[ast.Call, ast.expr | None]] = []
     for node in ast.walk(fn):
         if not isinstance(node, ast.Call) or not set(free_names(node)) & params:
             continue
         f = node.func
-        if not cls and isinstance(f, ast.Name) and f.id == name:
+        if not makers and isinstance(f, ast.Name) and f.id == name:
             out.append((node, None))
-        elif cls and isinstance(f, ast.Attribute) and f.attr == name:
+        elif makers and isinstance(f, ast.Attribute) and f.attr == name:
             base = built.get(f.value.id) if isinstance(f.value, ast.Name) else f.value
-            if base is not None and _builds(base, cls):
+            if base is not None and _builds(base, makers):
                 out.append((node, base))
     return out
 
 
-def _builds(node: ast.expr, cls: str) -> bool:
-    return isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == cls
+def _builds(node: ast.expr, makers: dict[str, str]) -> bool:
+    """``Cls(...)`` or a call of a factory of the class (``makers``: name -> id)."""
+    return isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] in makers
 
 
 def _bind(fn: ast.FunctionDef, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -175,10 +183,10 @@ def _bound_call(
     return literal_arguments(done) if isinstance(done, ast.Call) else None
 
 
-def _recipe(receiver: ast.expr, binding: dict[str, Any], info: TargetInfo) -> Recipe | None:
+def _recipe(receiver: ast.expr, binding: dict[str, Any], makers: dict[str, str]) -> Recipe | None:
     assert isinstance(receiver, ast.Call)
     made = _bound_call(receiver, binding)
     if made is None:
         return None
-    cls_id = f"{info.module}.{info.qualname.rsplit('.', 1)[0]}"
-    return {"cls": cls_id, "args": list(made[0]), "kwargs": made[1]}
+    maker = makers[ast.unparse(receiver.func).split(".")[-1]]
+    return {"cls": maker, "args": list(made[0]), "kwargs": made[1]}
