@@ -26,27 +26,28 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from codemode.explore.target import TargetInfo
 
 MAX_RECIPES = 12  # factory-built instances per class
-MAX_PER_FACTORY = 4  # recipes of one factory: its no-argument call and the calls seen
+MAX_PER_FACTORY = 4  # recipes of one factory: its no-argument call, then the calls seen
 Recipe = dict[str, Any]
 
 
 def factory_recipes(root: Path, info: TargetInfo, names: dict[str, str]) -> list[Recipe]:
     """Recipes of instances of the class ``names`` names first (name -> id: the class and
-    its subclasses), from the factories of its package under ``root``; ``info``: the method. Once per run and class (``kept_once``)."""
-
+    its subclasses), from the factories of its package under ``root``; ``info``: the
+    method. Once per run and class (``kept_once``)."""
     return list(_scan(root, info, names)[0])
 
 
 def factory_names(root: Path, info: TargetInfo, names: dict[str, str]) -> dict[str, str]:
     """How a test calls each module-level factory function of the class (its name) -> its
-    id (the class's own, and classmethods, are read as they are): a test's ``md = create_markdown()`` (or a fixture's) builds an instance too
-    (explore/offline/method_calls.py reads ``Cls.from_text(...)`` already)."""
+    id: a test's or a fixture's ``md = create_markdown()`` builds an instance too (the
+    class's own calls and ``Cls.from_text(...)`` are read as such already:
+    explore/offline/prepared.py's ``Makers``)."""
     called = _scan(root, info, names)[1]
     return {how: fid for fid, how in called.items() if "." not in how and how not in names}
 
@@ -100,7 +101,8 @@ def _recipes(
     classes = {name: [Factory(cid, name, False)] for name, cid in names.items()}
     seen: dict[str, list[tuple[list[Any], dict[str, Any]]]] = {}
     words = {f.called_as.rsplit(".", 1)[-1] for f in found.values()}
-    for tree in [*(t for _, t in modules), *_test_trees(root, words)]:
+    # the tests' calls first: what the maintainers call it with
+    for tree in [*_test_trees(root, words), *(t for _, t in modules)]:
         for call, f in _calls_of(tree, by_name):
             seen.setdefault(f.id, []).append(call)
     for _, tree in modules:
@@ -123,12 +125,13 @@ def _recipes(
     return out[:MAX_RECIPES], called
 
 
-class Factory:
+class Factory(NamedTuple):
     """A callable of the package that returns an instance: its id, how a call names it
     (``create_markdown``, ``Duration.from_text``), and whether it takes no argument."""
 
-    def __init__(self, fid: str, called_as: str, bare: bool) -> None:
-        self.id, self.called_as, self.bare = fid, called_as, bare
+    id: str
+    called_as: str
+    bare: bool
 
 
 def _package_modules(root: Path, info: TargetInfo) -> Iterator[tuple[str, ast.Module]]:
@@ -219,7 +222,7 @@ def _returns(fn: ast.FunctionDef, names: dict[str, str], own: str) -> bool:
     built: set[str] = set()
     for node in _own_nodes(fn):
         target = node.targets[0] if isinstance(node, ast.Assign) else None
-        if isinstance(target, ast.Name) and _builds(node.value, makers):  # type: ignore[attr-defined]
+        if isinstance(target, ast.Name) and _builds(getattr(node, "value", None), makers):
             built.add(target.id)
     for node in _own_nodes(fn):
         if isinstance(node, ast.Return) and node.value is not None:
