@@ -218,3 +218,48 @@ def test_a_wrapper_that_builds_the_instance_through_a_factory_passes_its_argumen
     calls = witness_calls(repo, fid, "--staged", "", capsys, monkeypatch)
     shown = "create_renderer(escape=False).render('x *y* z *w*')"
     assert shown in calls, calls
+
+
+SPLITTER = """\
+class Splitter:
+    def __init__(self, sep):
+        self.sep = sep
+
+    def split(self, text):
+        return text.split(self.sep)
+"""
+SPLITTER_ROWS = [(",", f"a{i},b{i}") for i in range(50)]
+SPLITTER_TEST = f"""\
+import pytest
+
+from demo.splitter import Splitter
+
+
+@pytest.mark.parametrize(("sep", "text"), {SPLITTER_ROWS!r})
+def test_commas(sep, text):
+    s = Splitter(sep)
+    assert s.split(text) == text.split(sep)
+    assert s.split(text + sep) == text.split(sep) + [""]
+
+
+def test_a_long_separator():
+    s = Splitter("||")
+    assert s.split("x||y") == ["x", "y"]
+"""
+
+
+def test_a_methods_test_calls_are_spread_over_their_shapes_not_cut_at_the_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hundred calls of the method on instances one test builds, then one on an instance
+    of another shape, the only one the change shows on: before, the first 60 calls in file
+    order were kept."""
+    repo = project(
+        tmp_path, {"src/demo/splitter.py": SPLITTER, "tests/test_splitter.py": SPLITTER_TEST}
+    )
+    write(repo, {"src/demo/splitter.py": SPLITTER.replace("split(self.sep)", "split(self.sep[0])")})
+    git(repo, "add", "-A")
+    calls = witness_calls(repo, "demo.splitter.Splitter.split", "--staged", "", capsys, monkeypatch)
+    assert "obj = Splitter('||'); obj.split('x||y')" in calls or any(
+        c.startswith("Splitter('||').split('x||y')") for c in calls
+    ), calls

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -93,7 +94,7 @@ def pool_for(
     # Among the tests' calls, those only the new side's tests make come first: the tests the
     # change added say where it changed behaviour, and a budget that cuts the search (the
     # seconds of a slow function, #32) keeps them. Stable: new before old, then file order.
-    old_tests = {c.key() for c in found if c.side == "old" and c.source == "tests"}
+    old_tests = {c.key() for c in found if c.side == "old" and c.source in ("tests", "receivers")}
     found.sort(key=lambda c: (rank.get(c.source, len(rank)), _seen_before(c, old_tests)))
     out: dict[str, PoolCall] = {}
     for call in found:
@@ -136,8 +137,10 @@ def _both_sides(
 
 
 def _seen_before(call: PoolCall, old_tests: set[str]) -> bool:
-    """Whether a call is not one only the change's own tests make."""
-    return call.source != "tests" or call.side != "new" or call.key() in old_tests
+    """Whether a call is not one only the change's own tests make (a method's with its
+    instance, too)."""
+    fresh = call.source in ("tests", "receivers") and call.side == "new"
+    return not fresh or call.key() in old_tests
 
 
 def _info(config: Config, function_id: str, root: Path) -> TargetInfo | None:
@@ -340,14 +343,15 @@ def _receiver_calls(
     from codemode.explore.offline import fresh
     from codemode.explore.offline.factories import factory_names
     from codemode.explore.offline.harvest import is_test_file, parsed, python_files, read_source
-    from codemode.explore.offline.method_calls import method_calls
+    from codemode.explore.offline.method_calls import FRESH, method_calls
+    from codemode.explore.offline.spread import MAX_READ, spread
 
     names = _class_names(info)
     if not names:
         return
     # a test's ``md = create_markdown()`` builds an instance as ``Markdown(...)`` does (#32)
     names = {**names, **factory_names(root, info, names)}
-    count = 0
+    found: list[PoolCall] = []
     for rel, path in python_files(root):
         if not is_test_file(rel):
             continue
@@ -357,8 +361,25 @@ def _receiver_calls(
         tree = parsed(path)[1]
         if tree is None:
             continue
-        for call in method_calls(tree, names, info.name, fresh.lines(path), as_built):
-            yield call._replace(side=side)
-            count += 1
-            if count >= 60:
-                return
+        found += islice(
+            method_calls(tree, names, info.name, fresh.lines(path), as_built),
+            MAX_READ - len(found),
+        )
+    # a spread over their shapes, the rows the change wrote first: packaging's tests call
+    # Specifier.contains on 214 rows, and the first 60 in file order were kept (#32)
+    kept = spread(found, MAX_RECEIVER_CALLS, _receiver_shape, lambda c: c.side == FRESH)
+    yield from (c._replace(side=side) for c in kept)
+
+
+MAX_RECEIVER_CALLS = 120  # a method's test calls with their instances, per side
+
+
+def _receiver_shape(call: PoolCall) -> Any:
+    from codemode.explore.offline.receiver_mixes import BUILT, kind_shape
+    from codemode.explore.offline.spread import value_shape
+
+    if call.exprs is not None:
+        kind = {BUILT: {"setup": call.exprs.get("self", "")}} if call.exprs.get("self") else {}
+        return ("exprs", kind_shape(kind) if kind else None, len(call.exprs.get("args", [])))
+    made = kind_shape(call.receiver) if call.receiver else None
+    return (made, tuple(value_shape(a) for a in call.args), tuple(sorted(call.kwargs)))

@@ -29,6 +29,9 @@ from codemode.explore.offline.prepared import (
 from codemode.explore.offline.test_names import Changes
 
 Fn = ast.FunctionDef | ast.AsyncFunctionDef
+# A call's ``side`` as it leaves here when a line or row the change wrote made it: its reader
+# keeps it before any cut, then sets the side it was read at (explore/offline/input_pool.py)
+FRESH = "fresh"
 
 
 def method_calls(
@@ -81,7 +84,7 @@ class _Reader:
         env: dict[str, ast.expr],
         fresh: frozenset[int],
     ) -> Iterator[PoolCall]:
-        from codemode.explore.offline.fresh import fresh_first
+        from codemode.explore.offline.fresh import fresh_first, is_fresh
         from codemode.explore.offline.harvest import parametrize_rows
         from codemode.explore.offline.row_bindings import MAX_ROWS, loop_rows
 
@@ -98,7 +101,10 @@ class _Reader:
             changes = blocks.changes(node)
             bound = [{**r, **b} for r in rows for b in loops.get(id(node), [{}])]
             for row in fresh_first(bound, fresh)[:MAX_ROWS]:
-                yield from self._one(fn, call, built, row, changes)
+                new = call.lineno in fresh or is_fresh(row, fresh)
+                for got in self._one(fn, call, built, row, changes):
+                    # a row the change wrote: kept before any cut (``FRESH``, for now)
+                    yield got._replace(side=FRESH) if new else got
 
     def _instance(
         self,
