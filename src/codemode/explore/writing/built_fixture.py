@@ -110,10 +110,6 @@ def built_fixture(recorder: Recorder, info: TargetInfo, root: Path) -> dict[str,
         source = {**dict(zip(positional, args)), **(exprs.get("kwargs") or {})}.get(name)
         if isinstance(source, str) and not _literal(source):
             found[(needed_lines(str(exprs.get("setup") or ""), source), source)] += 1
-        # none: as the project's own factory builds one (create_x(), Cls.from_text('...'))
-        made = None if found else _factory_made(info, root)
-    if made is not None:
-        found[made] += 1
     if not found:
         return None
     (lines, value), _ = found.most_common(1)[0]
