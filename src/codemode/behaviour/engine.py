@@ -385,8 +385,8 @@ class _Looker:
         return self.with_instances(todo, todo)
 
     def requeued(self, todo: list[PoolCall], start: int) -> list[PoolCall]:
-        """``todo`` with the calls after ``start``, and those run that failed for want of an
-        instance, put on instances (``with_instances``) once a call did; else as it is."""
+        """``todo`` with the calls after ``start`` and those that failed for want of an
+        instance put on instances (``with_instances``), once one did; else as it is."""
         if not self.retry:
             return todo
         redo, self.redo = self.redo, []
@@ -394,9 +394,8 @@ class _Looker:
 
     def with_instances(self, rest: list[PoolCall], todo: list[PoolCall]) -> list[PoolCall]:
         """``rest`` with each call that brings no instance put on one a call of ``todo``
-        brings (explore/offline/receiver_mixes.py's ``on_instances``: the same call on both
-        sides), once a call failed for want of one (``retry``: its refusal); one that cannot
-        be is counted as left out for want of an instance."""
+        brings (receiver_mixes.on_instances: the same call on both sides); one that cannot
+        be is counted as left out for want of an instance (``retry``: its refusal)."""
         from codemode.explore.offline.receiver_mixes import on_instances
 
         why = self.retry[:1]
