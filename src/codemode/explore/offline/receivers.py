@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from codemode.explore.offline.per_tree import once_per_tree
+
 _CLASS_HEAD = re.compile(r"^class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
 
 
@@ -135,10 +137,12 @@ def fixture_returns(tree: ast.Module) -> dict[str, ast.expr]:
     return out
 
 
+@once_per_tree
 def self_values(tree: ast.Module) -> dict[int, dict[str, ast.expr]]:
     """id(method of a test class) -> attribute -> the expression a method of its class
     (``setUp``) assigns to ``self.<attribute>``, the first one: ``render(self.doc)`` in a
-    test is ``render(parse("h1:T"))`` when ``setUp`` says ``self.doc = parse("h1:T")``."""
+    test is ``render(parse("h1:T"))`` when ``setUp`` says ``self.doc = parse("h1:T")``.
+    Once per tree: a pool asks for it once per sibling of the target (per_tree.py)."""
     out: dict[int, dict[str, ast.expr]] = {}
     for cls in ast.walk(tree):
         if not isinstance(cls, ast.ClassDef):

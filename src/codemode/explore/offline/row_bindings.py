@@ -24,6 +24,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from codemode.explore.offline.per_tree import once_per_tree
+
 MAX_ROWS = 60  # bindings per call: a table of thousands of rows is data, not examples
 _PASS_THROUGH = frozenset(["sorted", "list", "tuple", "reversed", "set", "frozenset"])
 Row = dict[str, ast.expr]
@@ -42,20 +44,13 @@ def assignments(body: list[ast.stmt]) -> Env:
     return env
 
 
-_CLASS_TABLES: dict[int, tuple[ast.Module, dict[int, Env]]] = {}
-
-
+@once_per_tree
 def class_tables(tree: ast.Module) -> dict[int, Env]:
     """For each method (by ``id`` of its node): its class's attributes, those its class
     body assigns and those any of its methods assigns to ``self.NAME`` / ``cls.NAME``.
     Once per tree (a shared parse): the pool of one function of a 200-function module asked
     for a large test file's tables once per sibling, 21 of its 37 s (#32)."""
-    got = _CLASS_TABLES.get(id(tree))
-    if got is None or got[0] is not tree:
-        if len(_CLASS_TABLES) >= 256:
-            _CLASS_TABLES.clear()
-        got = _CLASS_TABLES[id(tree)] = (tree, _class_tables(tree))
-    return got[1]
+    return _class_tables(tree)
 
 
 def _class_tables(tree: ast.Module) -> dict[int, Env]:
