@@ -27,14 +27,14 @@ def size(name):
     return len(name)
 '''
 
-TEST = '''\
+TEST = """\
 from hz.paths import size, where
 
 
 def test_where():
     assert where("notes.txt").endswith("notes.txt")
     assert size("notes.txt") == 9
-'''
+"""
 
 
 def test_an_output_holding_the_checkout_path_is_left_out_with_its_reason(tmp_path: Path) -> None:
@@ -65,3 +65,56 @@ def test_an_output_holding_the_checkout_path_is_left_out_with_its_reason(tmp_pat
     shutil.copytree(root, clone)
     check = codemode(clone, env, "check", "--all")
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+WALK = '''\
+import os
+
+
+def listing(top):
+    """The files under ``top``, relative to it, the first eight in order."""
+    out = []
+    for folder, _, files in os.walk(top or "."):
+        out += [os.path.relpath(os.path.join(folder, f), top or ".") for f in files]
+    return sorted(out)[:8]
+
+
+def size(name):
+    """How long the name is."""
+    return len(name)
+'''
+
+WALK_TEST = """\
+from hz.walk import listing, size
+
+
+def test_listing():
+    assert isinstance(listing(""), list)
+    assert size("notes.txt") == 9
+"""
+
+
+def test_an_output_listing_the_checkouts_files_is_left_out_with_its_reason(
+    tmp_path: Path,
+) -> None:
+    """Called with "", a directory walk lists the working directory: the checkout itself, which
+    every commit changes (a false drift on the very code the case was written from)."""
+    root = tmp_path / "repo"
+    (root / "hz").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "hz" / "__init__.py").write_text("")
+    (root / "hz" / "walk.py").write_text(WALK)
+    (root / "tests" / "test_walk.py").write_text(WALK_TEST)
+    (root / "pyproject.toml").write_text('[project]\nname = "hz"\nversion = "0"\n')
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "base")
+    env = run_env(tmp_path, tmp_path / "home")
+
+    regen = codemode(root, env, "regen", "--all")
+    out = regen.stdout + regen.stderr
+    assert regen.returncode in (0, 1), out
+    assert "lists this checkout's files" in out, out
+    text = (root / "specs" / "hz.walk.yml").read_text()
+    assert ".git/" not in text and "hz/walk.py" not in text, text
+    assert yaml.safe_load(text)["hz.walk.size"]["dataset"], text

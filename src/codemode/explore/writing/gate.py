@@ -42,6 +42,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from codemode.check.verify import Verifier
@@ -108,7 +109,7 @@ def run_gate(
                 fr, _ = Verifier(config, w).verify_function(spec, func)
                 observed.append(_run(fr, update, failed_checks))
     _sort(result, update, observed)
-    _locate(result, update, observed, here(config))
+    _locate(result, update, observed, here(config), config.root)
     result.evaluators_failed = sorted(failed_checks)
     return result
 
@@ -191,19 +192,28 @@ def _locate(
     update: FunctionUpdate,
     observed: list[dict[str, Any]],
     paths: re.Pattern[str] | None,
+    root: Path,
 ) -> None:
-    """Moves the passing cases whose output holds this checkout's path out of ``passed``."""
+    """Moves the passing cases whose output holds this checkout's path, or lists its files
+    (listed_files.py), out of ``passed``."""
     from codemode.compare import render
+    from codemode.explore.writing.listed_files import listed
 
-    if paths is None:
-        return
+    cases = {str(c.get("id")): c for c in update.cases}
     for cid in list(result.passed):
-        shown = [render(v) for _, v in (o.get(cid, (False, None)) for o in observed)]
-        found = next((m for m in map(paths.search, shown) if m), None)
+        values = [v for _, v in (o.get(cid, (False, None)) for o in observed)]
+        found = None
+        if paths is not None:
+            found = next((m for m in map(paths.search, map(render, values)) if m), None)
         if found is not None:
-            result.passed.remove(cid)
-            result.located.append(cid)
-            result.why[cid] = f"its output holds this checkout's path {found[0]!r}"
+            why = f"its output holds this checkout's path {found[0]!r}"
+        elif names := listed(root, cases.get(cid, {}), values[:1]):
+            why = f"its output lists this checkout's files ({', '.join(map(repr, names[:3]))})"
+        else:
+            continue
+        result.passed.remove(cid)
+        result.located.append(cid)
+        result.why[cid] = why
 
 
 class GateWorkers:
