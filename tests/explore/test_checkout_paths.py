@@ -37,22 +37,30 @@ def test_where():
 """
 
 
-def test_an_output_holding_the_checkout_path_is_left_out_with_its_reason(tmp_path: Path) -> None:
+def regen_all(
+    tmp_path: Path, module: str, source: str, test: str
+) -> tuple[Path, dict[str, str], str]:
+    """A committed project with ``hz/<module>.py`` and its test, and what ``regen --all`` said
+    there: (its root, the run's environment, the output)."""
     root = tmp_path / "repo"
     (root / "hz").mkdir(parents=True)
     (root / "tests").mkdir()
     (root / "hz" / "__init__.py").write_text("")
-    (root / "hz" / "paths.py").write_text(SOURCE)
-    (root / "tests" / "test_paths.py").write_text(TEST)
+    (root / "hz" / f"{module}.py").write_text(source)
+    (root / "tests" / f"test_{module}.py").write_text(test)
     (root / "pyproject.toml").write_text('[project]\nname = "hz"\nversion = "0"\n')
     git(root, "init", "-q", "-b", "main")
     git(root, "add", ".")
     git(root, "commit", "-qm", "base")
     env = run_env(tmp_path, tmp_path / "home")
-
     regen = codemode(root, env, "regen", "--all")
     out = regen.stdout + regen.stderr
     assert regen.returncode in (0, 1), out
+    return root, env, out
+
+
+def test_an_output_holding_the_checkout_path_is_left_out_with_its_reason(tmp_path: Path) -> None:
+    root, env, out = regen_all(tmp_path, "paths", SOURCE, TEST)
     said = [ln for ln in out.splitlines() if "would fail on another checkout" in ln]
     assert said and str(root.resolve()) in "\n".join(said), out
     written = yaml.safe_load((root / "specs" / "hz.paths.yml").read_text())
@@ -99,21 +107,7 @@ def test_an_output_listing_the_checkouts_files_is_left_out_with_its_reason(
 ) -> None:
     """Called with "", a directory walk lists the working directory: the checkout itself, which
     every commit changes (a false drift on the very code the case was written from)."""
-    root = tmp_path / "repo"
-    (root / "hz").mkdir(parents=True)
-    (root / "tests").mkdir()
-    (root / "hz" / "__init__.py").write_text("")
-    (root / "hz" / "walk.py").write_text(WALK)
-    (root / "tests" / "test_walk.py").write_text(WALK_TEST)
-    (root / "pyproject.toml").write_text('[project]\nname = "hz"\nversion = "0"\n')
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "commit", "-qm", "base")
-    env = run_env(tmp_path, tmp_path / "home")
-
-    regen = codemode(root, env, "regen", "--all")
-    out = regen.stdout + regen.stderr
-    assert regen.returncode in (0, 1), out
+    root, _, out = regen_all(tmp_path, "walk", WALK, WALK_TEST)
     assert "lists this checkout's files" in out, out
     text = (root / "specs" / "hz.walk.yml").read_text()
     assert ".git/" not in text and "hz/walk.py" not in text, text
