@@ -210,6 +210,10 @@ def _side_calls(
         from codemode.explore.offline.splice import spliced_calls
 
         out += [c._replace(side=side) for c in spliced_calls(info, root, out)]
+        # and into the arguments a method's instance is built from
+        from codemode.explore.offline.receiver_splice import receiver_splices
+
+        out += [c._replace(side=side) for c in receiver_splices(info, root, out)]
     return out
 
 

@@ -130,7 +130,10 @@ class _Reader:
     ) -> Iterator[PoolCall]:
         from codemode.explore.offline.harvest import SubstituteNames, literal_arguments
 
+        from codemode.explore.offline.double_star import spelled_out
+
         call = SubstituteNames(row).visit(ast.parse(ast.unparse(call), mode="eval")).body
+        call = spelled_out(call, self._local(fn, row))  # ``**kwargs`` the test built (#32)
         label = f"from_{fn.name}"
         recipe = None if self.as_built else self._recipe(fn, built, row)
         if recipe is None:
