@@ -205,15 +205,11 @@ def _side_calls(
 
     out += [c._replace(side=side) for c in changed_literal_calls(info, root, out)]
     if side == "new":
-        # the values the change compares against, spliced into the maintainers' calls: once
-        # per function, from both sides' lines (explore/offline/splice.py)
-        from codemode.explore.offline.splice import spliced_calls
+        # the values the change compares against, spliced into the maintainers' calls and
+        # their instances' constructor arguments: once per function, from both sides' lines
+        from codemode.explore.offline.receiver_splice import splices
 
-        out += [c._replace(side=side) for c in spliced_calls(info, root, out)]
-        # and into the arguments a method's instance is built from
-        from codemode.explore.offline.receiver_splice import receiver_splices
-
-        out += [c._replace(side=side) for c in receiver_splices(info, root, out)]
+        out += [c._replace(side=side) for c in splices(info, root, out)]
     return out
 
 

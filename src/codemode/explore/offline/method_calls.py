@@ -128,9 +128,8 @@ class _Reader:
     def _one(
         self, fn: Fn, call: ast.Call, built: Instance, row: Any, changes: Changes
     ) -> Iterator[PoolCall]:
-        from codemode.explore.offline.harvest import SubstituteNames, literal_arguments
-
         from codemode.explore.offline.double_star import spelled_out
+        from codemode.explore.offline.harvest import SubstituteNames, literal_arguments
 
         call = SubstituteNames(row).visit(ast.parse(ast.unparse(call), mode="eval")).body
         call = spelled_out(call, self._local(fn, row))  # ``**kwargs`` the test built (#32)

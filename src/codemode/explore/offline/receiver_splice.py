@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codemode.explore.offline.splice import (
-    _in_turn,
-    _side_operands,
-    _token_class,
     function_operands,
+    in_turn,
+    side_operands,
+    spliced_calls,
+    token_class,
 )
 
 if TYPE_CHECKING:
@@ -50,9 +51,14 @@ _MAINTAINERS = ("spec", "tests", "receivers", "docstring")  # splice.py's seeds:
 _PLACES = 7  # last, first, middle, quarter, appended, prepended, whole (``_placed``)
 
 
-def receiver_splices(
-    info: TargetInfo, root: Path, calls: Sequence[PoolCall]
-) -> list[PoolCall]:
+def splices(info: TargetInfo, root: Path, calls: Sequence[PoolCall]) -> list[PoolCall]:
+    """The change's operands spliced into ``calls``' arguments (explore/offline/splice.py),
+    then into their instances' constructor arguments."""
+    spliced = spliced_calls(info, root, calls)
+    return spliced + receiver_splices(info, root, [*calls, *spliced])
+
+
+def receiver_splices(info: TargetInfo, root: Path, calls: Sequence[PoolCall]) -> list[PoolCall]:
     """The change's operands spliced into the constructor arguments of the instances
     ``calls`` (a method's pool so far, ``root``'s side) build, at most
     ``MAX_RECEIVER_SPLICES``."""
@@ -72,7 +78,7 @@ def receiver_splices(
     per_operand = [_operand_calls(op, recipes, seeds) for op in operands]
     seen = {c.key() for c in calls}
     out: list[PoolCall] = []
-    for call in _in_turn(per_operand):
+    for call in in_turn(per_operand):
         if call.key() not in seen:
             seen.add(call.key())
             out.append(call)
@@ -88,7 +94,7 @@ def _operands(info: TargetInfo, root: Path) -> list[Operand]:
     other = fresh.other_root(root)
     if other is None:
         return []
-    own = _side_operands(info.path, root, other)
+    own = side_operands(info.path, root, other)
     return own or function_operands(info, root)
 
 
@@ -132,7 +138,7 @@ def _operand_calls(
     called with each seed's arguments with ``op`` in the same place of them, then as
     written."""
     per_place = [_placed_calls(op, r, place, seeds) for place in range(_PLACES) for r in recipes]
-    return _in_turn(per_place)
+    return in_turn(per_place)
 
 
 def _placed_calls(
@@ -191,7 +197,7 @@ def _placed(s: Any, t: Any, place: int) -> Any:
         t = t.decode("utf-8", "replace") if isinstance(t, bytes) else t.encode("utf-8")
     text = s if isinstance(s, str) else s.decode("latin-1")
     op = t if isinstance(t, str) else t.decode("latin-1")
-    tokens = list(_token_class(op).finditer(text))
+    tokens = list(token_class(op).finditer(text))
     n = len(tokens)
     gap = " " if " " in text and op[:1].isalnum() else ""
     if place < 4:

@@ -66,7 +66,7 @@ def spliced_calls(info: TargetInfo, root: Path, calls: Sequence[PoolCall]) -> li
     per_operand = [_splices(op, seeds, params, positional) for op in operands]
     seen = {c.key() for c in calls}
     out: list[PoolCall] = []
-    for call in _in_turn(per_operand):
+    for call in in_turn(per_operand):
         if call.key() not in seen:
             seen.add(call.key())
             out.append(call)
@@ -85,7 +85,7 @@ def function_operands(info: TargetInfo, root: Path) -> list[Operand]:
     other = fresh.other_root(root)
     if other is None:
         return []
-    mine = _side_operands(info.path, root, other)
+    mine = side_operands(info.path, root, other)
     # the function's own lines on either side: by the qualified name it is written under
     own = [o for o in mine if o.scope == info.qualname or o.scope.startswith(f"{info.qualname}.")]
     ranked = [*own, *mine]
@@ -103,14 +103,14 @@ def function_operands(info: TargetInfo, root: Path) -> list[Operand]:
     # a function whose own lines changed looks no further than what its module imports
     rest = [] if own else [rel for rel in changed if rel not in imported]
     for rel in [*imported, *rest][:MAX_MODULES]:
-        ranked += _side_operands(root / rel, root, other)
+        ranked += side_operands(root / rel, root, other)
     found: dict[tuple[str, str, str], Operand] = {}
     for o in ranked:
         found.setdefault((o.kind, repr(o.value), o.name), o)
     return list(found.values())[:MAX_OPERANDS]
 
 
-def _side_operands(path: Path, root: Path, other: Path) -> list[Operand]:
+def side_operands(path: Path, root: Path, other: Path) -> list[Operand]:
     """The operands of ``path`` and of its other side's file, interleaved."""
     from codemode.explore.offline import fresh
 
@@ -134,7 +134,7 @@ def _seeds(calls: Sequence[PoolCall]) -> list[PoolCall]:
     return spread(list(seeds.values()), MAX_SEEDS, shape)
 
 
-def _in_turn(lists: Sequence[Iterator[T]]) -> Iterator[T]:
+def in_turn(lists: Sequence[Iterator[T]]) -> Iterator[T]:
     """One of each in turn, until all are spent."""
     live = list(lists)
     while live:
@@ -151,7 +151,7 @@ def _splices(
 ) -> Iterator[PoolCall]:
     """``op`` spliced into each seed: each seed's first splice, then each one's second..."""
     per_seed = [_seed_splices(op, seed, params, positional) for seed in seeds]
-    return _in_turn(per_seed)
+    return in_turn(per_seed)
 
 
 def _seed_splices(
@@ -169,7 +169,7 @@ def _seed_splices(
         per_param.insert(
             0, _named(op.value, iter([True, op.paired][: 1 + (op.paired is not None)]))
         )
-    for name, value in _in_turn(per_param):
+    for name, value in in_turn(per_param):
         call = with_options(seed, {name: value}, positional)
         if call is not None:
             yield call._replace(source="splices", label=f"{seed.label}_splice_{op.family}")
@@ -258,7 +258,7 @@ def _in_text(s: Any, t: Any) -> Iterator[Any]:
     in place of a token between, prepended, as the whole value, in place of other tokens."""
     text = s if isinstance(s, str) else s.decode("latin-1")
     op = t if isinstance(t, str) else t.decode("latin-1")
-    tokens = list(_token_class(op).finditer(text))
+    tokens = list(token_class(op).finditer(text))
     # the ends and the middle first: a sentence's first word is often its verb or keyword,
     # its later ones the operands a changed comparison looks at
     n = len(tokens)
@@ -271,7 +271,7 @@ def _in_text(s: Any, t: Any) -> Iterator[Any]:
         yield m if isinstance(s, str) else m.encode("latin-1", "replace")
 
 
-def _token_class(op: str) -> re.Pattern[str]:
+def token_class(op: str) -> re.Pattern[str]:
     if _WORD.fullmatch(op):
         return _WORD
     if _PUNCT.fullmatch(op):

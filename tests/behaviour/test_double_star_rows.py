@@ -1,0 +1,60 @@
+"""A test's ``**kwargs`` built from its row, read as the keywords it holds (#32), through the
+CLI with real git and real workers on both sides: ``shelf.pick(items, **kwargs)`` with
+``kwargs = {"strict": strict} if strict is not None else {}`` was dropped for its ``**``, and
+the row that shows the change was never run (explore/offline/double_star.py). Fails on the
+code before it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from diffkit import witness_calls
+
+SHELF = """\
+class Shelf:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def pick(self, items: list[str], strict: bool = False) -> list[str]:
+        out = [i for i in items if i.startswith(self.prefix)]
+        return out
+"""
+# strict leaves out the item that is the prefix itself
+SHELF_NEW = SHELF.replace(
+    "        return out\n",
+    "        if strict:\n            out = [i for i in out if i != self.prefix]\n        return out\n",
+)
+SHELF_TEST = """\
+import pytest
+
+from demo.shelf import Shelf
+
+
+@pytest.mark.parametrize(
+    ("items", "strict", "expected"),
+    [
+        (["shoe", "shoelace", "hat"], None, ["shoe", "shoelace"]),
+        (["shoe", "shoelace"], True, ["shoelace"]),
+    ],
+)
+def test_pick(items, strict, expected):
+    shelf = Shelf("shoe")
+    kwargs = {"strict": strict} if strict is not None else {}
+    assert shelf.pick(items, **kwargs) == expected
+"""
+
+
+def test_a_rows_keywords_passed_through_a_dict_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = {"src/demo/shelf.py": SHELF, "tests/test_shelf.py": SHELF_TEST}
+    calls = witness_calls(
+        tmp_path,
+        old,
+        {"src/demo/shelf.py": SHELF_NEW},
+        "demo.shelf.Shelf.pick",
+        capsys,
+        monkeypatch,
+    )
+    assert "Shelf('shoe').pick(['shoe', 'shoelace'], strict=True)" in calls, calls
