@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from codemode.explore.offline.splice import (
     function_operands,
     in_turn,
+    new_calls,
     side_operands,
     spliced_calls,
     token_class,
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 # budgeted per function (#32) and a method's pool is already the larger one
 MAX_RECEIVER_SPLICES = 150
 # instances spliced per method, of the ~24 kinds a method's pool builds (receiver_mixes.py's
-# MAX_RECIPES): the first half
+# MAX_RECIPES): the first third, so that each gets its first places within the bound above
 MAX_RECEIVERS = 8
 MAX_ARG_SEEDS = 3  # the method's argument sets each spliced instance is called with
 MAX_OPERANDS = 8  # an instance's text is read by its class's module: its few operands
@@ -76,15 +77,7 @@ def receiver_splices(info: TargetInfo, root: Path, calls: Sequence[PoolCall]) ->
     recipes = list(found.values())[:MAX_RECEIVERS]
     seeds = _arg_seeds(literal)
     per_operand = [_operand_calls(op, recipes, seeds) for op in operands]
-    seen = {c.key() for c in calls}
-    out: list[PoolCall] = []
-    for call in in_turn(per_operand):
-        if call.key() not in seen:
-            seen.add(call.key())
-            out.append(call)
-            if len(out) >= MAX_RECEIVER_SPLICES:
-                break
-    return out
+    return new_calls(in_turn(per_operand), calls, MAX_RECEIVER_SPLICES)
 
 
 def _operands(info: TargetInfo, root: Path) -> list[Operand]:

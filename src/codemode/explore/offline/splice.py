@@ -64,13 +64,18 @@ def spliced_calls(info: TargetInfo, root: Path, calls: Sequence[PoolCall]) -> li
     params = info.params
     positional = [p.name for p in info.params if p.kind in ("positional", "positional_only")]
     per_operand = [_splices(op, seeds, params, positional) for op in operands]
+    return new_calls(in_turn(per_operand), calls, MAX_SPLICES)
+
+
+def new_calls(made: Iterable[PoolCall], calls: Sequence[PoolCall], limit: int) -> list[PoolCall]:
+    """The first ``limit`` of ``made`` that repeat no call of ``calls`` nor each other."""
     seen = {c.key() for c in calls}
     out: list[PoolCall] = []
-    for call in in_turn(per_operand):
+    for call in made:
         if call.key() not in seen:
             seen.add(call.key())
             out.append(call)
-            if len(out) >= MAX_SPLICES:
+            if len(out) >= limit:
                 break
     return out
 
