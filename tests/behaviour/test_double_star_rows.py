@@ -1,8 +1,8 @@
 """A test's ``**kwargs`` built from its row, read as the keywords it holds (#32), through the
 CLI with real git and real workers on both sides: ``shelf.pick(items, **kwargs)`` with
-``kwargs = {"strict": strict} if strict is not None else {}`` was dropped for its ``**``, and
-the row that shows the change was never run (explore/offline/double_star.py). Fails on the
-code before it."""
+``kwargs = {"strict": strict} if strict is not None else {}``, or ``clip(text, **options)``
+with a row's mapping, was dropped for its ``**``, and the row that shows the change was never
+run (explore/offline/double_star.py). Each fails on the code before it."""
 
 from __future__ import annotations
 
@@ -58,3 +58,36 @@ def test_a_rows_keywords_passed_through_a_dict_are_read(
         monkeypatch,
     )
     assert "Shelf('shoe').pick(['shoe', 'shoelace'], strict=True)" in calls, calls
+
+
+CLIP = """\
+def clip(text: str, width: int = 10, keep: str = "") -> str:
+    return text[:width]
+"""
+# the row's option, never written in the code: what the text keeps past its width
+CLIP_NEW = CLIP.replace(
+    "    return text[:width]\n",
+    "    return text[:width] + text[width:].count(keep) * keep if keep else text[:width]\n",
+)
+CLIP_TEST = """\
+import pytest
+
+from demo.clip import clip
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "expected"),
+    [("hello world", {"width": 5}, "hello"), ("ha ha ha", {"width": 2, "keep": " ha"}, "ha ha ha")],
+)
+def test_clip(text, options, expected):
+    assert clip(text, **options) == expected
+"""
+
+
+def test_a_rows_mapping_passed_as_keywords_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = {"src/demo/clip.py": CLIP, "tests/test_clip.py": CLIP_TEST}
+    new = {"src/demo/clip.py": CLIP_NEW}
+    calls = witness_calls(tmp_path, old, new, "demo.clip.clip", capsys, monkeypatch)
+    assert "clip('ha ha ha', width=2, keep=' ha')" in calls, calls

@@ -440,6 +440,8 @@ def _carried(
     """The call with what its arguments need from the test module (explore/offline/
     test_names.py), or None, its reason counted in ``drops``. ``names``: the test
     function's assignments, and the statements that change a name before the call."""
+    from codemode.explore.offline.double_star import spelled_out
+
     local, changes = names
     if literal_arguments(call) is None:
         bound = (
@@ -450,6 +452,7 @@ def _carried(
             if row and local
             else local
         )
+        call = spelled_out(call, bound)  # ``**kwargs`` the test built (#32)
         carried = carrier.carry(call, bound, changes)
         if isinstance(carried, str) and source != "tests":
             # a caller's arguments are its own parameters: the call still says their types
