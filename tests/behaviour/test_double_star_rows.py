@@ -45,21 +45,6 @@ def test_pick(items, strict, expected):
 """
 
 
-def test_a_rows_keywords_passed_through_a_dict_are_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    old = {"src/demo/shelf.py": SHELF, "tests/test_shelf.py": SHELF_TEST}
-    calls = witness_calls(
-        tmp_path,
-        old,
-        {"src/demo/shelf.py": SHELF_NEW},
-        "demo.shelf.Shelf.pick",
-        capsys,
-        monkeypatch,
-    )
-    assert "Shelf('shoe').pick(['shoe', 'shoelace'], strict=True)" in calls, calls
-
-
 CLIP = """\
 def clip(text: str, width: int = 10, keep: str = "") -> str:
     return text[:width]
@@ -84,10 +69,32 @@ def test_clip(text, options, expected):
 """
 
 
-def test_a_rows_mapping_passed_as_keywords_is_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+# (the project's files, their edit, the function, the witness call only the row makes)
+ROWS = {
+    # a dict the test builds from the row, under a condition the row decides
+    "conditional_dict": (
+        {"src/demo/shelf.py": SHELF, "tests/test_shelf.py": SHELF_TEST},
+        {"src/demo/shelf.py": SHELF_NEW},
+        "demo.shelf.Shelf.pick",
+        "Shelf('shoe').pick(['shoe', 'shoelace'], strict=True)",
+    ),
+    # the row's own mapping
+    "row_mapping": (
+        {"src/demo/clip.py": CLIP, "tests/test_clip.py": CLIP_TEST},
+        {"src/demo/clip.py": CLIP_NEW},
+        "demo.clip.clip",
+        "clip('ha ha ha', width=2, keep=' ha')",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(ROWS))
+def test_a_rows_keywords_passed_with_double_star_are_read(
+    kind: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    old = {"src/demo/clip.py": CLIP, "tests/test_clip.py": CLIP_TEST}
-    new = {"src/demo/clip.py": CLIP_NEW}
-    calls = witness_calls(tmp_path, old, new, "demo.clip.clip", capsys, monkeypatch)
-    assert "clip('ha ha ha', width=2, keep=' ha')" in calls, calls
+    old, new, fid, call = ROWS[kind]
+    calls = witness_calls(tmp_path, old, new, fid, capsys, monkeypatch)
+    assert call in calls, calls
