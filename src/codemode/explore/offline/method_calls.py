@@ -132,7 +132,8 @@ class _Reader:
         from codemode.explore.offline.harvest import SubstituteNames, literal_arguments
 
         call = SubstituteNames(row).visit(ast.parse(ast.unparse(call), mode="eval")).body
-        call = spelled_out(call, self._local(fn, row))  # ``**kwargs`` the test built (#32)
+        if any(k.arg is None for k in call.keywords):  # ``**kwargs`` the test built (#32)
+            call = spelled_out(call, self._local(fn, row))
         label = f"from_{fn.name}"
         recipe = None if self.as_built else self._recipe(fn, built, row)
         if recipe is None:
