@@ -37,7 +37,9 @@ from codemode.behaviour.outcomes import (
     seen,
     shown_states,
 )
+from codemode.behaviour.pace import Steps
 from codemode.compare import values_equal
+from codemode.explore.offline.havoc import MUTANTS, havoc
 from codemode.explore.offline.input_pool import PoolCall
 from codemode.report.model import Witness
 from codemode.report.witness import construction_call, then_call, witness_call
@@ -45,8 +47,6 @@ from codemode.signals import received
 from codemode.worker.pool import Outcome, Worker
 from codemode.worker.runner import MAX_REPLY_CHARS
 
-CHUNK = 100  # calls per worker request, at most
-FIRST = 4  # calls in the first request, before the function's pace is known
 MAX_WITNESSES = 20  # per function: past this, more of the same says nothing new
 # Runs of each differing call on each side in the second run's workers (#32): FIRST_AGAIN for
 # every one; AGAIN in all for those that held, when another varied (the function shows
@@ -147,15 +147,16 @@ def diff_function(
     signalled = received()
     todo = list(pool[: budget.calls])
     look = _Looker((old.root, new.root), rel_tol)
-    step, follow = _Steps(), FollowUps(getattr(pool, "probes", None))
+    step, follow = Steps(), FollowUps(getattr(pool, "probes", None))
     first_cut, start = False, 0
+    mutants_from: int | None = None  # where the mutants start in ``todo``: after the pool
     second: tuple[Worker, Worker] | None = None
     loading: Loading | None = None
     while start < len(todo) and not look.full():
         until = end - min(budget.seconds / 2, look.cost() + AGAIN_REQUESTS * step.latency)
         size = step.size(until - time.monotonic())
         if size == 0:
-            first_cut = True
+            first_cut = mutants_from is None  # the mutants are the leftover time's, not owed
             break
         chunk = todo[start : start + size]
         cases = [wire(f"c{start + i}", c) for i, c in enumerate(chunk)]
@@ -169,12 +170,16 @@ def diff_function(
         start += size
         todo[start:start] = follow.ups(chunk, cases, ran_old.outcomes, ran_new.outcomes)
         todo = look.requeued(todo, start)  # inputs with no instance: on the pool's (#32)
+        if start >= len(todo) and mutants_from is None and not look.suspects:
+            # the pool ran and showed nothing: its calls mutated, in the time left (#32)
+            start = mutants_from = len(todo)  # (a request's size may run past the pool's end)
+            todo += havoc(function_id, todo, min(MUTANTS, budget.calls - start))
         if look.suspects and again is not None and second is None:
             # started now, they import the function while this run goes on
             second = again()
             loading = Loading(old._replace(worker=second[0]), new._replace(worker=second[1]))
         if ran_old.cut or ran_new.cut:
-            first_cut = True
+            first_cut = mutants_from is None
             break
     if second is not None and loading is not None:
         old, new = old._replace(worker=second[0]), new._replace(worker=second[1])
@@ -252,46 +257,6 @@ def _cut_note(budget: DiffBudget, ran: int, pool: int, cut: bool, unconfirmed: i
             "inputs run"
         )
     return ""
-
-
-class _Steps:
-    """How many calls the next request holds: a few first, then as many as fit in a quarter of
-    the time left at the pace seen so far (at least 50 ms of them), up to CHUNK; none when
-    the next call would not end before the deadline."""
-
-    def __init__(self) -> None:
-        self.pace: float | None = None  # seconds per call, the slower side's
-        # a request's own cost, beyond its calls' (sending it, the worker's reply reaching
-        # this process): the most a request's first reply took over the pace, the start-up
-        # request's aside. Unreserved, a pool that ran to the deadline's margin left its
-        # differences no time for their second run on a loaded machine (w3lib 2.0.1's
-        # safe_download_url: 11 found, none run again, so not flagged; #32)
-        self.latency = 0.0
-        self.requests = 0
-
-    def took(self, *sides: Ran) -> None:
-        paces = [_pace(list(r.took.values())) for r in sides if r.took]
-        if not paces:
-            return
-        self.requests += 1
-        if self.requests > 1 and self.pace is not None:
-            first = [next(iter(r.took.values())) for r in sides if r.took]
-            self.latency = max(self.latency, max(first) - self.pace)
-        self.pace = max(paces)
-
-    def size(self, left: float) -> int:
-        if left <= 0 or (self.pace is not None and left < self.pace):
-            return 0
-        if self.pace is None:
-            return FIRST
-        return max(1, min(CHUNK, int(max(left / 4, 0.05) / max(self.pace, 1e-6))))
-
-
-def _pace(took: list[float]) -> float:
-    """Seconds per call: the first reply of a request also waited for the worker to start
-    and import the function, so it counts only when it is the only one."""
-    rest = took[1:] or took
-    return sum(rest) / len(rest)
 
 
 def built_apart(old: Outcome, new: Outcome) -> bool:
@@ -423,7 +388,7 @@ class _Looker:
     def cost(self) -> float:
         """What running the suspects again may take: what their first run took, and a half
         more for the second run's workers to import the function (the caller adds the room
-        for the second run's requests: ``_Steps.latency``)."""
+        for the second run's requests: ``pace.Steps.latency``)."""
         return 1.5 * sum(self.costs.values())
 
     def _seen(self, o: Outcome | None) -> Seen:

@@ -19,5 +19,6 @@ InputSource = Literal[
     "variants",  # the above, one argument varied
     "constants",  # values the code's own constants imply
     "types",  # values of the annotated types
+    "havoc",  # the diff's: the pool's calls mutated, in the time the pool left (havoc.py)
 ]
 INPUT_SOURCES: tuple[InputSource, ...] = get_args(InputSource)

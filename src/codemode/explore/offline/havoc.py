@@ -1,0 +1,190 @@
+"""Mutants of the pool's calls, for the time the diff budget has left once the pool ran (#32).
+
+The maintainers' examples sit where the authors know the behaviour, and a release's change
+is often a step or two away on a path no example takes: a check digit that comes out 10 for
+one number in eleven, a leading zero, two equal bounds, a prefix written twice. The pool's
+fixed variants (variants.py) take one step of each kind from a few examples and splices
+(splice.py) put in the values the change's lines compare against; neither wanders. So, once
+the pool has run and shown no difference, its calls are mutated as a greybox fuzzer mutates
+its seeds: AFL's "havoc" stage, a random stack of one to three small edits (a character
+replaced by one of its class, inserted, deleted, a run of characters cloned, two swapped; a
+number one away, negated, zero; an item dropped, doubled, two swapped; two arguments of one
+type made equal). Every edit keeps the argument's type, so the mutants stay near the
+accepted inputs rather than in the type errors a random value meets first.
+
+The random source is seeded by the function's id (crc32, not ``hash``: the same in every
+process), so one commit's runs try the same mutants and agree. A mutant is a call like any
+other: a difference it shows is run again on both sides before it is a witness, and it is
+shown as the call it is (``source: havoc``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import string
+import zlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from codemode.explore.offline.input_pool import PoolCall
+
+# Mutants per function, at most (and within ``diff_budget``'s calls and seconds). A pool's
+# first run costs ~0.1 ms a call on both sides at once, so these cost ~30 ms when the budget
+# lets them all run: the hook's one-function figure (benchmarks/guard.py) holds that to 0.05 s.
+MUTANTS = 200
+MAX_TEXT = 200  # longer text is data: edits a character apart say little (as variants.py)
+MAX_SEEDS = 64  # distinct calls mutated, the pool's first (its order is the pool's rank)
+# Edits stacked on one mutant: AFL stacks a power of two up to 128 on bytes; calls' arguments
+# are short text and small numbers, where three edits already leave the example's shape.
+STACK = (1, 1, 1, 2, 2, 3)
+TRIES = 4  # draws per mutant wanted: an edit can leave the call as it was (a swap of equals)
+
+# The sources whose calls someone wrote or ran (explore/offline/input_sources.py).
+MAINTAINERS = frozenset(("spec", "tests", "docstring", "receivers", "callers", "splices"))
+_CLASSES = (string.digits, string.ascii_lowercase, string.ascii_uppercase)
+
+
+def _like(c: str, rng: random.Random, alphabet: str) -> str:
+    """Another character of ``c``'s class: a digit for a digit, a letter of its case for a
+    letter, else one of the text's own characters (its separators, its script)."""
+    for cls in _CLASSES:
+        if c in cls:
+            return rng.choice(cls)
+    return rng.choice(alphabet)
+
+
+def _text(s: str, rng: random.Random) -> str:
+    if not s:
+        return rng.choice(string.ascii_lowercase + string.digits + " ")
+    if len(s) > MAX_TEXT:
+        return s
+    i = rng.randrange(len(s))
+    op = rng.randrange(6)
+    if op == 0:  # replace
+        return s[:i] + _like(s[i], rng, s) + s[i + 1 :]
+    if op == 1:  # insert one of its class beside it
+        return s[:i] + _like(s[i], rng, s) + s[i:]
+    if op == 2:  # delete
+        return s[:i] + s[i + 1 :]
+    if op == 3:  # clone a run of up to four characters to another place (AFL's clone)
+        run = s[i : i + rng.randint(1, 4)]
+        j = rng.randrange(len(s) + 1)
+        return s[:j] + run + s[j:]
+    if op == 4 and len(s) > 1:  # swap two neighbours
+        i = min(i, len(s) - 2)
+        return s[:i] + s[i + 1] + s[i] + s[i + 2 :]
+    return s[:i] + s[i].swapcase() + s[i + 1 :]
+
+
+def _int(n: int, rng: random.Random) -> int:
+    return rng.choice((n + 1, n - 1, -n, 0, n * 2, n // 2))
+
+
+def _float(x: float, rng: random.Random) -> float:
+    if not math.isfinite(x):  # round() of an infinity or a nan raises
+        return -x
+    return rng.choice((x + 1, x - 1, -x, 0.0, x / 2, float(round(x))))
+
+
+def _items(v: list[Any] | tuple[Any, ...], rng: random.Random) -> list[Any] | tuple[Any, ...]:
+    items = list(v)
+    op = rng.randrange(4) if items else 4
+    i = rng.randrange(len(items)) if items else 0
+    if op == 0:  # an item mutated
+        items[i] = mutated(items[i], rng)
+    elif op == 1:  # dropped
+        del items[i]
+    elif op == 2:  # doubled
+        items.insert(i, items[i])
+    elif op == 3 and len(items) > 1:  # two swapped
+        j = rng.randrange(len(items))
+        items[i], items[j] = items[j], items[i]
+    return type(v)(items)
+
+
+def _mapping(d: dict[Any, Any], rng: random.Random) -> dict[Any, Any]:
+    if not d:
+        return d
+    out = dict(d)
+    key = rng.choice(list(out))
+    if rng.randrange(3):
+        out[key] = mutated(out[key], rng)
+    else:
+        del out[key]
+    return out
+
+
+def mutated(value: Any, rng: random.Random) -> Any:
+    """``value`` with one edit that keeps its type; as it was for a type with none."""
+    if isinstance(value, bool):
+        return not value
+    kind: Callable[[Any, random.Random], Any] | None = _EDITS.get(type(value))
+    if kind is not None:
+        return kind(value, rng)
+    if isinstance(value, bytes) and len(value) <= MAX_TEXT:
+        return _text(value.decode("latin-1"), rng).encode("latin-1")
+    return value
+
+
+_EDITS: dict[type, Callable[[Any, random.Random], Any]] = {
+    str: _text,
+    int: _int,
+    float: _float,
+    list: _items,
+    tuple: _items,
+    dict: _mapping,
+}
+
+
+def _edit(call: PoolCall, rng: random.Random) -> PoolCall:
+    """``call`` with one argument edited, or two of one type made equal (bounds that meet)."""
+    args, kwargs = list(call.args), dict(call.kwargs)
+    slots: list[tuple[str | int, Any]] = [*enumerate(args), *kwargs.items()]
+    if not slots:
+        return call
+    where, value = rng.choice(slots)
+    # repr, not ==: an argument's __eq__ may raise or return an array
+    twins = [
+        v for w, v in slots if w != where and type(v) is type(value) and repr(v) != repr(value)
+    ]
+    new = rng.choice(twins) if twins and not rng.randrange(4) else mutated(value, rng)
+    if isinstance(where, int):
+        args[where] = new
+    else:
+        kwargs[where] = new
+    return call._replace(args=tuple(args), kwargs=kwargs)
+
+
+def _seeds(pool: Sequence[PoolCall]) -> list[PoolCall]:
+    # literal calls only: a call whose arguments are expressions (built objects) or that
+    # calls what it returned has no value here to edit. The maintainers' calls first: a
+    # value of the annotated type (a paragraph of words, a Windows path) was nobody's input,
+    # and a variant of a call is already a step from it
+    out = [c for c in pool if c.exprs is None and c.then is None and (c.args or c.kwargs)]
+    theirs = [c for c in out if c.source in MAINTAINERS]
+    return (theirs or out)[:MAX_SEEDS]
+
+
+def havoc(function_id: str, pool: Sequence[PoolCall], n: int) -> list[PoolCall]:
+    """Up to ``n`` mutants of ``pool``'s literal calls, new ones all, the seeds taken in turn;
+    labelled ``<seed>_havoc``."""
+    seeds = _seeds(pool)
+    if not seeds or n <= 0:
+        return []
+    rng = random.Random(zlib.crc32(function_id.encode()))
+    seen = {c.key() for c in pool}
+    out: list[PoolCall] = []
+    for k in range(n * TRIES):
+        if len(out) >= n:
+            break
+        seed = seeds[k % len(seeds)]
+        call = seed
+        for _ in range(rng.choice(STACK)):
+            call = _edit(call, rng)
+        key = call.key()
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(call._replace(source="havoc", label=f"{seed.label or 'call'}_havoc"))
+    return out

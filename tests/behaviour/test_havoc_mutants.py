@@ -1,0 +1,96 @@
+"""The pool's calls mutated in the time the diff budget leaves (#32): a change that shows on
+one input in eleven (a check digit that comes out 10) is flagged though no test call, no
+variant of one and no splice reaches it, with a mutant of the test's call as the witness; and
+the mutants are the same on every run, keep each argument's type, and never repeat the pool.
+Real git (``check --base``), real workers."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from diffkit import check, functions, git, project, witness_calls, write
+
+from codemode.explore.offline.havoc import havoc, mutated
+from codemode.explore.offline.input_pool import PoolCall
+
+OLD = """\
+def check_digit(number: str) -> str:
+    total = sum(int(d) * w for d, w in zip(number, range(2, 20)))
+    return str(total % 11)
+"""
+# a remainder of 10 is now written 0 (it was "10", two characters)
+NEW = OLD.replace(
+    "    return str(total % 11)\n",
+    "    rest = total % 11\n    return str(rest % 10)\n",
+)
+# 3228518 and its variants (3228519, 3229518) all have remainders under 10: only a number a
+# digit or two away from them shows the change
+TESTS = """\
+from demo.digits import check_digit
+
+
+def test_check_digit():
+    assert check_digit("3228518") == "7"
+"""
+
+
+def test_a_mutant_of_the_tests_call_shows_a_change_no_test_reaches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = witness_calls(
+        tmp_path,
+        {"src/demo/digits.py": OLD, "tests/test_digits.py": TESTS},
+        {"src/demo/digits.py": NEW},
+        "demo.digits.check_digit",
+        capsys,
+        monkeypatch,
+    )
+    assert calls, "no witness"
+    for call in calls:
+        digits = call.removeprefix("check_digit('").removesuffix("')")
+        total = sum(int(d) * w for d, w in zip(digits, range(2, 20)))
+        assert total % 11 == 10, call  # a real witness: the remainder the change is about
+
+
+def test_a_refactor_stays_no_difference_and_the_budget_is_not_said_to_cut_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path, {"src/demo/digits.py": OLD, "tests/test_digits.py": TESTS})
+    write(repo, {"src/demo/digits.py": OLD.replace("total % 11", "total % (10 + 1)")})
+    git(repo, "commit", "-qam", "a refactor")
+    code, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
+    fn = functions(report)["demo.digits.check_digit"]
+    assert code == 0, report
+    assert not fn.get("witnesses"), fn
+    assert "budget" not in str(fn), fn  # the mutants are the leftover time's, not owed
+
+
+def test_mutants_are_new_typed_and_the_same_on_every_run() -> None:
+    pool = [
+        PoolCall(("3228518",), {}, "tests", "a"),
+        PoolCall((3, 7), {"names": ["x", "y"], "strict": True}, "tests", "b"),
+        PoolCall((), {"when": 1.5}, "tests", "c"),
+    ]
+    first = havoc("demo.f", pool, 60)
+    assert first == havoc("demo.f", pool, 60)  # seeded by the function's id
+    assert first != havoc("demo.g", pool, 60)
+    keys = {c.key() for c in pool}
+    assert len({c.key() for c in first}) == len(first) == 60
+    assert not keys & {c.key() for c in first}
+    for call in first:
+        seed = next(p for p in pool if p.label == call.label.removesuffix("_havoc"))
+        assert call.source == "havoc"
+        assert [type(a) for a in call.args] == [type(a) for a in seed.args]
+        assert {k: type(v) for k, v in call.kwargs.items()} == {
+            k: type(v) for k, v in seed.kwargs.items()
+        }
+
+
+def test_a_value_of_no_known_type_is_left_as_it_is() -> None:
+    rng = random.Random(0)
+    thing = object()
+    assert mutated(thing, rng) is thing
+    assert mutated(float("inf"), rng) == float("-inf")  # round() of an infinity raises
+    assert havoc("demo.f", [PoolCall((), {}, "tests", "a")], 10) == []
