@@ -54,6 +54,40 @@ def test_a_mutant_of_the_tests_call_shows_a_change_no_test_reaches(
         assert total % 11 == 10, call  # a real witness: the remainder the change is about
 
 
+BITS = """\
+class Bits:
+    def __init__(self, text: str) -> None:
+        self.value = int(text.strip(), 2)
+        self.width = len(text.strip())
+
+    def as_list(self) -> list[bool]:
+        return [c == "1" for c in bin(self.value)[2:]]
+"""
+# the leading zeros the instance was built with are kept now
+BITS_NEW = BITS.replace('bin(self.value)[2:]', 'format(self.value, f"0{self.width}b")')
+BITS_TEST = """\
+from demo.bits import Bits
+
+
+def test_as_list():
+    assert Bits("1011").as_list() == [True, False, True, True]
+"""
+
+
+def test_a_mutant_of_the_instance_the_tests_build_shows_a_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = witness_calls(
+        tmp_path,
+        {"src/demo/bits.py": BITS, "tests/test_bits.py": BITS_TEST},
+        {"src/demo/bits.py": BITS_NEW},
+        "demo.bits.Bits.as_list",
+        capsys,
+        monkeypatch,
+    )
+    assert calls and all(c.startswith("Bits('0") for c in calls), calls
+
+
 def test_a_refactor_stays_no_difference_and_the_budget_is_not_said_to_cut_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -20,6 +20,7 @@ shown as the call it is (``source: havoc``).
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import random
 import string
@@ -87,6 +88,13 @@ def _float(x: float, rng: random.Random) -> float:
     return rng.choice((x + 1, x - 1, -x, 0.0, x / 2, float(round(x))))
 
 
+def _date(d: dt.date, rng: random.Random) -> dt.date:
+    try:  # a day either side, a year on (a leap day), the month's first
+        return rng.choice((d + _DAY, d - _DAY, d.replace(year=d.year + 1), d.replace(day=1)))
+    except (OverflowError, ValueError):  # date.max has no next day; Feb 29 no next year
+        return d
+
+
 def _items(v: list[Any] | tuple[Any, ...], rng: random.Random) -> list[Any] | tuple[Any, ...]:
     items = list(v)
     op = rng.randrange(4) if items else 4
@@ -127,7 +135,10 @@ def mutated(value: Any, rng: random.Random) -> Any:
     return value
 
 
+_DAY = dt.timedelta(days=1)
 _EDITS: dict[type, Callable[[Any, random.Random], Any]] = {
+    dt.date: _date,
+    dt.datetime: _date,
     str: _text,
     int: _int,
     float: _float,
@@ -138,22 +149,31 @@ _EDITS: dict[type, Callable[[Any, random.Random], Any]] = {
 
 
 def _edit(call: PoolCall, rng: random.Random) -> PoolCall:
-    """``call`` with one argument edited, or two of one type made equal (bounds that meet)."""
+    """``call`` with one argument edited, its instance's constructor's included, or two of one
+    type made equal (bounds that meet)."""
     args, kwargs = list(call.args), dict(call.kwargs)
-    slots: list[tuple[str | int, Any]] = [*enumerate(args), *kwargs.items()]
-    if not slots:
-        return call
-    where, value = rng.choice(slots)
-    # repr, not ==: an argument's __eq__ may raise or return an array
-    twins = [
-        v for w, v in slots if w != where and type(v) is type(value) and repr(v) != repr(value)
+    made = call.receiver or {}
+    r_args, r_kwargs = list(made.get("args") or []), dict(made.get("kwargs") or {})
+    places: list[tuple[Any, Any]] = [
+        *((args, i) for i in range(len(args))),
+        *((kwargs, k) for k in kwargs),
+        *((r_args, i) for i in range(len(r_args))),
+        *((r_kwargs, k) for k in r_kwargs),
     ]
-    new = rng.choice(twins) if twins and not rng.randrange(4) else mutated(value, rng)
-    if isinstance(where, int):
-        args[where] = new
-    else:
-        kwargs[where] = new
-    return call._replace(args=tuple(args), kwargs=kwargs)
+    if not places:
+        return call
+    holder, where = rng.choice(places)
+    value = holder[where]
+    # repr, not ==: an argument's __eq__ may raise or return an array
+    twins = [h[w] for h, w in places if type(h[w]) is type(value) and repr(h[w]) != repr(value)]
+    holder[where] = rng.choice(twins) if twins and not rng.randrange(4) else mutated(value, rng)
+    receiver = {**made, "args": r_args, "kwargs": r_kwargs} if call.receiver else None
+    return call._replace(args=tuple(args), kwargs=kwargs, receiver=receiver)
+
+
+def _has_values(call: PoolCall) -> bool:
+    made = call.receiver or {}
+    return bool(call.args or call.kwargs or made.get("args") or made.get("kwargs"))
 
 
 def _seeds(pool: Sequence[PoolCall]) -> list[PoolCall]:
@@ -161,7 +181,7 @@ def _seeds(pool: Sequence[PoolCall]) -> list[PoolCall]:
     # calls what it returned has no value here to edit. The maintainers' calls first: a
     # value of the annotated type (a paragraph of words, a Windows path) was nobody's input,
     # and a variant of a call is already a step from it
-    out = [c for c in pool if c.exprs is None and c.then is None and (c.args or c.kwargs)]
+    out = [c for c in pool if c.exprs is None and c.then is None and _has_values(c)]
     theirs = [c for c in out if c.source in MAINTAINERS]
     return (theirs or out)[:MAX_SEEDS]
 
