@@ -6,6 +6,7 @@ Real git (``check --base``), real workers."""
 
 from __future__ import annotations
 
+import ast
 import random
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def test_a_mutant_of_the_tests_call_shows_a_change_no_test_reaches(
 
 
 BITS = """\
-class Bits:
+class Mask:
     def __init__(self, text: str) -> None:
         self.value = int(text.strip(), 2)
         self.width = len(text.strip())
@@ -66,11 +67,11 @@ class Bits:
 # the leading zeros the instance was built with are kept now
 BITS_NEW = BITS.replace('bin(self.value)[2:]', 'format(self.value, f"0{self.width}b")')
 BITS_TEST = """\
-from demo.bits import Bits
+from demo.bits import Mask
 
 
 def test_as_list():
-    assert Bits("1011").as_list() == [True, False, True, True]
+    assert Mask("1011").as_list() == [True, False, True, True]
 """
 
 
@@ -81,11 +82,11 @@ def test_a_mutant_of_the_instance_the_tests_build_shows_a_change(
         tmp_path,
         {"src/demo/bits.py": BITS, "tests/test_bits.py": BITS_TEST},
         {"src/demo/bits.py": BITS_NEW},
-        "demo.bits.Bits.as_list",
+        "demo.bits.Mask.as_list",
         capsys,
         monkeypatch,
     )
-    assert calls and all(c.startswith("Bits('0") for c in calls), calls
+    assert calls and all(c.startswith("Mask('0") for c in calls), calls
 
 
 def test_a_refactor_stays_no_difference_and_the_budget_is_not_said_to_cut_it(
@@ -120,6 +121,19 @@ def test_mutants_are_new_typed_and_the_same_on_every_run() -> None:
         assert {k: type(v) for k, v in call.kwargs.items()} == {
             k: type(v) for k, v in seed.kwargs.items()
         }
+
+
+def test_a_literal_inside_the_tests_expressions_is_edited() -> None:
+    built = {"setup": "from demo import parse", "args": ["parse('3228518', strict=True)"]}
+    pool = [PoolCall((), {}, "tests", "a", exprs=built)]
+    mutants = havoc("demo.f", pool, 20)
+    assert len(mutants) == 20
+    for call in mutants:
+        assert call.exprs is not None and call.exprs["setup"] == built["setup"]
+        expr = ast.parse(call.exprs["args"][0], mode="eval").body
+        assert isinstance(expr, ast.Call) and ast.unparse(expr.func) == "parse", call.exprs
+        assert isinstance(expr.args[0], ast.Constant) and isinstance(expr.args[0].value, str)
+    assert built["args"] == ["parse('3228518', strict=True)"]  # the seed is left as it was
 
 
 def test_a_value_of_no_known_type_is_left_as_it_is() -> None:

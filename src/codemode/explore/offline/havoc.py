@@ -2,15 +2,17 @@
 
 The maintainers' examples sit where the authors know the behaviour, and a release's change
 is often a step or two away on a path no example takes: a check digit that comes out 10 for
-one number in eleven, a leading zero, two equal bounds, a prefix written twice. The pool's
+one number in eleven, a zero in front, two bounds that meet. The pool's
 fixed variants (variants.py) take one step of each kind from a few examples and splices
 (splice.py) put in the values the change's lines compare against; neither wanders. So, once
 the pool has run and shown no difference, its calls are mutated as a greybox fuzzer mutates
 its seeds: AFL's "havoc" stage, a random stack of one to three small edits (a character
 replaced by one of its class, inserted, deleted, a run of characters cloned, two swapped; a
 number one away, negated, zero; an item dropped, doubled, two swapped; two arguments of one
-type made equal). Every edit keeps the argument's type, so the mutants stay near the
-accepted inputs rather than in the type errors a random value meets first.
+type made equal), in the arguments, the instance's constructor arguments, and the literals
+inside the expressions the tests build an argument with. Every edit keeps the value's type,
+so the mutants stay near the accepted inputs rather than in the type errors a random value
+meets first.
 
 The random source is seeded by the function's id (crc32, not ``hash``: the same in every
 process), so one commit's runs try the same mutants and agree. A mutant is a call like any
@@ -20,6 +22,7 @@ shown as the call it is (``source: havoc``).
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import math
 import random
@@ -148,9 +151,43 @@ _EDITS: dict[type, Callable[[Any, random.Random], Any]] = {
 }
 
 
+def _edit_exprs(call: PoolCall, rng: random.Random) -> PoolCall:
+    """A call whose arguments the tests build (``exprs``: ``parse(date(2024, 1, 31))``, an
+    instance ``Renderer(width=4)``): a literal inside one of their expressions edited."""
+    exprs = dict(call.exprs or {})
+    places: list[tuple[str, Any]] = [("self", None)] if exprs.get("self") else []
+    places += [("args", i) for i in range(len(exprs.get("args") or []))]
+    places += [("kwargs", k) for k in exprs.get("kwargs") or {}]
+    if not places:
+        return call
+    part, where = rng.choice(places)
+    source = exprs[part] if where is None else exprs[part][where]
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError:
+        return call
+    literals = [
+        n for n in ast.walk(tree) if isinstance(n, ast.Constant) and type(n.value) in _EDITS
+    ]
+    if not literals:
+        return call
+    node = rng.choice(literals)
+    node.value = mutated(node.value, rng)
+    edited = ast.unparse(tree)
+    if where is None:
+        exprs[part] = edited
+    elif isinstance(where, int):
+        exprs[part] = [*exprs[part][:where], edited, *exprs[part][where + 1 :]]
+    else:
+        exprs[part] = {**exprs[part], where: edited}
+    return call._replace(exprs=exprs)
+
+
 def _edit(call: PoolCall, rng: random.Random) -> PoolCall:
     """``call`` with one argument edited, its instance's constructor's included, or two of one
     type made equal (bounds that meet)."""
+    if call.exprs:
+        return _edit_exprs(call, rng)
     args, kwargs = list(call.args), dict(call.kwargs)
     made = call.receiver or {}
     r_args, r_kwargs = list(made.get("args") or []), dict(made.get("kwargs") or {})
@@ -172,16 +209,18 @@ def _edit(call: PoolCall, rng: random.Random) -> PoolCall:
 
 
 def _has_values(call: PoolCall) -> bool:
+    if call.exprs:
+        return True
     made = call.receiver or {}
     return bool(call.args or call.kwargs or made.get("args") or made.get("kwargs"))
 
 
 def _seeds(pool: Sequence[PoolCall]) -> list[PoolCall]:
-    # literal calls only: a call whose arguments are expressions (built objects) or that
-    # calls what it returned has no value here to edit. The maintainers' calls first: a
+    # a call that calls what it returned is its call's follow-up, not a seed. The
+    # maintainers' calls first: a
     # value of the annotated type (a paragraph of words, a Windows path) was nobody's input,
     # and a variant of a call is already a step from it
-    out = [c for c in pool if c.exprs is None and c.then is None and _has_values(c)]
+    out = [c for c in pool if c.then is None and _has_values(c)]
     theirs = [c for c in out if c.source in MAINTAINERS]
     return (theirs or out)[:MAX_SEEDS]
 
