@@ -142,3 +142,7 @@ def test_a_value_of_no_known_type_is_left_as_it_is() -> None:
     assert mutated(thing, rng) is thing
     assert mutated(float("inf"), rng) == float("-inf")  # round() of an infinity raises
     assert havoc("demo.f", [PoolCall((), {}, "tests", "a")], 10) == []
+    # every byte's case swapped or cloned, none out of the bytes' range (w3lib's b"\xff")
+    high = bytes(range(128, 256))
+    mutants = havoc("demo.f", [PoolCall((high,), {}, "tests", "a")], 200)
+    assert len(mutants) == 200 and all(type(c.args[0]) is bytes for c in mutants)
