@@ -170,8 +170,7 @@ def diff_function(
         start += size
         todo[start:start] = follow.ups(chunk, cases, ran_old.outcomes, ran_new.outcomes)
         todo = look.requeued(todo, start)  # inputs with no instance: on the pool's (#32)
-        if start >= len(todo) and mutants_from is None and not look.suspects:
-            # the pool ran and showed nothing: its calls mutated, in the time left (#32)
+        if start >= len(todo) and mutants_from is None and not look.suspects:  # see havoc.py
             start = mutants_from = len(todo)  # (a request's size may run past the pool's end)
             todo += havoc(function_id, todo, min(MUTANTS, budget.calls - start))
         if look.suspects and again is not None and second is None:
@@ -186,14 +185,19 @@ def diff_function(
         end += loading.wait()  # their start-up is not the calls' time: bounded apart
     witnesses, unconfirmed = look.confirm(old, new, function_id, end)
     notes = [*look.notes(), _cut_note(budget, look.ran, len(pool), first_cut, unconfirmed)]
-    if received() > signalled:
-        notes.append(
-            "a call sent a stop signal to codemode's process (SIGTERM or SIGHUP to its "
-            "parent): ignored"
-        )
+    notes.append(_signal_note(signalled))
     note = "; ".join(n for n in (*notes, look.lacking()) if n)  # lacking: not short
     found = FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, any(notes))
     return found._replace(unstable=look.unstable_text(function_id))
+
+
+def _signal_note(signalled: int) -> str:
+    if received() > signalled:
+        return (
+            "a call sent a stop signal to codemode's process (SIGTERM or SIGHUP to its "
+            "parent): ignored"
+        )
+    return ""
 
 
 def not_compared(got_old: dict[str, Outcome], got_new: dict[str, Outcome]) -> str:
