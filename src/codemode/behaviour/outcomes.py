@@ -81,6 +81,39 @@ def _opaque(value: Any, depth: int = 0) -> bool:
     return False
 
 
+def _formless(value: Any) -> bool:
+    return isinstance(value, dict) and UNREPRESENTABLE_TAG in value
+
+
+def _formed(a: Any, b: Any, depth: int = 0) -> tuple[Any, Any]:
+    """``a`` and ``b`` without the parts that have no faithful form on both sides at one place
+    (a lock in a node of two parsed trees): such a part is never a difference, and the rest
+    of the value still is (a node of another class beside it). A part formless on one side
+    only stays: what has a form on the other side differs from it."""
+    if _formless(a) and _formless(b):
+        return None, None
+    if depth > 80:  # deeper than the canonical form writes (its _MAX_DEPTH)
+        return a, b
+    if isinstance(a, dict) and isinstance(b, dict):
+        x, y = dict(a), dict(b)
+        for k in a.keys() & b.keys():
+            x[k], y[k] = _formed(a[k], b[k], depth + 1)
+        return x, y
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        pairs = [_formed(i, j, depth + 1) for i, j in zip(a, b)]
+        return [p[0] for p in pairs], [p[1] for p in pairs]
+    return a, b
+
+
+def _values_differ(a: Any, b: Any) -> bool:
+    """Whether two canonical values differ in a part that has a faithful form on both sides
+    (the default tolerance, 1e-9 relative, as check's default)."""
+    if values_equal(a, b):
+        return False
+    x, y = _formed(a, b)
+    return not values_equal(x, y)
+
+
 def difference(old: Seen, new: Seen, rel_tol: float = 1e-9) -> WitnessKind | None:
     """How ``old`` and ``new`` differ, or None when they agree (or cannot be compared: a side
     that did not run, or values with no faithful form). A call whose outcome agrees but that
@@ -108,7 +141,7 @@ def state_change(old: Seen, new: Seen) -> dict[str, tuple[Any, Any]]:
         if not values_equal(before_old[name], before_new[name]):
             continue
         a, b = _shared(after_old[name], after_new[name])
-        if values_equal(a, b) or (_opaque(a) and _opaque(b)):
+        if not _values_differ(a, b):
             continue
         out[name] = (a, b)
     return out
@@ -138,12 +171,7 @@ def _outcome_difference(old: Seen, new: Seen) -> WitnessKind | None:
     if old.kind == "error" or new.kind == "error":
         return None
     if old.kind == "returned" and new.kind == "returned":
-        # the default tolerance (1e-9 relative), as check's default
-        if values_equal(old.value, new.value):
-            return None
-        if _opaque(old.value) and _opaque(new.value):
-            return None
-        return "value"
+        return "value" if _values_differ(old.value, new.value) else None
     if old.kind != new.kind:
         return "value"  # returned on one side, raised on the other
     if old.exc_type != new.exc_type:

@@ -86,7 +86,7 @@ def canonical(value: object, _depth: int = 0, _path: set[int] | None = None) -> 
     if _depth > _MAX_DEPTH:
         return {UNREPRESENTABLE_TAG: "nested too deep"}
     if _path is None:
-        _path = set()
+        _path = _Walk()
     vid = id(value)
     if vid in _path:
         return {UNREPRESENTABLE_TAG: "cycle"}
@@ -139,8 +139,11 @@ def _flat(items: list[Any]) -> bool:
 
 def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
     d = depth + 1
-    if isinstance(value, tuple) and hasattr(value, "_fields"):  # NamedTuple: its data
-        return {k: canonical(v, d, path) for k, v in zip(value._fields, value)}
+    # NamedTuple: its data. The class is asked, not the value: a tuple subclass whose
+    # __getattr__ makes up any attribute (a token type that grows a child per name) is none.
+    fields = getattr(type(value), "_fields", None)
+    if isinstance(value, tuple) and isinstance(fields, tuple):
+        return {k: canonical(v, d, path) for k, v in zip(fields, value)}
     if isinstance(value, (list, tuple, range)):
         return [canonical(v, d, path) for v in value]
     if isinstance(value, (set, frozenset)):
@@ -161,26 +164,76 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
     if called is not None:
         return called
     cls = type(value)
-    if (
-        hasattr(value, "__dict__")
-        and not isinstance(value, type)
-        and not callable(value)
-        and not isinstance(value, types.ModuleType)
-        and cls.__repr__ is object.__repr__  # type: ignore[comparison-overlap]
-    ):
-        out: dict[str, Any] = {OBJECT_TAG: qualname(cls)}
-        for k, v in vars(value).items():
-            if not k.startswith("_"):
-                out[k] = canonical(v, d, path)
-        return out
+    plain = not isinstance(value, (type, types.ModuleType)) and not callable(value)
+    default_repr = cls.__repr__ is object.__repr__  # type: ignore[comparison-overlap]
+    data = _attribute_data(value, d, path) if plain and default_repr else None
+    if data is not None:
+        return data
     text = _safe_repr(value)
-    if (
-        text is not None
-        and not _ADDRESS.search(text)
-        and not isinstance(value, types.GeneratorType)
-    ):
+    generator = isinstance(value, types.GeneratorType)
+    if text is not None and not _ADDRESS.search(text) and not generator:
         return {REPR_TAG: text}
-    return {UNREPRESENTABLE_TAG: qualname(cls)}
+    # a repr that says only where the object lives: its attributes, where it has some
+    data = _attribute_data(value, d, path) if plain and not default_repr and not generator else None
+    return data if data is not None else {UNREPRESENTABLE_TAG: qualname(cls)}
+
+
+# Objects given their attributes' form in one value, past which the rest has no form: a graph
+# of objects that share parts (a node reachable along many paths) would else be written once
+# per path, without end.
+_MAX_OBJECTS = 20_000
+
+
+class _Walk(set):  # type: ignore[type-arg]
+    """The ids of the containers and objects the walk is inside, and the objects it may still
+    write by their attributes (``_MAX_OBJECTS``)."""
+
+    __slots__ = ("objects",)  # unset until the first object: no __init__ on every value
+    objects: int
+
+
+def _attribute_data(value: Any, d: int, path: set[int]) -> dict[str, Any] | None:
+    """An object with no faithful repr (the default one, or one that holds a memory address:
+    a parsed tree's node, ``<Identifier 'a' at 0x7f...>``) by its class and its public
+    attributes, its ``__dict__``'s and its slots': two trees of another shape or with nodes
+    of another class differ, where their reprs said only "no faithful form" (#32). An
+    attribute that refers to an object the walk is inside (a node's ``parent``) is left out:
+    the value read from the top holds it already, and the cycle would make the whole value
+    formless. None: the object keeps no data an attribute reads (``__slots__ = ()``, a C
+    object), or the walk has written ``_MAX_OBJECTS`` objects already."""
+    own = getattr(value, "__dict__", None)
+    names = _attribute_names(value, own if isinstance(own, dict) else None)
+    if names is None:
+        return None
+    if isinstance(path, _Walk):
+        left = getattr(path, "objects", _MAX_OBJECTS)
+        if left <= 0:
+            return None
+        path.objects = left - 1
+    out: dict[str, Any] = {OBJECT_TAG: qualname(type(value))}
+    for name in names:
+        try:
+            v = own[name] if isinstance(own, dict) and name in own else getattr(value, name)
+        except Exception:  # a slot never assigned, a descriptor that raises
+            continue
+        if id(v) in path:
+            continue
+        out[name] = canonical(v, d, path)
+    return out
+
+
+def _attribute_names(value: Any, own: dict[str, Any] | None) -> list[str] | None:
+    """The public attributes that hold ``value``'s data: its ``__dict__``'s (``own``), then
+    its classes' slots (base classes first); None when it has neither."""
+    names = [k for k in own if not str(k).startswith("_")] if own is not None else []
+    slotted = False
+    for klass in reversed(type(value).__mro__):
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            slotted = True
+            if isinstance(name, str) and not name.startswith("_") and name not in names:
+                names.append(name)
+    return names if own is not None or (slotted and names) else None
 
 
 def _callable_data(value: Any, d: int, path: set[int]) -> Any:
