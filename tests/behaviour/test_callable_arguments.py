@@ -52,3 +52,31 @@ def test_a_callable_that_raises_stop_iteration_shows_the_change(
         monkeypatch,
     )
     assert "first_items(lambda *a, **k: next(iter(())), 1)" in calls, calls
+
+
+# the test's callable is a function of the test file, passed by its name
+TESTS_BY_NAME = """\
+from demo.loops import first_items
+
+
+def double(x):
+    return x * 2
+
+
+def test_first_items():
+    assert first_items(double, 1) == [1, 2, 4]
+"""
+
+
+def test_a_function_of_the_test_file_passed_by_name_is_a_callable_argument(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = witness_calls(
+        tmp_path,
+        {"src/demo/loops.py": OLD, "tests/test_loops.py": TESTS_BY_NAME},
+        {"src/demo/loops.py": NEW},
+        "demo.loops.first_items",
+        capsys,
+        monkeypatch,
+    )
+    assert "first_items(lambda *a, **k: next(iter(())), 1)" in calls, calls

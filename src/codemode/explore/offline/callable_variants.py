@@ -4,8 +4,9 @@ A higher-order function (``iterate(func, start)``, ``map_values(fn, d)``) behave
 callable does, and the tests hand it callables that return values: a change in how it
 handles a callable that returns None, or raises (``iterate`` stopping where its callable
 raises StopIteration, instead of a RuntimeError), shows on none of them. So where a test's
-call passes a callable as an argument (a lambda, kept as an expression by the harvest, or a
-builtin function by name), the pool also gets that call with the argument replaced by one
+call passes a callable as an argument (a lambda, kept as an expression by the harvest, a
+builtin function by name, or a function of the test file by name, which the call's setup
+carries as its definition), the pool also gets that call with the argument replaced by one
 callable of each class of outcome a caller's code branches on: it returns None, it raises
 StopIteration (the iteration protocol's end, which generators turn into a RuntimeError,
 PEP 479), it raises another exception. The tests' own callable is the class "returns a
@@ -60,27 +61,69 @@ def _callable_spots(exprs: dict[str, Any]) -> Iterator[tuple[str, int | str]]:
     """Where the call's argument expressions hold a callable: ("args", i) or ("kwargs", name)."""
     args = exprs.get("args")
     kwargs = exprs.get("kwargs")
+    own = _setup_functions(str(exprs.get("setup") or ""))
     for i, src in enumerate(args if isinstance(args, list) else ()):
-        if _is_callable(str(src)):
+        if _is_callable(str(src), own):
             yield "args", i
     for name, src in (kwargs if isinstance(kwargs, dict) else {}).items():
-        if _is_callable(str(src)):
+        if _is_callable(str(src), own):
             yield "kwargs", str(name)
 
 
-def _is_callable(src: str) -> bool:
-    """A lambda, or a builtin function or type by its name (``str``, ``len``)."""
+def _is_callable(src: str, own: frozenset[str] = frozenset()) -> bool:
+    """A lambda, a builtin function or type by its name (``str``, ``len``), or a function the
+    call's setup defines (``own``: a test file's ``def my_key(x)`` passed as ``key=my_key``)."""
     try:
         node = ast.parse(src.strip(), mode="eval").body
     except SyntaxError:
         return False
     if isinstance(node, ast.Lambda):
         return True
-    return (
-        isinstance(node, ast.Name)
-        and callable(getattr(builtins, node.id, None))
-        and node.id not in _NOT_HANDLERS
-    )
+    if not isinstance(node, ast.Name):
+        return False
+    if node.id in own:
+        return True
+    return callable(getattr(builtins, node.id, None)) and node.id not in _NOT_HANDLERS
+
+
+def _setup_functions(setup: str) -> frozenset[str]:
+    """The names the setup lines bind to a function: a ``def``, as the harvest carries a
+    function of the test file (``exec('def my_key(x): ...')``, explore/offline/test_names.py)
+    or a method's recipe writes it, and a name assigned a lambda."""
+    if "def " not in setup and "lambda" not in setup:  # most setups: no parse
+        return frozenset()
+    out: set[str] = set()
+    whole = _statements(setup)
+    for node in whole or [n for line in setup.splitlines() for n in _statements(line)]:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            out.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return frozenset(out)
+
+
+def _statements(text: str) -> list[ast.stmt]:
+    """Setup lines' statements, with the definition an ``exec('...')`` line runs read as its
+    own statements ([]: the text does not parse as a whole)."""
+    try:
+        body = ast.parse(text).body
+    except SyntaxError:
+        return []
+    out: list[ast.stmt] = []
+    for node in body:
+        call = node.value if isinstance(node, ast.Expr) else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "exec"
+            and call.args
+            and isinstance(call.args[0], ast.Constant)
+            and isinstance(call.args[0].value, str)
+        ):
+            out += _statements(call.args[0].value)
+        else:
+            out.append(node)
+    return out
 
 
 # builtin names a test passes as a value, not as a callable to call (``None`` is no Name)
