@@ -1,8 +1,9 @@
 """A call that returns None but leaves its receiver or an argument in another state is a
 behaviour change the diff shows (`after the call, self: ... → ...`, #32): `bits.add(x)`,
-`d.update(...)`, `counter.reset()` return None on both sides. A refactor that leaves the same
-state, an object whose repr holds an address, and a class whose constructor changed (the
-state before the call differs) give no witness."""
+`d.update(...)`, `counter.reset()` return None on both sides, and so does a method of an object
+whose repr holds its address (compared on its public attributes). A refactor that leaves the
+same state and a class whose constructor changed (the state before the call differs) give
+no witness."""
 
 from __future__ import annotations
 
@@ -93,8 +94,10 @@ def test_a_call_that_leaves_another_state_is_a_witness(
     push = got["demo.bits.push"]
     assert push["status"] == "changed", push
     assert {"stack"} <= set(push["witnesses"][0]["new"]["after"]), push["witnesses"][0]
-    # an object whose only form is its address: never a difference on its own
-    assert not got.get("demo.bits.Box.put", {}).get("witnesses"), got.get("demo.bits.Box.put")
+    # an object whose repr is its address: compared on its public attributes (#32)
+    put = got["demo.bits.Box.put"]
+    assert put["status"] == "changed", put
+    assert put["witnesses"][0]["new"]["after"]["self"]["seen"] == [4, 4], put["witnesses"]
     assert rc == 1
     from codemode.cli.main import main
 

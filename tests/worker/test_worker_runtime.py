@@ -52,7 +52,19 @@ class Plain:
 
 
 class Slotted:
-    __slots__ = ("a",)
+    """Its data in slots, a repr that holds its address: compared as its public slots (#32)."""
+
+    __slots__ = ("_b", "a", "unset")
+
+    def __init__(self) -> None:
+        self.a, self._b = 1, 2
+
+    def __repr__(self) -> str:
+        return f"<Slotted at {hex(id(self))}>"
+
+
+class NoData:
+    __slots__ = ()
 
 
 def check_type(value: Any, expr: str, strict: bool, namespace: dict[str, Any]) -> str | None:
@@ -85,6 +97,7 @@ def check_type(value: Any, expr: str, strict: bool, namespace: dict[str, Any]) -
         ({(1, 2): "x"}, {"[1, 2]": "x"}),
         (range(3), [0, 1, 2]),
         (Plain(), {"$class": f"{__name__}.Plain", "name": "plain"}),
+        (Slotted(), {"$class": f"{__name__}.Slotted", "a": 1}),
         (re.compile("a+"), {"$repr": "re.compile('a+')"}),
         (1 + 2j, {"$repr": "(1+2j)"}),
     ],
@@ -111,7 +124,7 @@ def test_bool_stays_bool_and_nan_stays_nan() -> None:
     assert math.isnan(canonical(float("nan")))
 
 
-@pytest.mark.parametrize("value", [Slotted(), object(), (x for x in ()), lambda: 1])
+@pytest.mark.parametrize("value", [NoData(), object(), (x for x in ()), lambda: 1])
 def test_values_whose_repr_holds_an_address_are_unrepresentable(value: Any) -> None:
     out = canonical(value)
     assert "$unrepresentable" in out
