@@ -323,6 +323,45 @@ def made(receiver, cls):
     for name, a, k in receiver[3] if len(receiver) > 3 else ():
         getattr(obj, name)(*ev(a), **kw(k))
     return obj
+def described(value):
+    # an object whose repr says only where it lives (a parsed tree's node, `<Identifier 'a'
+    # at 0x...>`) also by its class and public attributes (__dict__'s and slots'), as deep
+    # as they go: two trees of nodes of another class have one repr at their top (sqlparse
+    # 0.4.4's parsestream read "same", its IN no Comparison any more). Other values: the repr.
+    text = repr(value)
+    return ADDRESS.sub("", text if not ADDRESS.search(text) else form(value, set(), [20000]))
+def form(value, inside, left):
+    text = repr(value)
+    if not ADDRESS.search(text) or left[0] <= 0:
+        return text
+    left[0] -= 1
+    inside.add(id(value))
+    try:
+        if isinstance(value, (list, tuple, set, frozenset)):
+            items = [form(v, inside, left) for v in value]
+            items = sorted(items) if isinstance(value, (set, frozenset)) else items
+            return type(value).__name__ + "[" + ", ".join(items) + "]"
+        if isinstance(value, dict):
+            pairs = (form(k, inside, left) + ": " + form(v, inside, left) for k, v in value.items())
+            return "{" + ", ".join(pairs) + "}"
+        held = getattr(value, "__dict__", None)
+        names = [k for k in held if not str(k).startswith("_")] if isinstance(held, dict) else []
+        for klass in reversed(type(value).__mro__):
+            slots = klass.__dict__.get("__slots__", ())
+            for n in (slots,) if isinstance(slots, str) else slots:
+                if isinstance(n, str) and not n.startswith("_") and n not in names:
+                    names.append(n)
+        parts = []
+        for n in names:
+            try:
+                v = getattr(value, n)
+            except Exception:
+                continue
+            if id(v) not in inside:  # a link back up (a node's parent): the top holds it
+                parts.append(n + "=" + form(v, inside, left))
+        return text + ("{" + ", ".join(parts) + "}" if parts else "")
+    finally:
+        inside.discard(id(value))
 def after(obj, args, kwargs):
     # the state a call left, as codemode's `after` shows it: the instance's public
     # attributes, and the arguments of a mutable kind
