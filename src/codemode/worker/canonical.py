@@ -96,8 +96,29 @@ def canonical(value: object, _depth: int = 0, _path: set[int] | None = None) -> 
             return _canonical_container(value, _depth, _path)
         finally:
             _path.discard(vid)
+    if type(value) not in _NO_VALUE_TYPE:
+        form = _value_form(value, _depth, _path)
+        if form is not _NONE:
+            return form
+    _path.add(vid)
+    try:
+        return _canonical_container(value, _depth, _path)
+    finally:
+        _path.discard(vid)
+
+
+_NONE = object()
+# Classes none of ``_value_form``'s types is a base of, as seen so far: a tree of many nodes of
+# a few classes asks once per class, not once per node. Sound: a class can only be a subclass
+# of datetime (say) once datetime is imported, and it is looked up whenever it is.
+_NO_VALUE_TYPE: set[type] = set()
+
+
+def _value_form(value: Any, depth: int, path: set[int]) -> Any:
+    """The form of a value of one of the value types (an enum, bytes, dates, numbers of the
+    standard library, paths, complex), or ``_NONE``."""
     if isinstance(value, enum.Enum):
-        return canonical(value.value, _depth + 1, _path)
+        return canonical(value.value, depth + 1, path)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return {BYTES_TAG: _b64encode(bytes(value))}
     if isinstance(value, _loaded("datetime", "datetime", "date", "time")):
@@ -117,11 +138,9 @@ def canonical(value: object, _depth: int = 0, _path: set[int] | None = None) -> 
         return value.as_posix()
     if isinstance(value, complex):
         return {REPR_TAG: repr(value)}
-    _path.add(vid)
-    try:
-        return _canonical_container(value, _depth, _path)
-    finally:
-        _path.discard(vid)
+    if len(_NO_VALUE_TYPE) < 10_000:
+        _NO_VALUE_TYPE.add(type(value))
+    return _NONE
 
 
 def _flat(items: list[Any]) -> bool:
@@ -224,16 +243,29 @@ def _attribute_data(value: Any, d: int, path: set[int]) -> dict[str, Any] | None
 
 def _attribute_names(value: Any, own: dict[str, Any] | None) -> list[str] | None:
     """The public attributes that hold ``value``'s data: its ``__dict__``'s (``own``), then
-    its classes' slots (base classes first); None when it has neither."""
+    its classes' slots; None when it has neither."""
     names = [k for k in own if not str(k).startswith("_")] if own is not None else []
-    slotted = False
-    for klass in reversed(type(value).__mro__):
-        slots = klass.__dict__.get("__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
-            slotted = True
-            if isinstance(name, str) and not name.startswith("_") and name not in names:
-                names.append(name)
-    return names if own is not None or (slotted and names) else None
+    slots = _slot_names(type(value))
+    names += [n for n in slots if n not in names] if names else slots
+    return names if own is not None or names else None
+
+
+_SLOTS: dict[type, list[str]] = {}
+
+
+def _slot_names(cls: type) -> list[str]:
+    """The public slots of ``cls`` and its bases (base classes first), once per class."""
+    found = _SLOTS.get(cls)
+    if found is None:
+        found = []
+        for klass in reversed(cls.__mro__):
+            slots = klass.__dict__.get("__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                if isinstance(name, str) and not name.startswith("_") and name not in found:
+                    found.append(name)
+        if len(_SLOTS) < 10_000:
+            _SLOTS[cls] = found
+    return found
 
 
 def _callable_data(value: Any, d: int, path: set[int]) -> Any:
