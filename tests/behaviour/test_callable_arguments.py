@@ -1,8 +1,9 @@
 """A higher-order function is diffed on callables of each class of outcome (#32): where the
-tests pass it a lambda, the pool also passes one that returns None, one that raises
-StopIteration and one that raises another exception, so a change in how it handles its
-callable's end (``iterate`` stopping at StopIteration instead of a RuntimeError) is flagged,
-with a witness that shows the callable. Real git (``check --base``), real workers."""
+tests pass it a lambda (or a function of the test file, by its name), the pool also passes
+one that returns None, one that raises StopIteration and one that raises another exception,
+so a change in how it handles its callable's end (``iterate`` stopping at StopIteration
+instead of a RuntimeError) is flagged, with a witness that shows the callable. Real git
+(``check --base``), real workers."""
 
 from __future__ import annotations
 
@@ -40,20 +41,6 @@ def test_first_items():
 """
 
 
-def test_a_callable_that_raises_stop_iteration_shows_the_change(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls = witness_calls(
-        tmp_path,
-        {"src/demo/loops.py": OLD, "tests/test_loops.py": TESTS},
-        {"src/demo/loops.py": NEW},
-        "demo.loops.first_items",
-        capsys,
-        monkeypatch,
-    )
-    assert "first_items(lambda *a, **k: next(iter(())), 1)" in calls, calls
-
-
 # the test's callable is a function of the test file, passed by its name
 TESTS_BY_NAME = """\
 from demo.loops import first_items
@@ -68,12 +55,16 @@ def test_first_items():
 """
 
 
-def test_a_function_of_the_test_file_passed_by_name_is_a_callable_argument(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("tests", [TESTS, TESTS_BY_NAME], ids=["lambda", "function_by_name"])
+def test_a_callable_that_raises_stop_iteration_shows_the_change(
+    tests: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls = witness_calls(
         tmp_path,
-        {"src/demo/loops.py": OLD, "tests/test_loops.py": TESTS_BY_NAME},
+        {"src/demo/loops.py": OLD, "tests/test_loops.py": tests},
         {"src/demo/loops.py": NEW},
         "demo.loops.first_items",
         capsys,
