@@ -134,3 +134,10 @@ def test_a_part_with_no_form_on_both_sides_leaves_the_rest_compared() -> None:
 
     assert difference(Seen("returned", tree(1)), Seen("returned", tree(1))) is None
     assert difference(Seen("returned", tree(1)), Seen("returned", tree(2))) == "value"
+
+
+def test_a_value_of_many_objects_is_written_up_to_a_bound() -> None:
+    # a graph that shares parts would be written once per path without one
+    form = canonical([_Leaf(i) for i in range(6_000)])
+    assert form[0]["value"] == 0 and form[4_999]["value"] == 4_999
+    assert "$unrepresentable" in form[5_000] and "$unrepresentable" in form[-1]

@@ -199,8 +199,10 @@ def _canonical_container(value: Any, depth: int, path: set[int]) -> Any:
 
 # Objects given their attributes' form in one value, past which the rest has no form: a graph
 # of objects that share parts (a node reachable along many paths) would else be written once
-# per path, without end.
-_MAX_OBJECTS = 20_000
+# per path, without end. About 1 MB of JSON for a parser's nodes (~150 characters each), half
+# of what a reply may hold (MAX_REPLY_CHARS), ~0.1 s to write: the diff runs a function's
+# pool in 2 s, and the first nodes of two trees are compared where the rest has no form.
+_MAX_OBJECTS = 5_000
 
 
 class _Walk(set):  # type: ignore[type-arg]
