@@ -76,3 +76,15 @@ def test_witnesses_survive_the_json_report(tmp_path: Path) -> None:
     back, _ = read_report(path)
     assert back.functions[0].witnesses == (W, M)
     assert back.counts()["changed"] == 1
+
+
+def test_two_long_values_are_shown_where_they_first_differ() -> None:
+    # a parsed tree whose first difference is deep in it (#32): both cut at their start
+    # would read the same
+    from codemode.report.witness import witness_text
+
+    node = {"$class": "pkg.Statement", "value": "a in b" * 20, "children": []}
+    old = {**node, "children": [{"$class": "pkg.Comparison"}]}
+    new = {**node, "children": [{"$class": "pkg.Word"}]}
+    text = witness_text(Witness("parse('a in b')", {"returned": old}, {"returned": new}, "value"))
+    assert "pkg.Comparison" in text and "pkg.Word" in text, text

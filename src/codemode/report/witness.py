@@ -86,7 +86,18 @@ def witness_text(w: Witness, limit: int = 80) -> str:
     if state:
         return f"{w.call}: {state}"
     what = " (message changed)" if w.kind == "message" else ""
+    if _returned(w.old) and _returned(w.new):
+        # two long values (a parsed tree, a long text) cut around where they first differ,
+        # not both at their start, where they agree
+        from codemode.compare import window
+
+        a, b = window(w.old["returned"], w.new["returned"], limit, show=literal)
+        return f"{w.call}: {a} → {b}{what}"
     return f"{w.call}: {outcome_text(w.old, limit)} → {outcome_text(w.new, limit)}{what}"
+
+
+def _returned(outcome: Any) -> bool:
+    return isinstance(outcome, dict) and "returned" in outcome and "after" not in outcome
 
 
 def state_text(old: Any, new: Any, limit: int) -> str:
