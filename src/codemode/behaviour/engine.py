@@ -449,7 +449,9 @@ class _Looker:
         if time.monotonic() >= until:
             return [], len(self.suspects)
         ids = list(self.suspects)
-        got = self._again(old, new, ids, range(FIRST_AGAIN), until)
+        # the cheapest first: a deadline cuts the dearest (a large input), not every one
+        cheap = sorted(ids, key=lambda cid: self.costs.get(cid, 0.0))
+        got = self._again(old, new, cheap, range(FIRST_AGAIN), until)
         steady, varied, unconfirmed = self._sort(got, ids, FIRST_AGAIN)
         if steady and (varied or len(steady) < FEW) and time.monotonic() < until:
             more = self._again(old, new, list(steady), range(FIRST_AGAIN, AGAIN), until)
