@@ -440,17 +440,15 @@ class _Looker:
         """The witnesses, and how many suspects the deadline left without a second run.
 
         Each suspect runs FIRST_AGAIN times on each side, then AGAIN in all where the first
-        runs leave doubt (see AGAIN); each run of every suspect before the next, so a deadline
-        cuts the later runs first. A suspect whose runs all agree with its first run is a
-        witness; one the deadline cut short of them is one only when no suspect of the
-        function varied."""
+        runs leave doubt (see AGAIN); each run of every suspect, cheapest first, before the
+        next, so a deadline cuts the later runs and the dearest suspects (a large input) first.
+        A suspect whose runs all agree with its first run is a witness; one the deadline cut
+        short of them is one only when no suspect of the function varied."""
         if not self.suspects:
             return [], 0
         if time.monotonic() >= until:
             return [], len(self.suspects)
-        ids = list(self.suspects)
-        # the cheapest first: a deadline cuts the dearest (a large input), not every one
-        cheap = sorted(ids, key=lambda cid: self.costs.get(cid, 0.0))
+        ids, cheap = list(self.suspects), sorted(self.suspects, key=self.costs.__getitem__)
         got = self._again(old, new, cheap, range(FIRST_AGAIN), until)
         steady, varied, unconfirmed = self._sort(got, ids, FIRST_AGAIN)
         if steady and (varied or len(steady) < FEW) and time.monotonic() < until:
