@@ -37,24 +37,6 @@ def test_check_digit():
 """
 
 
-def test_a_mutant_of_the_tests_call_shows_a_change_no_test_reaches(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls = witness_calls(
-        tmp_path,
-        {"src/demo/digits.py": OLD, "tests/test_digits.py": TESTS},
-        {"src/demo/digits.py": NEW},
-        "demo.digits.check_digit",
-        capsys,
-        monkeypatch,
-    )
-    assert calls, "no witness"
-    for call in calls:
-        digits = call.removeprefix("check_digit('").removesuffix("')")
-        total = sum(int(d) * w for d, w in zip(digits, range(2, 20)))
-        assert total % 11 == 10, call  # a real witness: the remainder the change is about
-
-
 BITS = """\
 class Mask:
     def __init__(self, text: str) -> None:
@@ -65,7 +47,7 @@ class Mask:
         return [c == "1" for c in bin(self.value)[2:]]
 """
 # the leading zeros the instance was built with are kept now
-BITS_NEW = BITS.replace('bin(self.value)[2:]', 'format(self.value, f"0{self.width}b")')
+BITS_NEW = BITS.replace("bin(self.value)[2:]", 'format(self.value, f"0{self.width}b")')
 BITS_TEST = """\
 from demo.bits import Mask
 
@@ -75,18 +57,41 @@ def test_as_list():
 """
 
 
-def test_a_mutant_of_the_instance_the_tests_build_shows_a_change(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls = witness_calls(
-        tmp_path,
+def _remainder_10(call: str) -> bool:
+    digits = call.removeprefix("check_digit('").removesuffix("')")
+    return sum(int(d) * w for d, w in zip(digits, range(2, 20))) % 11 == 10
+
+
+# (old files, new files, the function, what each witness call must be: a real witness of
+# what the change is about)
+MUTATED = {
+    # a mutant of the test's argument: the remainder the change is about
+    "argument": (
+        {"src/demo/digits.py": OLD, "tests/test_digits.py": TESTS},
+        {"src/demo/digits.py": NEW},
+        "demo.digits.check_digit",
+        _remainder_10,
+    ),
+    # a mutant of the instance's constructor argument: a zero in front
+    "instance": (
         {"src/demo/bits.py": BITS, "tests/test_bits.py": BITS_TEST},
         {"src/demo/bits.py": BITS_NEW},
         "demo.bits.Mask.as_list",
-        capsys,
-        monkeypatch,
-    )
-    assert calls and all(c.startswith("Mask('0") for c in calls), calls
+        lambda call: call.startswith("Mask('0"),
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", MUTATED)
+def test_a_mutant_shows_a_change_no_test_reaches(
+    kind: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    old, new, fid, real = MUTATED[kind]
+    calls = witness_calls(tmp_path, old, new, fid, capsys, monkeypatch)
+    assert calls and all(real(c) for c in calls), calls
 
 
 def test_a_refactor_stays_no_difference_and_the_budget_is_not_said_to_cut_it(
