@@ -30,12 +30,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codemode.explore.offline.splice import (
+    PLACES,
     function_operands,
     in_turn,
     new_calls,
+    placed,
     side_operands,
     spliced_calls,
-    token_class,
 )
 
 if TYPE_CHECKING:
@@ -52,7 +53,6 @@ MAX_RECEIVERS = 8
 MAX_ARG_SEEDS = 3  # the method's argument sets each spliced instance is called with
 MAX_OPERANDS = 8  # an instance's text is read by its class's module: its few operands
 _MAINTAINERS = ("spec", "tests", "receivers", "docstring")  # splice.py's seeds: taken first
-_PLACES = 7  # last, first, middle, quarter, appended, prepended, whole (``_placed``)
 
 
 def splices(info: TargetInfo, root: Path, calls: Sequence[PoolCall]) -> list[PoolCall]:
@@ -133,7 +133,7 @@ def _operand_calls(
     recipes (every recipe's first place before any recipe's second); each spliced instance
     called with each seed's arguments with ``op`` in the same place of them, then as
     written."""
-    per_place = [_placed_calls(op, r, place, seeds) for place in range(_PLACES) for r in recipes]
+    per_place = [_placed_calls(op, r, place, seeds) for place in range(PLACES) for r in recipes]
     return in_turn(per_place)
 
 
@@ -178,29 +178,8 @@ def _at(value: Any, t: Any, place: int) -> Any:
     """``value`` with ``t`` at ``place`` (text, or each text item of a list or tuple), or
     None when it holds no text."""
     if isinstance(value, (str, bytes)):
-        return _placed(value, t, place)
+        return placed(value, t, place)
     if isinstance(value, (list, tuple)) and any(isinstance(v, (str, bytes)) for v in value):
-        items = [_placed(v, t, place) if isinstance(v, (str, bytes)) else v for v in value]
+        items = [placed(v, t, place) if isinstance(v, (str, bytes)) else v for v in value]
         return type(value)(items)
     return None
-
-
-def _placed(s: Any, t: Any, place: int) -> Any:
-    """``t`` in ``s`` at one of ``_PLACES`` places: in place of the last token of ``t``'s
-    class, the first, the middle one, the one a quarter in (the same token as the last when
-    there are few); appended; prepended; as the whole value. ``s``'s type kept."""
-    if isinstance(s, str) != isinstance(t, str):
-        t = t.decode("utf-8", "replace") if isinstance(t, bytes) else t.encode("utf-8")
-    text = s if isinstance(s, str) else s.decode("latin-1")
-    op = t if isinstance(t, str) else t.decode("latin-1")
-    tokens = list(token_class(op).finditer(text))
-    n = len(tokens)
-    gap = " " if " " in text and op[:1].isalnum() else ""
-    if place < 4:
-        if not n:
-            return s
-        m = tokens[[n - 1, 0, n // 2, n // 4][place]]
-        made = text[: m.start()] + op + text[m.end() :]
-    else:
-        made = [text + gap + op, op + gap + text, op][place - 4]
-    return made if isinstance(s, str) else made.encode("latin-1", "replace")

@@ -44,7 +44,6 @@ MAX_SPLICES = 150  # calls per function: the diff's seconds are budgeted (#32)
 MAX_OPERANDS = 32
 MAX_MODULES = 6  # changed modules besides the function's own
 MAX_SEEDS = 8
-MAX_TOKENS = 4  # tokens of one text replaced by an operand
 MAX_LENGTH = 4096  # text padded to a compared length, at most
 _SEED_SOURCES = ("spec", "tests", "docstring", "receivers")  # the maintainers' own calls
 _WORD = re.compile(r"\w+")
@@ -258,22 +257,39 @@ def _text_splices(op: Operand, value: Any) -> Iterator[Any]:
             yield {**value, t: op.paired}
 
 
+# The places ``_in_text`` puts an operand, in turn (``placed``'s numbers): the ends and the
+# middle first (a sentence's first word is often its verb or keyword, its later ones the
+# operands a changed comparison looks at), appended and prepended between them
+_TEXT_ORDER = (0, 1, 4, 2, 5, 6, 3)
+PLACES = 7  # last, first, middle, quarter, appended, prepended, whole (``placed``)
+
+
 def _in_text(s: Any, t: Any) -> Iterator[Any]:
     """``t`` in ``s``: in place of its last token of ``t``'s class and of its first, appended,
     in place of a token between, prepended, as the whole value, in place of other tokens."""
+    made = (placed(s, t, p) for p in _TEXT_ORDER)
+    yield from dict.fromkeys(m for m in made if m != s)
+
+
+def placed(s: Any, t: Any, place: int) -> Any:
+    """``t`` in ``s`` at one of ``PLACES`` places: in place of the last token of ``t``'s
+    class, the first, the middle one, the one a quarter in (the same token as the last when
+    there are few); appended; prepended; as the whole value. ``s``'s type kept."""
+    if isinstance(s, str) != isinstance(t, str):
+        t = t.decode("utf-8", "replace") if isinstance(t, bytes) else t.encode("utf-8")
     text = s if isinstance(s, str) else s.decode("latin-1")
     op = t if isinstance(t, str) else t.decode("latin-1")
     tokens = list(token_class(op).finditer(text))
-    # the ends and the middle first: a sentence's first word is often its verb or keyword,
-    # its later ones the operands a changed comparison looks at
     n = len(tokens)
-    picks = list(dict.fromkeys([n - 1, 0, n // 2, n // 4, 3 * n // 4]))[:MAX_TOKENS] if n else []
-    swapped = [_replaced(text, tokens[i], op) for i in picks]
-    # a word beside a word in a sentence: a space between, as the sentence writes them
     gap = " " if " " in text and op[:1].isalnum() else ""
-    made = [*swapped[:2], text + gap + op, *swapped[2:3], op + gap + text, op, *swapped[3:]]
-    for m in made:
-        yield m if isinstance(s, str) else m.encode("latin-1", "replace")
+    if place < 4:
+        if not n:
+            return s
+        m = tokens[[n - 1, 0, n // 2, n // 4][place]]
+        made = text[: m.start()] + op + text[m.end() :]
+    else:
+        made = [text + gap + op, op + gap + text, op][place - 4]
+    return made if isinstance(s, str) else made.encode("latin-1", "replace")
 
 
 def token_class(op: str) -> re.Pattern[str]:
@@ -282,10 +298,6 @@ def token_class(op: str) -> re.Pattern[str]:
     if _PUNCT.fullmatch(op):
         return _PUNCT
     return _NONSPACE
-
-
-def _replaced(text: str, m: re.Match[str], op: str) -> str:
-    return text[: m.start()] + op + text[m.end() :]
 
 
 def _lengths(n: int, value: Any) -> Iterable[Any]:
