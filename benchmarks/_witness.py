@@ -99,9 +99,35 @@ RUNNER_TYPES = frozenset(
 )
 
 
+# repr()'s qualified names of RUNNER_TYPES, as codemode's notation writes them
+# (``datetime.date(2016, 5, 1)``): the runner's namespace binds the bare names, and there
+# ``datetime`` is the class, whose ``.date`` is a method. Before, such a call did not parse
+# as one the runner can make, the re-check fell back to the JSON's arguments (the reprs, as
+# text), both releases raised one TypeError, and boltons' daterange's real witnesses (7
+# items on 21.0.0, 16 on 23.0.0) were scored "flagged without a correct witness".
+QUALIFIED = {
+    "datetime.date": "date",
+    "datetime.datetime": "datetime",
+    "datetime.time": "time",
+    "datetime.timedelta": "timedelta",
+    "decimal.Decimal": "Decimal",
+    "fractions.Fraction": "Fraction",
+}
+
+
+class _Unqualified(ast.NodeTransformer):
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name):
+            bare = QUALIFIED.get(f"{node.value.id}.{node.attr}")
+            if bare is not None:
+                return ast.copy_location(ast.Name(bare, ast.Load()), node)
+        return self.generic_visit(node)
+
+
 def _value_source(node: ast.expr) -> str:
     """Python source of an argument the runner can rebuild: a literal, or a container of
     literals and calls of RUNNER_TYPES with such arguments. ValueError otherwise."""
+    node = _Unqualified().visit(node)
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call):
             if not (isinstance(sub.func, ast.Name) and sub.func.id in RUNNER_TYPES):

@@ -87,3 +87,37 @@ def test_a_witness_of_the_state_a_call_left_reruns_as_a_change(tmp_path: Path) -
     w = witness_call("prs.Parser.clear", state, 1)
     plain = witness_call("prs.Parser.clear", {**state, "old": None, "new": None}, 2)
     assert recheck(old, new, [w, plain]) == {w: "real", plain: "same"}
+
+
+SPAN = '''\
+import datetime
+
+
+def months(start, stop):
+    out, d = [], start
+    while d {cmp} stop:
+        out.append(d)
+        d = datetime.date(d.year + d.month // 12, d.month % 12 + 1, 1)
+    return out
+'''
+
+
+def test_a_witness_of_dates_reruns_as_codemode_wrote_it(tmp_path: Path) -> None:
+    # repr() writes a date as ``datetime.date(...)``: re-run as that date, not as its text
+    # (before, the JSON's arguments, the reprs as strings, raised one TypeError on both)
+    old, new = tmp_path / "old", tmp_path / "new"
+    for root, cmp in ((old, "<"), (new, "<=")):
+        (root / "span").mkdir(parents=True)
+        (root / "span" / "__init__.py").write_text(SPAN.format(cmp=cmp))
+    w = witness_call(
+        "span.months",
+        {
+            "call": "months(datetime.date(2024, 1, 1), datetime.date(2024, 3, 1))",
+            "args": ["datetime.date(2024, 1, 1)", "datetime.date(2024, 3, 1)"],
+            "kwargs": None,
+            "old": {"returned": ["2024-01-01", "2024-02-01"]},
+            "new": {"returned": ["2024-01-01", "2024-02-01", "2024-03-01"]},
+        },
+        1,
+    )
+    assert recheck(old, new, [w]) == {w: "real"}
