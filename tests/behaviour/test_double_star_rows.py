@@ -2,7 +2,8 @@
 CLI with real git and real workers on both sides: ``shelf.pick(items, **kwargs)`` with
 ``kwargs = {"strict": strict} if strict is not None else {}``, or ``clip(text, **options)``
 with a row's mapping, was dropped for its ``**``, and the row that shows the change was never
-run (explore/offline/double_star.py). Each fails on the code before it."""
+run (explore/offline/double_star.py). So was a ``*args``: ``lookup(*case)`` with a row's tuple
+of arguments, or a tuple the test assigns. Each fails on the code before it."""
 
 from __future__ import annotations
 
@@ -69,6 +70,33 @@ def test_clip(text, options, expected):
 """
 
 
+LOOKUP = """\
+def lookup(data: list, index: str) -> object:
+    i = int(index)
+    return data[i] if 0 <= i < len(data) else None
+"""
+# a negative index counts from the end now
+LOOKUP_NEW = LOOKUP.replace("0 <= i < len(data)", "-len(data) <= i < len(data)")
+LOOKUP_TEST = """\
+import pytest
+
+from demo.lookup import lookup
+
+
+@pytest.mark.parametrize("case,expected", [(([1, 2], "0"), 1), (([1, 2, 3], "-1"), 3)])
+def test_lookup(case, expected):
+    assert lookup(*case) == expected
+"""
+LOOKUP_ASSIGNED = """\
+from demo.lookup import lookup
+
+
+def test_lookup_first():
+    args = (["a", "b"], "-2")
+    assert lookup(*args) == "a"
+"""
+
+
 # (the project's files, their edit, the function, the witness call only the row makes)
 ROWS = {
     # a dict the test builds from the row, under a condition the row decides
@@ -84,6 +112,20 @@ ROWS = {
         {"src/demo/clip.py": CLIP_NEW},
         "demo.clip.clip",
         "clip('ha ha ha', width=2, keep=' ha')",
+    ),
+    # a row's tuple of arguments passed with one star
+    "row_tuple": (
+        {"src/demo/lookup.py": LOOKUP, "tests/test_lookup.py": LOOKUP_TEST},
+        {"src/demo/lookup.py": LOOKUP_NEW},
+        "demo.lookup.lookup",
+        "lookup([1, 2, 3], '-1')",
+    ),
+    # a tuple the test assigns
+    "assigned_tuple": (
+        {"src/demo/lookup.py": LOOKUP, "tests/test_lookup.py": LOOKUP_ASSIGNED},
+        {"src/demo/lookup.py": LOOKUP_NEW},
+        "demo.lookup.lookup",
+        "lookup(['a', 'b'], '-2')",
     ),
 }
 

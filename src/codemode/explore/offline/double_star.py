@@ -1,4 +1,5 @@
-"""A test's ``**kwargs`` spelled out as the keywords it holds (#32).
+"""A test's ``**kwargs`` spelled out as the keywords it holds, and its ``*args`` as the
+arguments (#32).
 
 A parametrized test often passes its options through a dict it builds from the row:
 ``kwargs = {"prereleases": prereleases} if prereleases is not None else {}`` and then
@@ -8,6 +9,13 @@ so every row of such a test was dropped, and the method kept no input of its mai
 keys, or a name the test assigns one, or a conditional of them whose test compares literals
 once the row is in place (``None is not None``), becomes the keywords it holds. Anything else
 is left as it is (the call is then dropped as before).
+
+The same holds for one star: a table of whole argument tuples, ``@parametrize("case,
+expected", [(({"a": [1]}, "a[0]"), 1), ...])`` with ``get(*case)``, is a common pytest form
+(a library's tests of a function of many arguments), and every one of its rows was dropped
+for its ``*``: the new row a pull request adds to show its change never ran. A ``*`` whose
+value is a tuple or list display (the row's, or a name the test assigns one) becomes its
+items.
 """
 
 from __future__ import annotations
@@ -29,44 +37,81 @@ _DEPTH = 4  # names followed from one ``**``: a test's own assignments, never a 
 
 def spelled_out(call: ast.Call, local: dict[str, ast.expr]) -> ast.Call:
     """``call`` with each ``**value`` it can read (``local``: the test's assignments, the row
-    in place) replaced by its keywords; ``call`` itself when there is none or one it cannot."""
-    if all(k.arg is not None for k in call.keywords):
+    in place) replaced by its keywords, and each ``*value`` by its items; ``call`` itself
+    when there is none or one it cannot."""
+    args = _spread(call.args, local)
+    if args is None:
         return call
+    if all(k.arg is not None for k in call.keywords):
+        return ast.Call(call.func, args, call.keywords) if args is not call.args else call
     keywords: list[ast.keyword] = []
     for k in call.keywords:
         if k.arg is not None:
             keywords.append(k)
             continue
-        got = _keywords(k.value, local, _DEPTH)
+        got = _keywords(k.value, local)
         if got is None:
             return call
         keywords += got
     names = [k.arg for k in keywords]
     if len(set(names)) != len(names):
         return call  # the same keyword twice: Python refuses the call
-    return ast.Call(call.func, call.args, keywords)
+    return ast.Call(call.func, args, keywords)
 
 
-def _keywords(node: ast.expr, local: dict[str, ast.expr], depth: int) -> list[ast.keyword] | None:
+def _spread(args: list[ast.expr], local: dict[str, ast.expr]) -> list[ast.expr] | None:
+    """``args`` with each ``*value`` it can read replaced by its items (``args`` itself when
+    there is no star), or None for a star it cannot read."""
+    if not any(isinstance(a, ast.Starred) for a in args):
+        return args
+    out: list[ast.expr] = []
+    for a in args:
+        if not isinstance(a, ast.Starred):
+            out.append(a)
+            continue
+        items = _items(a.value, local)
+        if items is None:
+            return None
+        out += items
+    return out
+
+
+def _items(node: ast.expr, local: dict[str, ast.expr]) -> list[ast.expr] | None:
+    got = _display(node, local, _DEPTH)
+    if isinstance(got, (ast.Tuple, ast.List)) and not any(
+        isinstance(e, ast.Starred) for e in got.elts
+    ):
+        return list(got.elts)
+    return None
+
+
+def _keywords(node: ast.expr, local: dict[str, ast.expr]) -> list[ast.keyword] | None:
+    got = _display(node, local, _DEPTH)
+    if not isinstance(got, ast.Dict):
+        return None
+    out = []
+    for key, value in zip(got.keys, got.values):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return None  # ``**inner`` inside, or a key that is no keyword
+        if not key.value.isidentifier():
+            return None
+        out.append(ast.keyword(key.value, value))
+    return out
+
+
+def _display(node: ast.expr, local: dict[str, ast.expr], depth: int) -> ast.expr | None:
+    """What ``node`` stands for: a name the test assigned followed, a conditional the row
+    decides taken; None past ``depth`` steps or for a condition it cannot decide."""
     if depth <= 0:
         return None
     if isinstance(node, ast.Name) and node.id in local:
-        return _keywords(local[node.id], local, depth - 1)
+        return _display(local[node.id], local, depth - 1)
     if isinstance(node, ast.IfExp):
         test = _decided(node.test)
         if test is None:
             return None
-        return _keywords(node.body if test else node.orelse, local, depth - 1)
-    if isinstance(node, ast.Dict):
-        out = []
-        for key, value in zip(node.keys, node.values):
-            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-                return None  # ``**inner`` inside, or a key that is no keyword
-            if not key.value.isidentifier():
-                return None
-            out.append(ast.keyword(key.value, value))
-        return out
-    return None
+        return _display(node.body if test else node.orelse, local, depth - 1)
+    return node
 
 
 def _decided(test: ast.expr) -> bool | None:
