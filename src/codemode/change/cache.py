@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from codemode.config import Config
     from codemode.scope import Scope
 
-SCHEMA = 7  # 6: functions nested in functions are part of the enclosing one (#13); 7: class
-# attributes are constants, and impact follows instances, overrides and class attributes (#32)
+SCHEMA = 8  # 6: functions nested in functions are part of the enclosing one (#13); 7: class
+# attributes are constants, and impact follows instances, overrides and class attributes (#32);
+# 8: and what an instance's construction built (#32)
 _KEEP_RESULTS = 64  # most recent results kept; a result is small, but PR heads come and go
 _VERSION = f"{SCHEMA}:{sys.version_info[0]}.{sys.version_info[1]}"
 

@@ -41,6 +41,7 @@ from codemode.change import git
 from codemode.change.by_name import by_name, note_way
 from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
+from codemode.change.construction import Instances, instance_users
 from codemode.change.dynamic_imports import importers
 from codemode.change.functions import SourceFile
 from codemode.change.operators import operator_users
@@ -48,7 +49,6 @@ from codemode.change.reach import (
     attribute_binding,
     class_entries,
     def_text,
-    dispatchers,
     enum_member,
     factories,
     instance_targets,
@@ -56,7 +56,7 @@ from codemode.change.reach import (
     module_bindings,
 )
 from codemode.change.registries import registrations
-from codemode.change.self_uses import self_users, triggered
+from codemode.change.self_uses import triggered
 from codemode.change.target_names import Names, target_names
 from codemode.change.words import Words, WordsHelper, identifiers
 
@@ -99,6 +99,7 @@ class Project:
     named: dict[tuple[str, str], str] = field(default_factory=dict)  # by_name: (caller, callee)
     triggered: set[tuple[str, str]] = field(default_factory=set)  # self_uses.triggered
     entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # reach.class_entries
+    instances: Instances = field(default_factory=Instances)  # construction.py
     body_words: dict[str, frozenset[str]] = field(default_factory=dict)  # a class body's names
     # function -> the module names it imports by a computed name (dynamic_imports.py)
     dynamic_imports: dict[str, list[tuple[str, str]]] | None = None
@@ -446,7 +447,8 @@ def impacted(
             spent[caller] = spent[callee] + (not free)
             if spent[caller] > depth:
                 continue
-            way = project.named.get((caller, callee), "")  # by name alone: said on the way
+            # by name alone, or through the state an instance was built with: said on the way
+            way = project.named.get((caller, callee)) or project.instances.way(caller, callee)
             chains[caller] = (*chains[callee][:-1], chains[callee][-1] + way, caller)
             roots[caller] = set().union(*(roots[c] for c in callees))
             if caller not in project.bindings:
@@ -468,7 +470,7 @@ def _round(
     for reader, read in (readers or {}).items() if frontier & files else ():
         hits.setdefault(reader, set()).update(read)
     for target in sorted(code):  # a class that picks its methods at run time (#32)
-        for dispatcher in (*dispatchers(project, target), *self_users(project, target)):
+        for dispatcher in instance_users(project, target):  # construction.py
             hits.setdefault(dispatcher, set()).add(target)
         for table in registrations(project, target):  # a table that holds it (#32)
             project.bindings.add(table)

@@ -144,19 +144,34 @@ def _module_instances(project: Project, module: str, name: str) -> Iterator[tupl
                 yield from ((where, None, g) for g in m.groups() if g)
 
 
-def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> Iterator[str]:
+def _built_classes(
+    project: Project, module: str, cls: str | None, ref: str, depth: int = 0
+) -> Iterator[str]:
     """The project classes an instance built by ``ref(...)`` may be: the class itself, or
     the classes a function of the project returns (``c = make(); c.convert()``): those its
     return annotation names, or that a ``return Cls(...)`` of its body builds, or a local
-    name it returns was built from."""
+    name it returns was built from, or a function whose call it returns (``return
+    _bound(text)``, a few calls deep). For ``self.make(...)``, what a subclass's override of
+    ``make`` returns as well: ``self.bound = self._compile(text)`` in a base holds what each
+    subclass compiles (#32)."""
     found = project.resolve_in(module, cls, ref)
     if found and project.is_class(found):
         yield found
         return
-    resolved = function_def(project, found)
-    if resolved is None:
-        return
-    f_module, _, d, text = resolved
+    head, _, name = ref.partition(".")
+    ids = [found]
+    if found and cls and head in ("self", "cls") and "." not in name:
+        ids += [project.method(sub, name) for sub in descendants(project, f"{module}.{cls}")]
+    for fid in dict.fromkeys(ids):
+        resolved = function_def(project, fid)
+        if resolved is not None:
+            yield from _returned_classes(project, *resolved, depth)
+
+
+def _returned_classes(
+    project: Project, f_module: str, src: SourceFile, d: Def, text: str, depth: int
+) -> Iterator[str]:
+    """The project classes function ``d`` (its ``text``) returns an instance of."""
     head = text[: (m.end() if (m := re.search(r"\)\s*(?:->[^:]*)?:", text)) else 0)]
     names = re.findall(r"->\s*[\"']?([A-Za-z_][\w.]*)", head)
     names += re.findall(r"\breturn\s+([A-Za-z_][\w.]*)\s*\(", text)
@@ -169,6 +184,8 @@ def _built_classes(project: Project, module: str, cls: str | None, ref: str) -> 
         built = project.resolve_in(f_module, d.cls, name)
         if built and project.is_class(built):
             yield built
+        elif built and depth < 3:
+            yield from _built_classes(project, f_module, d.cls, name, depth + 1)
 
 
 def function_def(project: Project, found: str | None) -> tuple[str, SourceFile, Def, str] | None:
@@ -331,6 +348,14 @@ def subclasses(
     """The project's subclasses of ``cls_id`` that inherit method ``target`` (do not define
     their own): a dispatcher of theirs reaches it (``dispatching``: only those that have one)."""
     name = target.rpartition(".")[2]
+    for sub_id in descendants(project, cls_id, dispatching):
+        if project.method(sub_id, name) == target:
+            yield sub_id
+
+
+def descendants(project: Project, cls_id: str, dispatching: bool = False) -> Iterator[str]:
+    """The project's subclasses of ``cls_id``, found by the class statements of the modules
+    that name its family (``dispatching``: only those with a dispatcher of their own)."""
     family = project.family(cls_id.rpartition(".")[2])
     for module in project.mentions(family):
         src = project.source(module)
@@ -342,7 +367,7 @@ def subclasses(
             chunk = next((c for c in src.chunks if c.name == sub), None)
             if dispatching and chunk is not None and not dispatches(src.local(chunk)[0]):
                 continue  # no dispatcher of its own: skip its parse (a family can be large)
-            if cls_id in project.lineage(sub_id) and project.method(sub_id, name) == target:
+            if cls_id in project.lineage(sub_id):
                 yield sub_id
 
 
@@ -454,7 +479,8 @@ def _class_bindings(
 # constructor, calling an instance (``F()(x)``, ``f = F(); f(x)``) runs ``__call__``, and an
 # operator, ``str()``, ``len()``, ``in``, ``with`` or iteration runs a special method: any
 # ``__name__`` method of the class or its in-repo bases (#32).
-CLASS_ENTRIES = ("__init__", "__new__", "__post_init__", "__call__", "__class__")
+CONSTRUCTORS = ("__new__", "__init__", "__post_init__")
+CLASS_ENTRIES = (*CONSTRUCTORS, "__call__", "__class__")
 
 
 # Special methods that ordinary use of an instance does not run (a representation for
