@@ -21,15 +21,16 @@ Over-approximation costs only diff time: a witness still needs a real difference
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from codemode.change.reach import (
     CONSTRUCTORS,
     def_text,
     dispatchers,
     find_def,
+    is_special,
     methods_of,
     subclasses,
 )
@@ -47,6 +48,8 @@ _PROPERTY = re.compile(r"^[ \t]*@[ \t]*(?:\w+\.)*(?:property|cached_property)\b"
 _ON_SELF = re.compile(r"\b(?:self|cls|\))\s*\.\s*([A-Za-z_]\w*)")
 # ``self.NAME`` read (not assigned), or ``self`` whole: an attribute of the instance used.
 _SELF_READ = re.compile(r"\bself\b(?:\s*\.\s*(\w+)\b(?!\s*[-+*/|&]?=(?!=))|(?!\s*\.)(?!\s*=[^=]))")
+# A replacement field of an f-string (or a format string): ``{self.unit}``, ``{self!r}``.
+_FIELD = re.compile(r"\{([^{}\n]*\bself\b[^{}\n]*)\}")
 # A method that sets attributes by name: any attribute may be its.
 _BY_NAME = re.compile(r"\bsetattr\(\s*self\b|\bself\s*\.\s*__dict__\b|\bvars\(\s*self\s*\)")
 # ``self.items.append(...)``, ``self.table[key] = ...``: an attribute changed in place.
@@ -61,26 +64,46 @@ _SELF_SET = re.compile(
 )
 
 
+class Method(NamedTuple):
+    """A method an instance has: its id, its outline (strings and comments blanked), and its
+    source (an f-string's ``{self.unit}`` reads an attribute the outline blanks)."""
+
+    id: str
+    text: str
+    source: str
+
+
 @dataclass
 class Instances:
     """What the instances of each class have and run, looked up once per analysis."""
 
-    methods: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    methods: dict[str, tuple[Method, ...]] = field(default_factory=dict)
     # (class, method names) -> what calling them on an instance runs
     reach: dict[tuple[str, tuple[str, ...]], frozenset[str]] = field(default_factory=dict)
     ways: dict[tuple[str, str], str] = field(default_factory=dict)  # (user, target) -> way
     written: dict[str, frozenset[str]] = field(default_factory=dict)  # names used on self
+    rounds: list[dict[str, set[str]]] = field(default_factory=list)  # impact's hits, in order
+    changed: set[str] = field(default_factory=set)  # the ids the change touched
 
     def way(self, user: str, target: str) -> str:
         return self.ways.get((user, target), "")
 
 
-def instance_users(project: Project, target: str) -> Iterator[str]:
+def instance_users(
+    project: Project, target: str, hits: dict[str, set[str]], changed: set[str]
+) -> Iterator[str]:
     """The methods that reach ``target`` through their instance: a template method or a
     dispatcher (``reach.dispatchers``), one running a special method on ``self``
     (``self_uses.py``), one reading the state that ``target`` built (the way noted); and the
     class statement (``Cls.__class__``, a binding) of a class whose construction runs
-    ``target``: whoever builds one reaches it."""
+    ``target``: whoever builds one reaches it. ``hits``: this round's callers and what they
+    reach (kept: what a method reached the change through decides what it sets);
+    ``changed``: the ids the change touched."""
+    inst = project.instances
+    if inst.changed is not changed:  # another analysis of the same project
+        inst.changed, inst.rounds = changed, []
+    if not inst.rounds or inst.rounds[-1] is not hits:
+        inst.rounds.append(hits)
     owner = target.rpartition(".")[0]
     built = _reach(project, owner, CONSTRUCTORS) if project.is_class(owner) else frozenset()
     bases = set(project.lineage(owner)) - {owner} if built else set()
@@ -107,7 +130,9 @@ def construction_users(project: Project, target: str) -> Iterator[tuple[str, str
     if not module or not owner or not project.is_class(owner_id):
         return
     if name not in CONSTRUCTORS and not _written_on_self(project, owner_id, name):
-        return  # nothing calls it on an instance: no construction or attribute runs it
+        own = _text(project, target)
+        if not (_SELF_SET.search(own) or _SELF_CHANGE.search(own) or _BY_NAME.search(own)):
+            return  # it sets nothing on its instance, and nothing calls it on one
     heirs = subclasses(project, owner_id, target, dispatching=False)
     for cls_id in dict.fromkeys([owner_id, *heirs]):
         methods = visible_methods(project, cls_id)
@@ -115,8 +140,8 @@ def construction_users(project: Project, target: str) -> Iterator[tuple[str, str
         built = target in _reach(project, cls_id, CONSTRUCTORS)
         if built and name not in CONSTRUCTORS:  # a constructor: whoever names the class
             yield f"{cls_id}.__class__", _building(project, cls_id)
-        for fid, text in methods if attrs else ():
-            attr = _reads(text, attrs)
+        for fid, text, source in methods if attrs else ():
+            attr = _reads(text, source, attrs)
             if attr and fid != target and fid.rpartition(".")[2] not in CONSTRUCTORS:
                 if not built:
                     yield fid, f" (stored in self.{attr})" if attr != "*" else " (stored in self)"
@@ -143,8 +168,8 @@ def _building(project: Project, cls_id: str) -> str:
     return f" (building {project.split(cls_id)[1]})"
 
 
-def visible_methods(project: Project, cls_id: str) -> tuple[tuple[str, str], ...]:
-    """(method id, its text) for each method an instance of ``cls_id`` has: its class's, then
+def visible_methods(project: Project, cls_id: str) -> tuple[Method, ...]:
+    """Each method an instance of ``cls_id`` has: its class's, then
     those it inherits from its in-repo bases that it does not override (depth first, as
     ``Project.method`` looks them up)."""
     found = project.instances.methods.get(cls_id)
@@ -155,11 +180,13 @@ def visible_methods(project: Project, cls_id: str) -> tuple[tuple[str, str], ...
     for base in project.lineage(cls_id):
         where, qual = project.split(base)
         src = project.source(where) if where else None
+        lines = src.text.split("\n") if src is not None else []
         for d in methods_of(src, qual) if src is not None else ():
             method = d.qual.rpartition(".")[2]
             if method not in seen:
                 seen.add(method)
-                out.append((f"{where}.{d.qual}", def_text(src, d)))
+                source = "\n".join(lines[d.start - 1 : d.end])
+                out.append(Method(f"{where}.{d.qual}", def_text(src, d), source))
     project.instances.methods[cls_id] = found = tuple(out)
     return found
 
@@ -172,7 +199,7 @@ def _reach(project: Project, cls_id: str, starts: tuple[str, ...]) -> frozenset[
     known = project.instances.reach.get(key)
     if known is not None:
         return known
-    texts = dict(visible_methods(project, cls_id))
+    texts = {m.id: m.text for m in visible_methods(project, cls_id)}
     todo = [m for m in (project.method(cls_id, c) for c in starts) if m]
     runs: set[str] = set()
     while todo:
@@ -213,18 +240,17 @@ def _is_property(project: Project, fid: str) -> bool:
 
 
 def _decided(
-    project: Project, cls_id: str, target: str, methods: tuple[tuple[str, str], ...]
+    project: Project, cls_id: str, target: str, methods: tuple[Method, ...]
 ) -> dict[str, str]:
     """The attributes of an instance of ``cls_id`` whose value method ``target`` decides:
     those it sets or changes in place, those a method sets from a call that runs it
     (``self.bound = self._compile(text)``), and those set from one of these (``self.size =
     len(self.bound)``); ``*`` when it sets them by name (``setattr``, ``__dict__``) or is
     ``__new__``. Attribute -> the method setting it."""
-    texts = dict(methods)
-    own = texts.get(target) or _text(project, target)
+    own = next((m.text for m in methods if m.id == target), "") or _text(project, target)
     if target.endswith(".__new__") or _BY_NAME.search(own):
         return {"*": target}
-    sets = [(fid, a, v) for fid, text in methods for a, v in _SELF_SET.findall(text)]
+    sets = [(fid, a, v) for fid, text, _ in methods for a, v in _SELF_SET.findall(text)]
     sets += [(target, a, v) for a, v in _SELF_CHANGE.findall(own)]
     # an attribute set from a name the analysis resolves is a binding of its own already
     # (``self.parse = _parse``, ``impact.attribute_binding``): its readers are reached through it
@@ -235,7 +261,8 @@ def _decided(
         if b.rpartition(".")[0] == c
     }
     sets = [s for s in sets if s[1] not in bound]
-    out = {a: fid for fid, a, _ in sets if fid == target}
+    words = _reason_words(project, target)
+    out = {a: fid for fid, a, v in sets if fid == target and (words is None or words(v))}
     grew = True
     while grew:  # a few rounds: attributes set from attributes
         grew = False
@@ -249,6 +276,32 @@ def _decided(
     return out
 
 
+def _reason_words(project: Project, target: str) -> Callable[[str], bool] | None:
+    """For a method the change did not touch, a test of whether an assignment's value uses
+    what it reaches the change through (``self.items = [Item(v) ...]`` where ``Item``
+    changed, not ``self.cache = None`` beside it); None for a changed method (or one whose
+    way is not known): all it sets."""
+    inst = project.instances
+    reasons = None
+    if target not in inst.changed:
+        reasons = next((r[target] for r in inst.rounds if target in r), None)
+    if not reasons:
+        return None
+    words: set[str] = set()
+    for reason in reasons:
+        owner, _, name = reason.partition(" ")[0].rpartition(".")
+        words.add(name)
+        if name in CONSTRUCTORS or is_special(name):  # ``Item(v)`` runs ``Item.__init__``
+            words.add(owner.rpartition(".")[2])
+    module = project.split(target)[0]
+    src = project.source(module)
+    words |= (
+        {local for local, to in src.imports() if to.rpartition(".")[2] in words} if src else set()
+    )
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b")
+    return lambda value: pattern.search(value) is not None
+
+
 def _runs(project: Project, cls_id: str, target: str, names: set[str]) -> bool:
     """Whether calling one of the methods ``names`` on an instance of ``cls_id`` runs
     ``target``."""
@@ -256,11 +309,12 @@ def _runs(project: Project, cls_id: str, target: str, names: set[str]) -> bool:
     return short in names or target in _reach(project, cls_id, tuple(sorted(names)))
 
 
-def _reads(text: str, attrs: dict[str, str]) -> str:
-    """The first of ``attrs`` that a method's ``text`` reads on ``self`` (``*``: any), or
-    "" (``self`` handed on whole reads them all)."""
+def _reads(text: str, source: str, attrs: dict[str, str]) -> str:
+    """The first of ``attrs`` that a method (its outline ``text``, its ``source``) reads on
+    ``self`` (``*``: any), or "" (``self`` handed on whole reads them all)."""
     head = re.search(r"\)\s*(?:->[^:]*)?:", text)
     body = text[head.end() :] if head else text
+    body += "\n" + "\n".join(_FIELD.findall(source))  # ``f"{value} {self.unit}"``
     for m in _SELF_READ.finditer(body):
         if m.group(1) is None:
             return next(iter(attrs))  # ``describe(self)``, ``self == other``

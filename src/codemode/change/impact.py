@@ -470,7 +470,7 @@ def _round(
     for reader, read in (readers or {}).items() if frontier & files else ():
         hits.setdefault(reader, set()).update(read)
     for target in sorted(code):  # a class that picks its methods at run time (#32)
-        for dispatcher in instance_users(project, target):  # construction.py
+        for dispatcher in instance_users(project, target, hits, changed):  # construction.py
             hits.setdefault(dispatcher, set()).add(target)
         for table in registrations(project, target):  # a table that holds it (#32)
             project.bindings.add(table)
