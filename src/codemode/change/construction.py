@@ -11,9 +11,12 @@ holds for the class that defines ``M`` and its subclasses that inherit it, never
 sibling class that overrides it (its instances hold what they held). Where the construction
 runs ``M`` (the class's ``__init__``, ``__new__``, ``__post_init__`` or what they call on
 ``self``), whoever builds the class reaches it too (through its class statement,
-``Cls.__class__``). The report says through what: ``impacted: via PlainRule._compile
-(building PlainRule) -> Rule.admits``, ``via Meter.__init__ -> Meter.show``, ``via
-Rule._compile (stored in self.bound) -> Rule.admits`` where ``compile()`` sets it later.
+``Cls.__class__``). The report says through what: ``Rule.admits: ... impacted: via
+PlainRule._compile (building PlainRule)``, ``Meter.show: ... impacted: via Meter.__init__``,
+``Query.run: ... impacted: via Query.compile (stored in self.tree)`` where a method sets the
+attribute after construction. For an impacted (not changed) method, only the attributes it
+sets from what it reaches the change through count (``self.items = [Item(v) ...]``, not
+``self.cache = None`` beside it).
 Over-approximation costs only diff time: a witness still needs a real difference, and
 ``benchmarks/impact_reach_cost.py`` measures the scope it adds.
 """
@@ -58,10 +61,14 @@ _SELF_CHANGE = re.compile(
     r"|insert|setdefault|pop|remove|clear|discard|sort|reverse)\s*\()(.*)$",
     re.M,
 )
-# ``self.NAME = ...`` (an annotated or augmented one too): the attribute and what it is set to.
+# ``self.NAME = ...`` (an annotated or augmented one too, or ``self.a, self.b = ...``): the
+# attributes and what they are set to.
 _SELF_SET = re.compile(
-    r"^[ \t]*self[ \t]*\.[ \t]*(\w+)[ \t]*(?::[^=\n]*)?[-+*/|&]?=(?!=)(.*)$", re.M
+    r"^[ \t]*((?:self[ \t]*\.[ \t]*\w+[ \t]*,[ \t]*)*self[ \t]*\.[ \t]*\w+)[ \t]*,?[ \t]*"
+    r"(?::[^=\n]*)?[-+*/|&]?=(?!=)(.*)$",
+    re.M,
 )
+_ATTR = re.compile(r"\bself\s*\.\s*(\w+)")
 
 
 class Method(NamedTuple):
@@ -84,6 +91,7 @@ class Instances:
     written: dict[str, frozenset[str]] = field(default_factory=dict)  # names used on self
     rounds: list[dict[str, set[str]]] = field(default_factory=list)  # impact's hits, in order
     changed: set[str] = field(default_factory=set)  # the ids the change touched
+    heirs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # reach.descendants
 
     def way(self, user: str, target: str) -> str:
         return self.ways.get((user, target), "")
@@ -250,7 +258,12 @@ def _decided(
     own = next((m.text for m in methods if m.id == target), "") or _text(project, target)
     if target.endswith(".__new__") or _BY_NAME.search(own):
         return {"*": target}
-    sets = [(fid, a, v) for fid, text, _ in methods for a, v in _SELF_SET.findall(text)]
+    sets = [
+        (fid, attr, value)
+        for fid, text, _ in methods
+        for targets, value in _SELF_SET.findall(text)
+        for attr in _ATTR.findall(targets)  # ``self.low, self.high = ...`` sets both
+    ]
     sets += [(target, a, v) for a, v in _SELF_CHANGE.findall(own)]
     # an attribute set from a name the analysis resolves is a binding of its own already
     # (``self.parse = _parse``, ``impact.attribute_binding``): its readers are reached through it

@@ -24,10 +24,10 @@ its creation (``registries.py``: a base's ``__init_subclass__``, a metaclass), a
 class attribute, an enum's members read through the class, a ``singledispatch`` function's
 implementations, ``type(self).m``, and a module's functions that pick one by name from
 ``globals()``; a method on a value of no known class, by its name (``by_name.py``); a special
-method run on ``self`` (``self_uses.py``); an operator or builtin on a value of no known class
-(``len(x)`` of an unannotated parameter, ``operators.py``). Limits, by design of a static
-analysis: a local variable that shadows a changed name can make its function look impacted.
-Over-approximation costs diff time only.
+method run on ``self`` (``self_uses.py``); a method reading what its instance's construction
+(or another method) set from changed code (``construction.py``); an operator or builtin on a
+value of no known class (``len(x)``, ``operators.py``). Limits, by design: a local variable
+shadowing a changed name can make its function look impacted (costing diff time only).
 """
 
 from __future__ import annotations

@@ -356,6 +356,16 @@ def subclasses(
 def descendants(project: Project, cls_id: str, dispatching: bool = False) -> Iterator[str]:
     """The project's subclasses of ``cls_id``, found by the class statements of the modules
     that name its family (``dispatching``: only those with a dispatcher of their own)."""
+    if dispatching:
+        yield from _descendants(project, cls_id, True)
+        return
+    found = project.instances.heirs.get(cls_id)
+    if found is None:
+        found = project.instances.heirs[cls_id] = tuple(_descendants(project, cls_id, False))
+    yield from found
+
+
+def _descendants(project: Project, cls_id: str, dispatching: bool) -> Iterator[str]:
     family = project.family(cls_id.rpartition(".")[2])
     for module in project.mentions(family):
         src = project.source(module)
