@@ -15,68 +15,8 @@ from typing import Any
 import pytest
 from diffkit import check, functions, git, project, write
 
-RULES = """\
-class Bound:
-    def __init__(self, op, limit):
-        self.op = op
-        self.limit = limit
+from rulekit import sources
 
-    def admits(self, n):
-        if self.op == "<":
-            return n < self.limit
-        if self.op == ">":
-            return n > self.limit
-        return n == self.limit
-
-
-class Rule:
-    def __init__(self, text):
-        self.text = text
-        self.bound = self._compile(text)
-
-    def _compile(self, text):
-        raise NotImplementedError
-
-    def admits(self, n):
-        return self.bound.admits(n)
-
-    def keep(self, numbers):
-        return [n for n in numbers if self.admits(n)]
-
-
-class SpanRule(Rule):
-    def _compile(self, text):
-        low, _, high = text.partition("..")
-        return Bound(">", int(low) - 1), Bound("<", int(high) + 1)
-
-    def admits(self, n):
-        return all(b.admits(n) for b in self.bound)
-
-    def width(self):
-        low, high = self.bound
-        return high.limit - low.limit - 1
-"""
-PLAIN = """\
-from demo.rules import Bound, Rule
-
-
-def _bound(text):
-    op = text[0] if text[0] in "<>" else "="
-    return Bound(op, int(text.lstrip("<>=")))
-
-
-class PlainRule(Rule):
-    def _compile(self, text):
-        return _bound(text.strip())
-"""
-# what the new release's override builds: "<=5" was "<5", it admits 5 now
-AT_MOST = """\
-    def _compile(self, text):
-        text = text.strip()
-        if text.startswith("<="):
-            return Bound("<", int(text[2:]) + 1)
-        return _bound(text)
-"""
 TEST_RULES = """\
 from demo.plain import PlainRule
 from demo.rules import SpanRule
@@ -137,15 +77,9 @@ def _terminal(capsys: Any) -> str:
 def test_a_base_method_consulting_what_a_subclass_override_built_is_diffed_on_its_instances(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    old = {
-        "src/demo/rules.py": RULES,
-        "src/demo/plain.py": PLAIN,
-        "tests/test_rules.py": TEST_RULES,
-    }
-    plain = PLAIN[: PLAIN.index("    def _compile")] + AT_MOST
-    repo = _committed(
-        tmp_path, old, {"src/demo/plain.py": plain, "tests/test_rules.py": TEST_RULES + NEW_TEST}
-    )
+    old = {**sources("demo"), "tests/test_rules.py": TEST_RULES}
+    new = {**sources("demo", at_most=True), "tests/test_rules.py": TEST_RULES + NEW_TEST}
+    repo = _committed(tmp_path, old, new)
     rc, report = check(repo, "--base", "HEAD~1", capsys=capsys, monkeypatch=monkeypatch)
     found = functions(report)
     f = found["demo.rules.Rule.admits"]  # its own code, its class's, did not change
