@@ -104,3 +104,48 @@ def test_an_attribute_a_changed_method_sets_reaches_its_readers(repo):
         "pkg.query.Query.run",
     )
     assert "pkg.query.Query.source" not in repo.statuses(result)
+
+
+NESTED = """
+    class Below:
+        def __init__(self, limit):
+            self.limit = limit
+
+        def match(self, n):
+            return n < self.limit
+
+
+    class Base:
+        def __init__(self, text):
+            self.clause = self._parse(text)
+
+        def _parse(self, text):
+            raise NotImplementedError
+
+        def match(self, n):
+            return self.clause.match(n)
+
+
+    class Simple(Base):
+        class Parser:
+            @classmethod
+            def parse(cls, text):
+                return Below(int(text.lstrip("<")))
+
+        def _parse(self, text):
+            return self.Parser.parse(text)
+"""
+
+
+def test_what_a_nested_parser_of_a_subclass_builds_is_followed_to_its_methods(repo):
+    """``self.clause`` holds what ``Simple.Parser.parse`` returns, through the override of
+    ``_parse``: a change to ``Below.match`` reaches ``Base.match``."""
+    repo.write("src/pkg/__init__.py", "")
+    repo.write("src/pkg/spec.py", NESTED)
+    base = repo.commit()
+    repo.write("src/pkg/spec.py", NESTED.replace("n < self.limit", "n <= self.limit"))
+    repo.commit()
+    assert repo.by_id(repo.range(base))["pkg.spec.Base.match"].via == (
+        "pkg.spec.Below.match",
+        "pkg.spec.Base.match",
+    )

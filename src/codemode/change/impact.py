@@ -43,13 +43,13 @@ from codemode.change.cache import AnalysisCache
 from codemode.change.chunks import Def, SourceError
 from codemode.change.construction import Instances, instance_users
 from codemode.change.dynamic_imports import importers
+from codemode.change.enums import enum_member
 from codemode.change.functions import SourceFile
 from codemode.change.operators import operator_users
 from codemode.change.reach import (
     attribute_binding,
     class_entries,
     def_text,
-    enum_member,
     factories,
     instance_targets,
     is_special,

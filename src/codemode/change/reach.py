@@ -181,11 +181,25 @@ def _returned_classes(
         if name in ("cls", "Self") and d.cls:  # a classmethod constructor: ``return cls(...)``
             yield f"{f_module}.{d.cls}"
             continue
-        built = project.resolve_in(f_module, d.cls, name)
+        built = project.resolve_in(f_module, d.cls, name) or _nested(project, f_module, d, name)
+        last = name.rpartition(".")[2]
+        if built and project.is_class(built) and built.rpartition(".")[2] != last:
+            built = project.method(built, last)  # ``self.Parser.parse(...)``: its method
         if built and project.is_class(built):
             yield built
-        elif built and depth < 3:
-            yield from _built_classes(project, f_module, d.cls, name, depth + 1)
+        elif built and depth < 3 and re.fullmatch(r"(?:self|cls)\.\w+", name):
+            yield from _built_classes(project, f_module, d.cls, name, depth + 1)  # overrides
+        elif built and depth < 3 and (resolved := function_def(project, built)) is not None:
+            yield from _returned_classes(project, *resolved, depth + 1)
+
+
+def _nested(project: Project, module: str, d: Def, name: str) -> str | None:
+    """The class nested in ``d``'s class (or a base) that ``self.Parser.parse`` names."""
+    parts = name.split(".")
+    if not d.cls or len(parts) != 3 or parts[0] not in ("self", "cls"):
+        return None
+    nested = (f"{c}.{parts[1]}" for c in project.lineage(f"{module}.{d.cls}"))
+    return next((n for n in nested if project.is_class(n)), None)
 
 
 def function_def(project: Project, found: str | None) -> tuple[str, SourceFile, Def, str] | None:
@@ -540,27 +554,6 @@ def class_entries(project: Project, found: str) -> Iterator[str]:
         found_methods = (project.method(found, name) for name in sorted(names))
         entries = project.entries[found] = tuple(m for m in found_methods if m)
     yield from entries
-
-
-# The standard library's enum bases: a member of such a class is read through the class
-# itself (``Level[name]``, ``Level(5)``, ``for m in Level``), never by its own name.
-_ENUM_BASES = frozenset(["Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"])
-
-
-def enum_member(project: Project, target: str) -> bool:
-    """Whether ``target`` is a class attribute of an enum class of the project."""
-    owner, _, _ = target.rpartition(".")
-    module, qual = project.split(target)
-    src = project.source(module) if module else None
-    if src is None or qual not in src.constants() or not project.is_class(owner):
-        return False
-    for cls_id in project.lineage(owner):
-        where, cls_qual = project.split(cls_id)
-        there = project.source(where) if where else None
-        bases = there.classes().get(cls_qual, ()) if there is not None else ()
-        if any(b.rpartition(".")[2] in _ENUM_BASES for b in bases):
-            return True
-    return False
 
 
 _DEF_AT = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)

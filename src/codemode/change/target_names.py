@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from codemode.change.by_name import loose_names
-from codemode.change.reach import enum_member, is_special
+from codemode.change.enums import enum_member
+from codemode.change.reach import is_special
 
 if TYPE_CHECKING:
     from codemode.change.impact import Project
