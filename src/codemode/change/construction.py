@@ -40,6 +40,8 @@ from codemode.change.reach import (
 from codemode.change.self_uses import self_users
 
 if TYPE_CHECKING:
+    from codemode.change.chunks import Def
+    from codemode.change.functions import SourceFile
     from codemode.change.impact import Project
 
 # A use of the instance's own attribute or method in a def's outline (strings blanked).
@@ -72,19 +74,21 @@ _ATTR = re.compile(r"\bself\s*\.\s*(\w+)")
 
 
 class Method(NamedTuple):
-    """A method an instance has: its id, its outline (strings and comments blanked), and its
-    source (an f-string's ``{self.unit}`` reads an attribute the outline blanks)."""
+    """A method an instance has: its id, its outline (strings and comments blanked), the
+    attributes it reads on ``self`` ("" where it hands ``self`` on whole) and what it sets."""
 
     id: str
     text: str
-    source: str
+    reads: frozenset[str]
+    sets: tuple[tuple[str, str], ...]  # (attribute, value) of each ``self.attr = value``
 
 
 @dataclass
 class Instances:
     """What the instances of each class have and run, looked up once per analysis."""
 
-    methods: dict[str, tuple[Method, ...]] = field(default_factory=dict)
+    methods: dict[str, tuple[Method, ...]] = field(default_factory=dict)  # by class
+    parsed: dict[str, Method] = field(default_factory=dict)  # by method id
     # (class, method names) -> what calling them on an instance runs
     reach: dict[tuple[str, tuple[str, ...]], frozenset[str]] = field(default_factory=dict)
     ways: dict[tuple[str, str], str] = field(default_factory=dict)  # (user, target) -> way
@@ -148,8 +152,8 @@ def construction_users(project: Project, target: str) -> Iterator[tuple[str, str
         built = target in _reach(project, cls_id, CONSTRUCTORS)
         if built and name not in CONSTRUCTORS:  # a constructor: whoever names the class
             yield f"{cls_id}.__class__", _building(project, cls_id)
-        for fid, text, source in methods if attrs else ():
-            attr = _reads(text, source, attrs)
+        for method in methods if attrs else ():
+            attr, fid = _reads(method, attrs), method.id
             if attr and fid != target and fid.rpartition(".")[2] not in CONSTRUCTORS:
                 if not built:
                     yield fid, f" (stored in self.{attr})" if attr != "*" else " (stored in self)"
@@ -188,14 +192,34 @@ def visible_methods(project: Project, cls_id: str) -> tuple[Method, ...]:
     for base in project.lineage(cls_id):
         where, qual = project.split(base)
         src = project.source(where) if where else None
-        lines = src.text.split("\n") if src is not None else []
         for d in methods_of(src, qual) if src is not None else ():
             method = d.qual.rpartition(".")[2]
             if method not in seen:
                 seen.add(method)
-                source = "\n".join(lines[d.start - 1 : d.end])
-                out.append(Method(f"{where}.{d.qual}", def_text(src, d), source))
+                out.append(_method(project, src, f"{where}.{d.qual}", d))
     project.instances.methods[cls_id] = found = tuple(out)
+    return found
+
+
+def _method(project: Project, src: SourceFile, fid: str, d: Def) -> Method:
+    """One method, read once per analysis: what it reads on ``self`` (an f-string's
+    ``{self.unit}`` too, from the source: the outline blanks strings) and what it sets."""
+    found = project.instances.parsed.get(fid)
+    if found is None:
+        text = def_text(src, d)
+        head = re.search(r"\)\s*(?:->[^:]*)?:", text)
+        body = text[head.end() :] if head else text
+        chunk = src.chunk_at(d.start)
+        lines = src.text[chunk.offset : chunk.end_offset].split("\n") if chunk else []
+        source = "\n".join(lines[d.start - chunk.start : d.end - chunk.start + 1] if chunk else [])
+        body += "\n" + "\n".join(_FIELD.findall(source))  # ``f"{value} {self.unit}"``
+        reads = frozenset(m.group(1) or "" for m in _SELF_READ.finditer(body))
+        sets = tuple(
+            (attr, value)
+            for targets, value in _SELF_SET.findall(text)
+            for attr in _ATTR.findall(targets)  # ``self.low, self.high = ...`` sets both
+        )
+        found = project.instances.parsed[fid] = Method(fid, text, reads, sets)
     return found
 
 
@@ -258,12 +282,7 @@ def _decided(
     own = next((m.text for m in methods if m.id == target), "") or _text(project, target)
     if target.endswith(".__new__") or _BY_NAME.search(own):
         return {"*": target}
-    sets = [
-        (fid, attr, value)
-        for fid, text, _ in methods
-        for targets, value in _SELF_SET.findall(text)
-        for attr in _ATTR.findall(targets)  # ``self.low, self.high = ...`` sets both
-    ]
+    sets = [(m.id, attr, value) for m in methods for attr, value in m.sets]
     sets += [(target, a, v) for a, v in _SELF_CHANGE.findall(own)]
     # an attribute set from a name the analysis resolves is a binding of its own already
     # (``self.parse = _parse``, ``impact.attribute_binding``): its readers are reached through it
@@ -322,15 +341,11 @@ def _runs(project: Project, cls_id: str, target: str, names: set[str]) -> bool:
     return short in names or target in _reach(project, cls_id, tuple(sorted(names)))
 
 
-def _reads(text: str, source: str, attrs: dict[str, str]) -> str:
-    """The first of ``attrs`` that a method (its outline ``text``, its ``source``) reads on
-    ``self`` (``*``: any), or "" (``self`` handed on whole reads them all)."""
-    head = re.search(r"\)\s*(?:->[^:]*)?:", text)
-    body = text[head.end() :] if head else text
-    body += "\n" + "\n".join(_FIELD.findall(source))  # ``f"{value} {self.unit}"``
-    for m in _SELF_READ.finditer(body):
-        if m.group(1) is None:
-            return next(iter(attrs))  # ``describe(self)``, ``self == other``
-        if m.group(1) in attrs or "*" in attrs:
-            return m.group(1)
-    return ""
+def _reads(method: Method, attrs: dict[str, str]) -> str:
+    """The first of ``attrs`` that ``method`` reads on ``self`` (``*``: any), or ""
+    (``self`` handed on whole reads them all: ``describe(self)``, ``self == other``)."""
+    if "" in method.reads:
+        return next(iter(attrs))
+    if "*" in attrs:
+        return min(method.reads, default="")
+    return next((a for a in attrs if a in method.reads), "")
