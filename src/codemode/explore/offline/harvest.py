@@ -373,16 +373,15 @@ def calls_in_file(
     source: str,
     drops: Drops | None = None,
     fresh: frozenset[int] = frozenset(),
+    path: Path | None = None,
 ) -> Iterator[Candidate]:
     """The calls of the target in one file, each row of its tables bound; those on a line
     the change wrote (``fresh``: explore/offline/fresh.py) are marked and kept first."""
     matcher = _Matcher(info, tree, same_module)
     if not matcher.names and not matcher.modules:
         return
-    setup = import_lines(tree)
-    tables = module_tables(tree)
-    module_env = assignments(tree.body)
-    carrier = Carrier(tree, module_env, same_module)
+    setup, tables, module_env = import_lines(tree), module_tables(tree), assignments(tree.body)
+    carrier = Carrier(tree, module_env, same_module, path)  # ``path``: its conftest.py files
     class_env = class_tables(tree) if source == "tests" else {}
     selfs = self_values(tree) if source == "tests" else {}  # ``self.doc`` set in setUp (#32)
     loops_of: dict[int, dict[int, list[Row]]] = {}
@@ -488,7 +487,7 @@ def file_calls(
             continue
         same = path.resolve() == target
         source = "tests" if is_test else "callers"
-        found = calls_in_file(info, tree, same, source, drops, fresh_lines.lines(path))
+        found = calls_in_file(info, tree, same, source, drops, fresh_lines.lines(path), path)
         for cand in found:
             bucket.append(cand)
             if len(bucket) >= MAX_READ:

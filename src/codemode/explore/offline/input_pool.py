@@ -362,7 +362,7 @@ def _receiver_calls(
         if tree is None:
             continue
         found += islice(
-            method_calls(tree, names, info.name, fresh.lines(path), as_built),
+            method_calls(tree, names, info.name, fresh.lines(path), as_built, path),
             MAX_READ - len(found),
         )
     # a spread over their shapes, the rows the change wrote first: packaging's tests call

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from codemode.explore.offline.input_pool import PoolCall
@@ -40,20 +41,22 @@ def method_calls(
     method: str,
     fresh: frozenset[int],
     as_built: bool = False,
+    path: Path | None = None,
 ) -> Iterator[PoolCall]:
     """Each call of ``method`` in ``tree``'s functions whose instance the test builds or
     holds (``names``: the class and the subclasses beside it, name -> id), per row.
     ``as_built``: every instance as the test's lines (``exprs["self"]``), never a recipe
     (regen writes them as a fixture: explore/writing/built_fixture.py)."""
+    from codemode.explore.offline.conftest_names import conftest_trees
     from codemode.explore.offline.harvest import module_tables
     from codemode.explore.offline.receivers import held
     from codemode.explore.offline.row_bindings import assignments, class_tables
 
     env, classes, tables = assignments(tree.body), class_tables(tree), module_tables(tree)
     project = next(iter(names.values())).split(".")[0] if names else ""
-    reader = _Reader(tree, env, Makers(tree, names, project))
+    reader = _Reader(tree, env, Makers(tree, names, project), path)
     reader.as_built = as_built
-    around = held(tree, names)
+    around = held(tree, names, conftest_trees(path))
     reader.set_up = setup_steps(tree)  # what setUp did to the instance it built
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -65,12 +68,14 @@ class _Reader:
     """One test file's calls of a method, with their instances' recipes and the lines of
     the file their arguments need (explore/offline/test_names.py)."""
 
-    def __init__(self, tree: ast.Module, env: dict[str, ast.expr], makers: Makers) -> None:
+    def __init__(
+        self, tree: ast.Module, env: dict[str, ast.expr], makers: Makers, path: Path | None
+    ) -> None:
         from codemode.explore.offline.harvest import import_lines
         from codemode.explore.offline.test_names import Carrier
 
         self.setup = import_lines(tree)
-        self.carrier = Carrier(tree, env, False)
+        self.carrier = Carrier(tree, env, False, path)
         self.makers = makers
         self.as_built = False
         self.set_up: dict[int, dict[str, list[ast.stmt]]] = {}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from codemode.explore.offline.per_tree import once_per_tree
@@ -43,11 +43,16 @@ def is_constructor(node: ast.expr | None, names: dict[str, str]) -> bool:
     return isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] in names
 
 
-def held(tree: ast.Module, names: dict[str, str]) -> dict[int, dict[str, ast.expr]]:
+def held(
+    tree: ast.Module, names: dict[str, str], outer: Sequence[ast.Module] = ()
+) -> dict[int, dict[str, ast.expr]]:
     """id(test function) -> the receivers its test class or fixtures build for it, by how the
-    test writes them (``self.g``, ``parser``) -> the constructor call."""
+    test writes them (``self.g``, ``parser``) -> the constructor call. ``outer``: the
+    conftest.py files above the test file, the nearest first (their fixtures are its too)."""
     out: dict[int, dict[str, ast.expr]] = {}
-    fixtures = _fixtures(tree, names)
+    fixtures: dict[str, ast.expr] = {}
+    for more in [*reversed(outer), tree]:
+        fixtures.update(_fixtures(more, names))
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             attrs = _self_attributes(node, names)

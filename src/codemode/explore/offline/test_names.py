@@ -26,7 +26,9 @@ import ast
 import builtins
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
+from codemode.explore.offline.conftest_names import outer_names
 from codemode.explore.offline.receivers import fixture_returns
 from codemode.explore.offline.row_bindings import Env
 
@@ -117,13 +119,17 @@ class _Put(ast.NodeTransformer):
 class Carrier:
     """One test file's names, for every call harvested from it."""
 
-    def __init__(self, tree: ast.Module, module_env: Env, same_module: bool) -> None:
+    def __init__(
+        self, tree: ast.Module, module_env: Env, same_module: bool, path: Path | None = None
+    ) -> None:
         self.module_env = module_env
         self.known = imported_names(tree) | _BUILTINS
         self.open = "*" in self.known or same_module  # a name may come from elsewhere
         self.defined = defined_names(tree)
         self.functions = plain_functions(tree)
         self.fixtures = fixture_returns(tree)  # a parameter a fixture builds in one line
+        # and the conftest.py files' (explore/offline/conftest_names.py)
+        self.outer = outer_names(path)
 
     def carry(
         self, call: ast.Call, local: Env, changes: Changes | None = None
@@ -141,6 +147,11 @@ class Carrier:
                 continue
             value = local.get(name, self.module_env.get(name, self.fixtures.get(name)))
             fn = self.functions.get(name) if value is None else None
+            if value is None and fn is None:
+                if name in self.outer.imports:  # a conftest's import: the line, first
+                    lines[name] = ((False, -1), self.outer.imports[name])
+                    continue
+                value = self.outer.fixtures.get(name, self.outer.env.get(name))
             if fn is not None and depth <= MAX_DEPTH:
                 # a helper of the test file (``ct("utf-8")``): its definition comes along, as
                 # one line the worker runs (#32), and the names it reads in turn
