@@ -2,7 +2,9 @@
 real workers on both sides: ``def test_count(doc)`` with ``doc`` built by a fixture of
 tests/conftest.py was dropped ("a name the test file binds no value to"), and a method
 called on a conftest fixture's instance was never harvested, so the row that shows the change
-never ran (explore/offline/conftest_names.py). Each fails on the code before it."""
+never ran (explore/offline/conftest_names.py). Nor were the values of a parametrized fixture
+(``params=[...]``, ``request.param``), in the file or a conftest (explore/offline/
+param_rows.py). Each fails on the code before it."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ class Spec:
 # a pattern with a folder is matched by its two ends now
 SPEC_NEW = SPEC.replace(
     'return any(name.endswith(p.lstrip("*")) for p in self.patterns)',
-    'return any(_ends(name, p) for p in self.patterns)\n\n\n'
+    "return any(_ends(name, p) for p in self.patterns)\n\n\n"
     "def _ends(name, p):\n"
     '    head, _, tail = p.rpartition("*")\n'
     '    return name.startswith(head) and name.endswith(tail) if "/" in head else name.endswith(tail)',
@@ -59,6 +61,22 @@ from demo.spec import Spec
 def spec():
     yield Spec(["*.py", "docs/*.md"])
 """
+
+WIDTH = """\
+def width(text):
+    return len(text)
+"""
+# a tab counts to the next stop of four now
+WIDTH_NEW = WIDTH.replace("len(text)", "len(text.expandtabs(4))")
+WIDTH_FIXTURE = """\
+import pytest
+
+
+@pytest.fixture(params=["ab", pytest.param("a\\tb", id="tab")])
+def text(request):
+    return request.param
+"""
+WIDTH_TEST = "from demo.w import width\n\n\ndef test_width(text):\n    assert width(text) >= 2\n"
 
 CASES = {
     # an argument the conftest's fixture builds, with the conftest's import and constant
@@ -84,6 +102,20 @@ CASES = {
         {"src/demo/spec.py": SPEC_NEW},
         "demo.spec.Spec.match",
         "Spec(['*.py', 'docs/*.md']).match('docs/x/readme.md')",
+    ),
+    # a parametrized fixture's values, in a conftest
+    "params": (
+        {"src/demo/w.py": WIDTH, "tests/conftest.py": WIDTH_FIXTURE, "tests/test_w.py": WIDTH_TEST},
+        {"src/demo/w.py": WIDTH_NEW},
+        "demo.w.width",
+        "width('a\\tb')",
+    ),
+    # and in the test file
+    "params_in_file": (
+        {"src/demo/w.py": WIDTH, "tests/test_w.py": WIDTH_FIXTURE + "\n\n" + WIDTH_TEST},
+        {"src/demo/w.py": WIDTH_NEW},
+        "demo.w.width",
+        "width('a\\tb')",
     ),
 }
 

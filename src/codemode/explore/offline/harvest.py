@@ -24,19 +24,18 @@ from typing import Any, NamedTuple
 from codemode.explore.offline import fresh as fresh_lines
 from codemode.explore.offline.helper_calls import helper_rows
 from codemode.explore.offline.indirect_calls import made_call
+from codemode.explore.offline.param_rows import module_tables, parametrize_rows
 from codemode.explore.offline.prepared import Blocks
 from codemode.explore.offline.receivers import PutSelfValues, self_values
 from codemode.explore.offline.row_bindings import (
     MAX_ROWS,
     Row,
     assignments,
-    built_table,
     class_tables,
     loop_rows,
 )
 from codemode.explore.offline.spread import (
     MAX_READ,
-    expr_shape,
     spread,
     text_shape,
     value_shape,
@@ -292,58 +291,6 @@ def import_lines(tree: ast.Module) -> str:
     return "\n".join(lines)
 
 
-def module_tables(tree: ast.Module) -> dict[str, ast.expr]:
-    """Module-level ``NAME = [...]`` / ``(...)``: parametrize tables kept apart from the test."""
-    out: dict[str, ast.expr] = {}
-    for node in tree.body:
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, (ast.List, ast.Tuple))
-        ):
-            out[node.targets[0].id] = node.value
-    return out
-
-
-def parametrize_rows(
-    fn: ast.FunctionDef | ast.AsyncFunctionDef,
-    tables: dict[str, ast.expr],
-    fresh: frozenset[int] = frozenset(),
-) -> list[dict[str, ast.expr]]:
-    """The rows of the test's ``parametrize`` tables (combined), a spread of 50 over their
-    shapes, the rows the change wrote (``fresh`` lines) first."""
-    rows: list[dict[str, ast.expr]] = [{}]
-    for dec in fn.decorator_list:
-        if not (isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("parametrize")):
-            continue
-        if len(dec.args) >= 2 and isinstance(dec.args[1], (ast.Name, ast.BinOp, ast.ListComp)):
-            built = built_table(dec.args[1], tables)  # a name, lists added, a comprehension
-            dec = ast.Call(dec.func, [dec.args[0], built or dec.args[1]], [])
-        if len(dec.args) < 2 or not isinstance(dec.args[1], (ast.List, ast.Tuple)):
-            continue
-        try:
-            names = ast.literal_eval(dec.args[0])
-        except ValueError:
-            continue
-        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
-        table: list[dict[str, ast.expr]] = []
-        for row in dec.args[1].elts:
-            if isinstance(row, ast.Call) and ast.unparse(row.func).endswith("param"):
-                row = row.args[0] if len(row.args) == 1 else ast.Tuple(row.args)
-            values = list(row.elts) if len(names) > 1 and isinstance(row, ast.Tuple) else [row]
-            if len(values) == len(names):
-                table.append(dict(zip(names, values)))
-        if table:
-            combined = [{**r, **t} for r in rows for t in table]
-            rows = spread(combined, 50, _row_shape, lambda r: fresh_lines.is_fresh(r, fresh))
-    return rows
-
-
-def _row_shape(row: dict[str, ast.expr]) -> tuple[Any, ...]:
-    return tuple(expr_shape(v) for v in row.values())
-
-
 def candidate_shape(c: Candidate) -> tuple[Any, ...]:
     """A harvested call's shape (explore/offline/spread.py): its arguments' types and text."""
     if c.exprs is not None:
@@ -380,7 +327,11 @@ def calls_in_file(
     matcher = _Matcher(info, tree, same_module)
     if not matcher.names and not matcher.modules:
         return
-    setup, tables, module_env = import_lines(tree), module_tables(tree), assignments(tree.body)
+    setup, tables, module_env = (
+        import_lines(tree),
+        module_tables(tree, path),
+        assignments(tree.body),
+    )
     carrier = Carrier(tree, module_env, same_module, path)  # ``path``: its conftest.py files
     class_env = class_tables(tree) if source == "tests" else {}
     selfs = self_values(tree) if source == "tests" else {}  # ``self.doc`` set in setUp (#32)

@@ -48,11 +48,11 @@ def method_calls(
     ``as_built``: every instance as the test's lines (``exprs["self"]``), never a recipe
     (regen writes them as a fixture: explore/writing/built_fixture.py)."""
     from codemode.explore.offline.conftest_names import conftest_trees
-    from codemode.explore.offline.harvest import module_tables
+    from codemode.explore.offline.param_rows import module_tables
     from codemode.explore.offline.receivers import held
     from codemode.explore.offline.row_bindings import assignments, class_tables
 
-    env, classes, tables = assignments(tree.body), class_tables(tree), module_tables(tree)
+    env, classes, tables = assignments(tree.body), class_tables(tree), module_tables(tree, path)
     project = next(iter(names.values())).split(".")[0] if names else ""
     reader = _Reader(tree, env, Makers(tree, names, project), path)
     reader.as_built = as_built
@@ -90,7 +90,7 @@ class _Reader:
         fresh: frozenset[int],
     ) -> Iterator[PoolCall]:
         from codemode.explore.offline.fresh import fresh_first, is_fresh
-        from codemode.explore.offline.harvest import parametrize_rows
+        from codemode.explore.offline.param_rows import parametrize_rows
         from codemode.explore.offline.row_bindings import MAX_ROWS, loop_rows
 
         found = [(n, c) for n in ast.walk(fn) if (c := method_call(n, method)) is not None]

@@ -214,7 +214,7 @@ class _Rows:
     """A test file's rows (``parametrize`` tables and loops over literal rows), per test."""
 
     def __init__(self, tree: ast.Module, fresh: frozenset[int]) -> None:
-        from codemode.explore.offline.harvest import module_tables
+        from codemode.explore.offline.param_rows import module_tables
         from codemode.explore.offline.row_bindings import assignments, class_tables
 
         self.tables, self.fresh = module_tables(tree), fresh
@@ -227,11 +227,8 @@ class _Rows:
         """``node``'s arguments as literals once each row of ``fn``'s is put in place, and
         whether the row is one the change wrote."""
         from codemode.explore.offline.fresh import is_fresh
-        from codemode.explore.offline.harvest import (
-            literal_arguments,
-            parametrize_rows,
-            substituted,
-        )
+        from codemode.explore.offline.harvest import literal_arguments, substituted
+        from codemode.explore.offline.param_rows import parametrize_rows
         from codemode.explore.offline.row_bindings import MAX_ROWS, loop_rows
 
         if id(fn) not in self.got:

@@ -1,0 +1,153 @@
+"""The rows a test runs with: its ``parametrize`` tables, and the values of the parametrized
+fixtures it takes (#32).
+
+``@pytest.fixture(params=["ab", "a\\tb"])`` with ``return request.param`` (or an expression of
+it, ``Doc(request.param)``) runs each test that takes the fixture once per value, as a
+``parametrize`` table does; projects keep the inputs shared by many tests there, in the test
+file or a ``conftest.py`` above it (explore/offline/conftest_names.py). A test's parameter of
+that name was bound to nothing and its calls dropped. Each such fixture is read as a table
+of its values (``request.param`` replaced by each, ``pytest.param(x, ...)`` read as ``x``),
+kept beside the module's tables under a key no name can spell (``FIXTURE``), and combined
+with the test's own tables.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from codemode.explore.offline import fresh as fresh_lines
+from codemode.explore.offline.row_bindings import built_table
+from codemode.explore.offline.spread import expr_shape, spread
+
+FIXTURE = "@fixture "  # + the fixture's name: a key of ``tables`` no identifier can be
+SPREAD = 50  # rows a test keeps, over their shapes
+
+
+def module_tables(tree: ast.Module, path: Path | None = None) -> dict[str, ast.expr]:
+    """Module-level ``NAME = [...]`` / ``(...)``: parametrize tables kept apart from the test;
+    and the parametrized fixtures of the file and of the conftest.py files above ``path``."""
+    from codemode.explore.offline.conftest_names import conftest_trees
+
+    out: dict[str, ast.expr] = {}
+    for more in reversed(conftest_trees(path)):  # the nearest last: its fixture wins
+        out.update(fixture_tables(more))
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, (ast.List, ast.Tuple))
+        ):
+            out[node.targets[0].id] = node.value
+    out.update(fixture_tables(tree))
+    return out
+
+
+def fixture_tables(tree: ast.Module) -> dict[str, ast.expr]:
+    """``FIXTURE + name`` -> a list of the values of each module-level fixture of ``tree``
+    with ``params=[...]`` whose body (a docstring aside) returns or yields one expression."""
+    out: dict[str, ast.expr] = {}
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        params = _params(fn.decorator_list)
+        body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
+        if params is None or len(body) != 1:
+            continue
+        stmt = body[0]
+        value = stmt.value if isinstance(stmt, (ast.Return, ast.Expr)) else None
+        if isinstance(stmt, ast.Expr):
+            value = value.value if isinstance(value, ast.Yield) else None
+        if value is not None:
+            out[FIXTURE + fn.name] = ast.List([_put(value, p) for p in params], ast.Load())
+    return out
+
+
+def _params(decorators: Sequence[ast.expr]) -> list[ast.expr] | None:
+    for dec in decorators:
+        if isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("fixture"):
+            for k in dec.keywords:
+                if k.arg == "params" and isinstance(k.value, (ast.List, ast.Tuple)):
+                    return [_unwrapped(e) for e in k.value.elts]
+    return None
+
+
+def _unwrapped(node: ast.expr) -> ast.expr:
+    if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("param") and node.args:
+        return node.args[0] if len(node.args) == 1 else ast.Tuple(node.args, ast.Load())
+    return node
+
+
+class _Param(ast.NodeTransformer):
+    def __init__(self, value: ast.expr) -> None:
+        self.value = value
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if ast.unparse(node) == "request.param":
+            return self.value
+        return self.generic_visit(node)
+
+
+def _put(expr: ast.expr, value: ast.expr) -> ast.expr:
+    """``expr`` with ``request.param`` replaced by ``value`` (a fresh tree)."""
+    return _Param(value).visit(ast.parse(ast.unparse(expr), mode="eval")).body
+
+
+def parametrize_rows(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef,
+    tables: dict[str, ast.expr],
+    fresh: frozenset[int] = frozenset(),
+) -> list[dict[str, ast.expr]]:
+    """The rows of the test's ``parametrize`` tables and parametrized fixtures (combined), a
+    spread of 50 over their shapes, the rows the change wrote (``fresh`` lines) first."""
+    rows: list[dict[str, ast.expr]] = [{}]
+    for table in [*_decorated(fn, tables), *_fixtures_taken(fn, tables)]:
+        combined = [{**r, **t} for r in rows for t in table]
+        rows = spread(combined, SPREAD, _row_shape, lambda r: fresh_lines.is_fresh(r, fresh))
+    return rows
+
+
+def _fixtures_taken(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef, tables: dict[str, ast.expr]
+) -> list[list[dict[str, ast.expr]]]:
+    out = []
+    for a in [*fn.args.posonlyargs, *fn.args.args]:
+        values = tables.get(FIXTURE + a.arg)
+        if isinstance(values, ast.List) and values.elts:
+            out.append([{a.arg: v} for v in values.elts])
+    return out
+
+
+def _decorated(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef, tables: dict[str, ast.expr]
+) -> list[list[dict[str, ast.expr]]]:
+    out = []
+    for dec in fn.decorator_list:
+        if not (isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("parametrize")):
+            continue
+        if len(dec.args) >= 2 and isinstance(dec.args[1], (ast.Name, ast.BinOp, ast.ListComp)):
+            built = built_table(dec.args[1], tables)  # a name, lists added, a comprehension
+            dec = ast.Call(dec.func, [dec.args[0], built or dec.args[1]], [])
+        if len(dec.args) < 2 or not isinstance(dec.args[1], (ast.List, ast.Tuple)):
+            continue
+        try:
+            names = ast.literal_eval(dec.args[0])
+        except ValueError:
+            continue
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        table: list[dict[str, ast.expr]] = []
+        for row in dec.args[1].elts:
+            row = _unwrapped(row)
+            values = list(row.elts) if len(names) > 1 and isinstance(row, ast.Tuple) else [row]
+            if len(values) == len(names):
+                table.append(dict(zip(names, values)))
+        if table:
+            out.append(table)
+    return out
+
+
+def _row_shape(row: dict[str, ast.expr]) -> tuple[Any, ...]:
+    return tuple(expr_shape(v) for v in row.values())
