@@ -327,11 +327,8 @@ def calls_in_file(
     matcher = _Matcher(info, tree, same_module)
     if not matcher.names and not matcher.modules:
         return
-    setup, tables, module_env = (
-        import_lines(tree),
-        module_tables(tree, path),
-        assignments(tree.body),
-    )
+    setup, module_env = import_lines(tree), assignments(tree.body)
+    tables = module_tables(tree, path)  # and the parametrized fixtures (param_rows.py)
     carrier = Carrier(tree, module_env, same_module, path)  # ``path``: its conftest.py files
     class_env = class_tables(tree) if source == "tests" else {}
     selfs = self_values(tree) if source == "tests" else {}  # ``self.doc`` set in setUp (#32)
