@@ -1,5 +1,6 @@
-"""The rows a test runs with: its ``parametrize`` tables, and the values of the parametrized
-fixtures it takes (#32).
+"""The rows a test runs with: its ``parametrize`` tables (its own and its class's, written
+with positional or keyword arguments), and the values of the parametrized fixtures it takes
+(#32).
 
 ``@pytest.fixture(params=["ab", "a\\tb"])`` with ``return request.param`` (or an expression of
 it, ``Doc(request.param)``) runs each test that takes the fixture once per value, as a
@@ -23,6 +24,9 @@ from codemode.explore.offline.row_bindings import built_table
 from codemode.explore.offline.spread import expr_shape, spread
 
 FIXTURE = "@fixture "  # + the fixture's name: a key of ``tables`` no identifier can be
+# + id() of a test method: its class's decorators (a ``parametrize`` on a class applies to
+# each of its tests; ``ast`` keeps no parent to find it from the method)
+IN_CLASS = "@class "
 SPREAD = 50  # rows a test keeps, over their shapes
 
 
@@ -43,6 +47,12 @@ def module_tables(tree: ast.Module, path: Path | None = None) -> dict[str, ast.e
         ):
             out[node.targets[0].id] = node.value
     out.update(fixture_tables(tree))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.decorator_list:
+            marks = ast.List(list(node.decorator_list), ast.Load())
+            for fn in node.body:
+                if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    out[IN_CLASS + str(id(fn))] = marks
     return out
 
 
@@ -125,9 +135,12 @@ def _decorated(
     fn: ast.FunctionDef | ast.AsyncFunctionDef, tables: dict[str, ast.expr]
 ) -> list[list[dict[str, ast.expr]]]:
     out = []
-    for dec in fn.decorator_list:
+    marks = tables.get(IN_CLASS + str(id(fn)))
+    outer = marks.elts if isinstance(marks, ast.List) else []
+    for dec in [*outer, *fn.decorator_list]:
         if not (isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("parametrize")):
             continue
+        dec = _positional(dec)
         if len(dec.args) >= 2 and isinstance(dec.args[1], (ast.Name, ast.BinOp, ast.ListComp)):
             built = built_table(dec.args[1], tables)  # a name, lists added, a comprehension
             dec = ast.Call(dec.func, [dec.args[0], built or dec.args[1]], [])
@@ -147,6 +160,18 @@ def _decorated(
         if table:
             out.append(table)
     return out
+
+
+def _positional(dec: ast.Call) -> ast.Call:
+    """``parametrize(argnames=..., argvalues=...)`` as ``parametrize(names, values)``."""
+    named = {k.arg: k.value for k in dec.keywords if k.arg in ("argnames", "argvalues")}
+    if not named:
+        return dec
+    args = list(dec.args)
+    for i, key in enumerate(("argnames", "argvalues")):
+        if key in named and len(args) == i:
+            args.append(named[key])
+    return ast.Call(dec.func, args, [])
 
 
 def _row_shape(row: dict[str, ast.expr]) -> tuple[Any, ...]:

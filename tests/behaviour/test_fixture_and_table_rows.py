@@ -4,7 +4,8 @@ tests/conftest.py was dropped ("a name the test file binds no value to"), and a 
 called on a conftest fixture's instance was never harvested, so the row that shows the change
 never ran (explore/offline/conftest_names.py). Nor were the values of a parametrized fixture
 (``params=[...]``, ``request.param``), in the file or a conftest (explore/offline/
-param_rows.py). Each fails on the code before it."""
+param_rows.py), nor the rows of a ``parametrize`` on the test's class or one written with
+``argnames=``/``argvalues=``. Each fails on the code before it."""
 
 from __future__ import annotations
 
@@ -117,11 +118,35 @@ CASES = {
         "demo.w.width",
         "width('a\\tb')",
     ),
+    # a parametrize on the test's class
+    "class_table": (
+        {
+            "src/demo/w.py": WIDTH,
+            "tests/test_w.py": "import pytest\nfrom demo.w import width\n\n\n"
+            "@pytest.mark.parametrize('text', ['ab', 'a\\tb'])\nclass TestWidth:\n"
+            "    def test_width(self, text):\n        assert width(text) >= 2\n",
+        },
+        {"src/demo/w.py": WIDTH_NEW},
+        "demo.w.width",
+        "width('a\\tb')",
+    ),
+    # a parametrize written with keywords
+    "keyword_table": (
+        {
+            "src/demo/w.py": WIDTH,
+            "tests/test_w.py": "import pytest\nfrom demo.w import width\n\n\n"
+            "@pytest.mark.parametrize(argnames='text', argvalues=['ab', 'a\\tb'])\n"
+            "def test_width(text):\n    assert width(text) >= 2\n",
+        },
+        {"src/demo/w.py": WIDTH_NEW},
+        "demo.w.width",
+        "width('a\\tb')",
+    ),
 }
 
 
 @pytest.mark.parametrize("kind", list(CASES))
-def test_an_input_a_conftest_fixture_builds_reaches_the_diff(
+def test_an_input_a_fixture_or_table_gives_reaches_the_diff(
     kind: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
