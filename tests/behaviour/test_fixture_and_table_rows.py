@@ -5,7 +5,8 @@ called on a conftest fixture's instance was never harvested, so the row that sho
 never ran (explore/offline/conftest_names.py). Nor were the values of a parametrized fixture
 (``params=[...]``, ``request.param``), in the file or a conftest (explore/offline/
 param_rows.py), nor the rows of a ``parametrize`` on the test's class or one written with
-``argnames=``/``argvalues=``. Each fails on the code before it."""
+``argnames=``/``argvalues=``, nor a fixture that assigns names before it returns. Each fails
+on the code before it."""
 
 from __future__ import annotations
 
@@ -91,6 +92,19 @@ CASES = {
         {"src/demo/docs.py": DOCS_NEW},
         "demo.docs.count",
         "count(Doc('a, ,b'))",
+    ),
+    # a fixture of the test file that assigns names before it yields (its teardown after)
+    "assigning_fixture": (
+        {
+            "src/demo/docs.py": DOCS,
+            "tests/test_docs.py": "import pytest\nfrom demo.docs import Doc, count\n\n\n"
+            "@pytest.fixture\ndef doc():\n    text = 'a, '\n    text = text + ',b'\n"
+            "    yield Doc(text)\n    print('done')\n\n\n"
+            "def test_count(doc):\n    assert count(doc) == 3\n",
+        },
+        {"src/demo/docs.py": DOCS_NEW},
+        "demo.docs.count",
+        "count(Doc('a, ' + ',b'))",
     ),
     # the instance a method is called on
     "instance": (

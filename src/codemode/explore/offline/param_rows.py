@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from codemode.explore.offline import fresh as fresh_lines
+from codemode.explore.offline.receivers import fixture_value
 from codemode.explore.offline.row_bindings import built_table
 from codemode.explore.offline.spread import expr_shape, spread
 
@@ -58,20 +59,14 @@ def module_tables(tree: ast.Module, path: Path | None = None) -> dict[str, ast.e
 
 def fixture_tables(tree: ast.Module) -> dict[str, ast.expr]:
     """``FIXTURE + name`` -> a list of the values of each module-level fixture of ``tree``
-    with ``params=[...]`` whose body (a docstring aside) returns or yields one expression."""
+    with ``params=[...]`` that returns or yields one expression (``fixture_value``)."""
     out: dict[str, ast.expr] = {}
     for fn in tree.body:
         if not isinstance(fn, ast.FunctionDef):
             continue
         params = _params(fn.decorator_list)
-        body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
-        if params is None or len(body) != 1:
-            continue
-        stmt = body[0]
-        value = stmt.value if isinstance(stmt, (ast.Return, ast.Expr)) else None
-        if isinstance(stmt, ast.Expr):
-            value = value.value if isinstance(value, ast.Yield) else None
-        if value is not None:
+        value = fixture_value(fn) if params is not None else None
+        if params is not None and value is not None:
             out[FIXTURE + fn.name] = ast.List([_put(value, p) for p in params], ast.Load())
     return out
 

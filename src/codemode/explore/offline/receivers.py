@@ -121,25 +121,51 @@ def _fixtures(tree: ast.Module, names: dict[str, str]) -> dict[str, ast.expr]:
 
 
 def fixture_returns(tree: ast.Module) -> dict[str, ast.expr]:
-    """Fixture name -> the one expression it returns or yields, for the module-level pytest
-    fixtures of the file whose body (a docstring aside) is that one statement: a test's
-    parameter of that name is that expression (its own names looked up in the file)."""
+    """Fixture name -> the expression it returns or yields (``fixture_value``), for the
+    module-level pytest fixtures of the file: a test's parameter of that name is that
+    expression (its own names looked up in the file)."""
     out: dict[str, ast.expr] = {}
     for fn in tree.body:
-        if not isinstance(fn, ast.FunctionDef) or not any(
+        if isinstance(fn, ast.FunctionDef) and any(
             "fixture" in ast.unparse(d) for d in fn.decorator_list
         ):
+            value = fixture_value(fn)
+            if value is not None:
+                out[fn.name] = value
+    return out
+
+
+def fixture_value(fn: ast.FunctionDef) -> ast.expr | None:
+    """The one expression a fixture returns or yields, when its body (a docstring aside) is
+    plain assignments and then that statement (a ``yield``'s teardown after it aside), with
+    the assigned names put in place: ``text = "a, b"`` then ``return Doc(text)`` is
+    ``Doc("a, b")``. None for a body that does anything else first (a call, a loop, a ``with``):
+    its value is more than an expression."""
+    body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
+    names: dict[str, ast.expr] = {}
+    for stmt in body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+        ):
+            names[stmt.targets[0].id] = _put_names(stmt.value, names)
             continue
-        body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
-        if len(body) != 1:
-            continue
-        stmt = body[0]
         value = stmt.value if isinstance(stmt, (ast.Return, ast.Expr)) else None
         if isinstance(stmt, ast.Expr):
             value = value.value if isinstance(value, ast.Yield) else None
-        if value is not None:
-            out[fn.name] = value
-    return out
+        if isinstance(stmt, ast.Return) and stmt is not body[-1]:
+            return None
+        return None if value is None else _put_names(value, names)
+    return None
+
+
+def _put_names(node: ast.expr, names: dict[str, ast.expr]) -> ast.expr:
+    if not names:
+        return node
+    from codemode.explore.offline.harvest import SubstituteNames
+
+    return SubstituteNames(names).visit(ast.parse(ast.unparse(node), mode="eval")).body
 
 
 @once_per_tree
