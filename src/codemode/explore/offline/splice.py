@@ -164,7 +164,7 @@ def _seed_splices(
     from codemode.explore.offline.option_mixes import with_options
 
     bound = _bound(seed, positional)
-    named = [p for p in params if p.kind not in ("var_positional", "var_keyword")]
+    named = [p for p in params if p.kind not in _VARIADIC]
     per_param = [
         _named(p.name, _values(op, p, bound.get(p.name, _ABSENT))) for p in _targets(op, named)
     ]
@@ -173,10 +173,42 @@ def _seed_splices(
         per_param.insert(
             0, _named(op.value, iter([True, op.paired][: 1 + (op.paired is not None)]))
         )
+    slots = _slots(seed, params, positional)
+    if not any(op.name == p.name for p in named):
+        through = _passed_through(op, seed, slots, {p.name for p in named})
+        per_param += [_named(s, _given(op, v)) for s, v in through]
     for name, value in in_turn(per_param):
-        call = with_options(seed, {name: value}, positional)
+        call = with_options(seed, {name: value}, slots)
         if call is not None:
             yield call._replace(source="splices", label=f"{seed.label}_splice_{op.family}")
+
+
+_VARIADIC = ("var_positional", "var_keyword")
+
+
+def _slots(seed: PoolCall, params: Sequence[Param], positional: list[str]) -> list[str]:
+    """The seed's positions by name: the positional parameters', then, for a function of
+    ``*args``, a name of each further position (``*2``)."""
+    if not any(p.kind == "var_positional" for p in params):
+        return positional
+    count = len(seed.exprs.get("args") or []) if seed.exprs is not None else len(seed.args)
+    return [*positional, *(f"*{n}" for n in range(len(positional), count))]
+
+
+def _passed_through(
+    op: Operand, seed: PoolCall, slots: list[str], named: set[str]
+) -> list[tuple[str, Any]]:
+    """The seed's values that reach the function through its ``*args`` and ``**kwargs``, by
+    their slot (a keyword, or ``*n``); only the one a condition names, when it names one."""
+    from codemode.explore.offline.option_mixes import NO_VALUE, literal_arguments
+
+    if op.kind == "name":
+        return []  # a name test sets a parameter of that name: none of these
+    args, kwargs = literal_arguments(seed)
+    found = [(s, v) for s, v in zip(slots, args) if s.startswith("*") and v is not NO_VALUE]
+    found += [(k, v) for k, v in kwargs.items() if k not in named]
+    picked = [(s, v) for s, v in found if op.name and s == op.name]
+    return picked or found
 
 
 _ABSENT = object()
@@ -222,9 +254,13 @@ def _values(op: Operand, p: Param, value: Any) -> Iterator[Any]:
     """What ``p`` (passed ``value`` by the seed, or ``_ABSENT``) is set to for ``op``."""
     if op.kind == "name":
         yield from _tested(op, p)
-    elif value is _ABSENT:
-        return
-    elif op.kind == "text":
+    elif value is not _ABSENT:
+        yield from _given(op, value)
+
+
+def _given(op: Operand, value: Any) -> Iterator[Any]:
+    """``value`` (a seed's argument) with ``op`` spliced in."""
+    if op.kind == "text":
         yield from _text_splices(op, value)
     elif op.family == "length":
         yield from _lengths(op.value, value)
@@ -246,15 +282,30 @@ def _tested(op: Operand, p: Param) -> Iterator[Any]:
 def _text_splices(op: Operand, value: Any) -> Iterator[Any]:
     t = op.value
     if isinstance(value, (str, bytes)):
-        if isinstance(value, str) != isinstance(t, str):
-            t = t.decode("utf-8", "replace") if isinstance(t, bytes) else t.encode("utf-8")
         yield from _in_text(value, t)
-    elif isinstance(value, (list, tuple)) and all(isinstance(v, type(t)) for v in value):
-        yield type(value)([*value, t])
-    elif isinstance(value, dict) and all(isinstance(k, type(t)) for k in value):
-        yield {**value, t: True}
-        if op.paired is not None:
-            yield {**value, t: op.paired}
+    elif isinstance(value, (list, tuple)):
+        if all(isinstance(v, type(t)) for v in value):
+            yield type(value)([*value, t])
+        # in its text items: a pair unpacked (``href, text = link``) takes no third item
+        for items in _in_items(dict(enumerate(value)), t):
+            yield type(value)(items.values())
+    elif isinstance(value, dict):
+        if all(isinstance(k, type(t)) for k in value):
+            yield {**value, t: True}
+            if op.paired is not None:
+                yield {**value, t: op.paired}
+        yield from _in_items(value, t)
+
+
+def _in_items(items: dict[Any, Any], t: Any) -> Iterator[dict[Any, Any]]:
+    """``items`` with ``t`` in one of its text values, at each of ``_in_text``'s places in
+    turn, in the last text value, the first and the middle one."""
+    texts = [k for k, v in items.items() if isinstance(v, (str, bytes))]
+    if not texts:
+        return
+    chosen = list(dict.fromkeys(texts[i] for i in (-1, 0, len(texts) // 2)))
+    made = ({**items, k: placed(items[k], t, place)} for place in _TEXT_ORDER for k in chosen)
+    yield from (m for m in made if m != items)
 
 
 # The places ``_in_text`` puts an operand, in turn (``placed``'s numbers): the ends and the
