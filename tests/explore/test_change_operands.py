@@ -34,6 +34,23 @@ def test_the_least_example_takes_each_repeat_its_least(pattern: str, least: str)
 
 
 @pytest.mark.parametrize(
+    ("pattern", "other"),
+    [
+        (r"%[0-9A-Fa-f]{2}", "%AA"),  # a hex escape's letters beside its digits (least: %00)
+        (r"\w+", "a"),  # a word character's letter (least: 7)
+        (r"[A-Za-z_][A-Za-z_0-9]*", "_"),  # of another kind than a letter (least: A)
+        (r"0x[0-9a-f]+", "0xa"),
+        (r"\d+", "7"),  # a class of one kind: the least itself
+        (r"[^0-9]", " "),  # a negated class: a probe outside it, of another kind than "a"
+    ],
+)
+def test_the_other_example_takes_a_member_of_another_kind(pattern: str, other: str) -> None:
+    got = regex_example(pattern, least=True, other=True)
+    assert got == other
+    assert re.search(pattern, got)
+
+
+@pytest.mark.parametrize(
     "pattern",
     [
         r"x*",  # matches only the empty string at its least
@@ -94,6 +111,7 @@ def test_the_operands_of_changed_lines_and_of_their_guards(tmp_path: Path) -> No
         ("number", 12, "length", "text", None),  # a length bound
         ("text", "~", "method", "", None),  # a prefix
         ("text", " 7", "regex", "", None),  # what the changed pattern matches, at its least
+        ("text", " a", "regex", "", None),  # and with a letter where its class admits one
         ("text", "left", "compared", "", None),  # the match case around a changed line
     } - got == set(), got
     assert all(o.scope == "render" for o in module_operands(path, fresh))

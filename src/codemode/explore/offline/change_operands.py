@@ -20,7 +20,8 @@ there:
   of a literal dict;
 - a pattern passed to ``re`` (or a string on a fresh line that is plainly one: it compiles
   and writes a class, a group or an escape), as a short string it matches
-  (explore/offline/text_forms.py's ``regex_example``);
+  (explore/offline/text_forms.py's ``regex_example``), and a second where a class of it
+  holds characters of another kind than its first (``%00`` and ``%AA``);
 - whole numbers compared with ``<``/``<=``/``>``/``>=``/``==``/``!=``, and whether the other
   side is a ``len(...)``;
 - a name a condition tests (``if strict:``, ``mode == "fast"``), with the value it compares
@@ -251,18 +252,22 @@ def _text_or_pattern(t: str | bytes, family: str, line: int) -> Iterator[Operand
     marked = isinstance(t, str) and _PATTERN_MARKS.search(t)
     if not marked or not _ESCAPES.search(t):  # type: ignore[arg-type]
         yield Operand("text", t, family, line)
-    if marked and (got := _example(t)) and got != t:
-        yield Operand("text", got, "regex", line)
+    if marked:
+        yield from (Operand("text", got, "regex", line) for got in _examples(t) if got != t)
 
 
-def _example(pattern: str | bytes) -> str | bytes | None:
-    """A short string the pattern matches, each repeat its least."""
+def _examples(pattern: str | bytes) -> list[str | bytes]:
+    """Short strings the pattern matches, each repeat its least: each class's first member,
+    then, where a class has members of another kind, one of those (``%[0-9A-Fa-f]{2}``:
+    ``%00``, ``%AA``)."""
     from codemode.explore.offline.text_forms import regex_example
 
+    text = pattern.decode("latin-1") if isinstance(pattern, bytes) else pattern
+    found = [regex_example(text, least=True, other=other) for other in (False, True)]
+    got = [g for g in dict.fromkeys(found) if g]
     if isinstance(pattern, bytes):
-        got = regex_example(pattern.decode("latin-1"), least=True)
-        return None if got is None else got.encode("latin-1", "replace")
-    return regex_example(pattern, least=True)
+        return [g.encode("latin-1", "replace") for g in got]
+    return list(got)
 
 
 def _compared(node: ast.Compare, line: int) -> Iterator[Operand]:
@@ -306,9 +311,7 @@ def _called(node: ast.Call, line: int) -> Iterator[Operand]:
             and func.value.id in _RE_MODULES
             and (pattern := _text(first)) is not None
         ):
-            got = _example(pattern)
-            if got:
-                yield Operand("text", got, "regex", line)
+            yield from (Operand("text", got, "regex", line) for got in _examples(pattern))
             return
         if func.attr in _TEXT_METHODS:
             items = first.elts if isinstance(first, ast.Tuple) else [first]

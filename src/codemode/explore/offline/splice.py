@@ -8,9 +8,14 @@ read statically from the diff). Each operand is spliced into the maintainers' ca
 spec's, the tests', the docstrings'), one argument at a time:
 
 - text gets the operand in place of one of its tokens of the same character class (a word
-  for a word, punctuation for punctuation), appended, prepended, and as the whole value;
+  for a word, punctuation for punctuation), appended, prepended, as the whole value, and
+  (what is not a word) inside, joined to the text around it;
 - a list of text gets it appended; a mapping gets it as a key (``True``, and the value the
-  changed line compares that key's value to, when it does);
+  changed line compares that key's value to, when it does); the text items of a list or a
+  tuple and the text values of a mapping get it as text does, one item at a time (the last,
+  the first, the middle one: a pair that is unpacked takes no third item);
+- the values a call passes through the function's ``*args`` and ``**kwargs`` get it as a
+  named parameter's value does (a template expander's ``expand(template, **values)``);
 - a parameter whose name a changed condition tests gets the value it is compared to (a bare
   truth test: the other truth value of its default);
 - a whole number compared in a changed condition gives its neighbours (n-1, n, n+1) to a
@@ -22,7 +27,10 @@ changed modules it imports; a function the change reaches through another module
 lines untouched) takes every changed module's, those it imports first. Each operand gets
 its turn before any gets a second (a round over the operands, each taking its next splice),
 and at most ``MAX_SPLICES`` calls are kept, none that repeats a call of the pool. Built once
-per function, on the new side, from the operands of both sides' lines.
+per function, on the new side, from the operands of both sides' lines. Within a call, the
+arguments take turns too (named ones first, then those passed through): a call that passes
+more text gives each of its arguments fewer of an operand's splices within the bound, and
+the splices are made lazily, so only the calls kept are built.
 """
 
 from __future__ import annotations
@@ -310,14 +318,17 @@ def _in_items(items: dict[Any, Any], t: Any) -> Iterator[dict[Any, Any]]:
 
 # The places ``_in_text`` puts an operand, in turn (``placed``'s numbers): the ends and the
 # middle first (a sentence's first word is often its verb or keyword, its later ones the
-# operands a changed comparison looks at), appended and prepended between them
-_TEXT_ORDER = (0, 1, 4, 2, 5, 6, 3)
-PLACES = 7  # last, first, middle, quarter, appended, prepended, whole (``placed``)
+# operands a changed comparison looks at), appended and prepended between them; joined
+# inside the text last (an escape or a reference inside a value: 'a b' -> 'a%00b')
+_TEXT_ORDER = (0, 1, 4, 2, 5, 6, 3, 7)
+PLACES = 8  # last, first, middle, quarter, appended, prepended, whole, inside (``placed``)
+_SPACE = re.compile(r"\s+")
 
 
 def _in_text(s: Any, t: Any) -> Iterator[Any]:
     """``t`` in ``s``: in place of its last token of ``t``'s class and of its first, appended,
-    in place of a token between, prepended, as the whole value, in place of other tokens."""
+    in place of a token between, prepended, as the whole value, in place of other tokens,
+    inside."""
     made = (placed(s, t, p) for p in _TEXT_ORDER)
     yield from dict.fromkeys(m for m in made if m != s)
 
@@ -325,7 +336,8 @@ def _in_text(s: Any, t: Any) -> Iterator[Any]:
 def placed(s: Any, t: Any, place: int) -> Any:
     """``t`` in ``s`` at one of ``PLACES`` places: in place of the last token of ``t``'s
     class, the first, the middle one, the one a quarter in (the same token as the last when
-    there are few); appended; prepended; as the whole value. ``s``'s type kept."""
+    there are few); appended; prepended; as the whole value; inside, joined to the text
+    around it (``_inside``). ``s``'s type kept."""
     if isinstance(s, str) != isinstance(t, str):
         t = t.decode("utf-8", "replace") if isinstance(t, bytes) else t.encode("utf-8")
     text = s if isinstance(s, str) else s.decode("latin-1")
@@ -338,9 +350,24 @@ def placed(s: Any, t: Any, place: int) -> Any:
             return s
         m = tokens[[n - 1, 0, n // 2, n // 4][place]]
         made = text[: m.start()] + op + text[m.end() :]
-    else:
+    elif place < 7:
         made = [text + gap + op, op + gap + text, op][place - 4]
+    else:
+        made = _inside(text, op)
     return made if isinstance(s, str) else made.encode("latin-1", "replace")
+
+
+def _inside(text: str, op: str) -> str:
+    """``op`` joined to the text on both sides of it: in place of the space nearest the
+    middle, or, in text without one, at its middle character. A word is not (it would only
+    make another word): ``text`` as it is."""
+    if token_class(op) is _WORD or len(text) < 2:
+        return text
+    spaces = list(_SPACE.finditer(text))
+    if not spaces:
+        return text[: len(text) // 2] + op + text[len(text) // 2 :]
+    m = min(spaces, key=lambda m: abs(m.start() - len(text) // 2))
+    return text[: m.start()] + op + text[m.end() :]
 
 
 def token_class(op: str) -> re.Pattern[str]:

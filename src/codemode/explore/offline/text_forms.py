@@ -10,12 +10,13 @@ the codec and the error handler both matter.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from codemode import saferegex
 
 _PROBES = " !#-_.,;:/'\"aZ7é\t"  # what a negated class may match: the first one outside it
+_OTHER_PROBES = "bZ9"  # after those: a member of another kind than the first, for ``other``
 _MAX_REPEAT = 3
 _CATEGORIES: dict[str, Callable[[str], bool]] = {
     "CATEGORY_DIGIT": str.isdigit,
@@ -55,30 +56,46 @@ def _in_class(c: str, items: Any) -> bool:
     return hit != negate
 
 
-def _class_member(items: Any) -> str:
-    for op, av in items:  # the class's own first member, when it is not negated
+def _class_member(items: Any, other: bool = False) -> str:
+    """The class's own first member (a range's first, when it is not negated; else the first
+    probe it admits); with ``other``, its first member of another kind than that one (a
+    letter for a digit, a digit or a sign for a letter: ``[0-9A-Fa-f]`` -> ``A``), when it
+    has one."""
+    members = _members(items)
+    first = next(members, "")
+    if other:
+        return next((c for c in members if _kind(c) != _kind(first)), first)
+    return first
+
+
+def _members(items: Any) -> Iterator[str]:
+    for op, av in items:  # the class's own members, when it is not negated
         if op.name == "NEGATE":
             break
         if op.name == "LITERAL":
-            return chr(av)
-        if op.name == "RANGE":
-            return chr(av[0])
-    for c in "7a _" + _PROBES:
-        if _in_class(c, items):
-            return c
-    return ""
+            yield chr(av)
+        elif op.name == "RANGE":
+            yield chr(av[0])
+    yield from (c for c in "7a _" + _PROBES + _OTHER_PROBES if _in_class(c, items))
+
+
+def _kind(c: str) -> int:
+    return 0 if c.isdigit() else 1 if c.isalpha() else 2
 
 
 class _Example:
     """One string the pattern matches: each repeat twice (or its least, or once), the first
     branch, the first member of each class (a character outside a negated one)."""
 
-    def __init__(self, alphabet: str = "", last: bool = False, least: bool = False) -> None:
+    def __init__(
+        self, alphabet: str = "", last: bool = False, least: bool = False, other: bool = False
+    ) -> None:
         self.groups: dict[int, str] = {}
         self.steps = 0
         self.alphabet = alphabet  # characters the body treats specially, for free-text runs
         self.last = last  # each alternation's last branch rather than its first
         self.least = least  # each repeat its least (once for ``+``, never for ``?`` and ``*``)
+        self.other = other  # each class's member of another kind than its first
 
     def seq(self, items: Any) -> str:
         return "".join(self.item(op, av) for op, av in items)
@@ -95,9 +112,9 @@ class _Example:
         if name == "ANY":
             return "a"
         if name == "IN":
-            return _class_member(av)
+            return _class_member(av, self.other)
         if name == "CATEGORY":
-            return _class_member([(op, av)])
+            return _class_member([(op, av)], self.other)
         if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
             low, high, sub = av  # twice where it may repeat: "&#x(\w+);" -> "&#xaa;"
             if self.least:
@@ -131,18 +148,25 @@ class _Example:
 
 
 def regex_example(
-    pattern: str, alphabet: str = "", last: bool = False, least: bool = False
+    pattern: str,
+    alphabet: str = "",
+    last: bool = False,
+    least: bool = False,
+    other: bool = False,
 ) -> str | None:
     """A short string ``pattern`` matches (checked by a search with a deadline), or None;
     with ``alphabet``, its free-text runs hold those characters where they are admitted;
     with ``last``, each alternation takes its last branch (``({{)|(}})|({[:!.}])``); with
     ``least``, each repeat its least: ``(NOT\\s+)?(IN)\\b`` -> ``IN``, the first example
-    Hypothesis's ``st.from_regex`` would shrink to (explore/offline/splice.py, #32)."""
+    Hypothesis's ``st.from_regex`` would shrink to (explore/offline/splice.py, #32); with
+    ``other``, each class its member of another kind than its first: ``%[0-9A-Fa-f]{2}``
+    -> ``%AA`` beside the least ``%00`` (a hex escape's letters, which a decoder or a case
+    rule may treat apart from its digits)."""
     parsed = _parse(pattern)
     if parsed is None:
         return None
     try:
-        text = _Example(alphabet, last, least).seq(getattr(parsed, "data", parsed))
+        text = _Example(alphabet, last, least, other).seq(getattr(parsed, "data", parsed))
     except (ValueError, TypeError, RecursionError, StopIteration):
         return None
     if not text or len(text) > 60:
