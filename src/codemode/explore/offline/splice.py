@@ -183,7 +183,8 @@ def _seed_splices(
         )
     slots = _slots(seed, params, positional)
     if not any(op.name == p.name for p in named):
-        through = _passed_through(op, seed, slots, {p.name for p in named})
+        var_keyword = any(p.kind == "var_keyword" for p in params)
+        through = _passed_through(op, seed, slots, {p.name for p in named}, var_keyword)
         per_param += [_named(s, _given(op, v)) for s, v in through]
     for name, value in in_turn(per_param):
         call = with_options(seed, {name: value}, slots)
@@ -204,7 +205,7 @@ def _slots(seed: PoolCall, params: Sequence[Param], positional: list[str]) -> li
 
 
 def _passed_through(
-    op: Operand, seed: PoolCall, slots: list[str], named: set[str]
+    op: Operand, seed: PoolCall, slots: list[str], named: set[str], through_keywords: bool
 ) -> list[tuple[str, Any]]:
     """The seed's values that reach the function through its ``*args`` and ``**kwargs``, by
     their slot (a keyword, or ``*n``); only the one a condition names, when it names one."""
@@ -214,7 +215,8 @@ def _passed_through(
         return []  # a name test sets a parameter of that name: none of these
     args, kwargs = literal_arguments(seed)
     found = [(s, v) for s, v in zip(slots, args) if s.startswith("*") and v is not NO_VALUE]
-    found += [(k, v) for k, v in kwargs.items() if k not in named]
+    if through_keywords:
+        found += [(k, v) for k, v in kwargs.items() if k not in named]
     picked = [(s, v) for s, v in found if op.name and s == op.name]
     return picked or found
 
