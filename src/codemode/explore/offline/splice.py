@@ -297,25 +297,27 @@ def _text_splices(op: Operand, value: Any) -> Iterator[Any]:
         if all(isinstance(v, type(t)) for v in value):
             yield type(value)([*value, t])
         # in its text items: a pair unpacked (``href, text = link``) takes no third item
-        for items in _in_items(dict(enumerate(value)), t):
-            yield type(value)(items.values())
+        for at, made in _in_items(range(len(value)), value, t):
+            yield type(value)([*value[:at], made, *value[at + 1 :]])
     elif isinstance(value, dict):
         if all(isinstance(k, type(t)) for k in value):
             yield {**value, t: True}
             if op.paired is not None:
                 yield {**value, t: op.paired}
-        yield from _in_items(value, t)
+        yield from ({**value, k: made} for k, made in _in_items(list(value), value, t))
 
 
-def _in_items(items: dict[Any, Any], t: Any) -> Iterator[dict[Any, Any]]:
-    """``items`` with ``t`` in one of its text values, at each of ``_in_text``'s places in
-    turn, in the last text value, the first and the middle one."""
-    texts = [k for k, v in items.items() if isinstance(v, (str, bytes))]
-    if not texts:
+def _in_items(keys: Sequence[Any], items: Any, t: Any) -> Iterator[tuple[Any, Any]]:
+    """``t`` in one of the text values of ``items`` (a list by index, or a mapping), at
+    each of ``_in_text``'s places in turn: the last item's, the first's, the middle one's
+    (those that are text); (key, new value) pairs. Only those three are looked at, so a
+    long list of numbers costs nothing."""
+    if not keys:
         return
-    chosen = list(dict.fromkeys(texts[i] for i in (-1, 0, len(texts) // 2)))
-    made = ({**items, k: placed(items[k], t, place)} for place in _TEXT_ORDER for k in chosen)
-    yield from (m for m in made if m != items)
+    chosen = dict.fromkeys(keys[i] for i in (-1, 0, len(keys) // 2))
+    texts = [k for k in chosen if isinstance(items[k], (str, bytes))]
+    made = ((k, placed(items[k], t, place)) for place in _TEXT_ORDER for k in texts)
+    yield from dict.fromkeys((k, m) for k, m in made if m != items[k])
 
 
 # The places ``_in_text`` puts an operand, in turn (``placed``'s numbers): the ends and the
