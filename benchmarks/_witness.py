@@ -423,6 +423,8 @@ def outcome(fid, args, kwargs, receiver, setup="", me="", state=False, then=None
             obj = it if me else cls() if receiver is None else made(receiver, cls)
             held.append(obj)
             fn = getattr(obj, name)
+            if isinstance(inspect.getattr_static(cls, name, None), property):
+                fn = lambda *_, **__: getattr(obj, name)  # read, as codemode reads it (#32)
         got = fn(*a, **k)
         if then:  # what it returned, called as codemode's witness says (#32)
             how, sources = then

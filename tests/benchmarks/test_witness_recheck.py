@@ -121,3 +121,26 @@ def test_a_witness_of_dates_reruns_as_codemode_wrote_it(tmp_path: Path) -> None:
         1,
     )
     assert recheck(old, new, [w]) == {w: "real"}
+
+
+FAILURE = """\
+class Failure(Exception):
+    def __init__(self, *args, **kwargs):
+        self.__reserved = kwargs.pop("reserved", {default})
+        super().__init__(*args)
+
+    @property
+    def reserved(self):
+        return self.__reserved
+"""
+
+
+def test_a_property_reruns_read_not_called(tmp_path: Path) -> None:
+    """A spec case of a property (pathvalidate 3.0's ValidationError.reserved_name: None, then
+    ""): calling the value it read raised a TypeError on both releases, and the real change
+    was scored a false alarm (#32)."""
+    for side, default in (("old", "None"), ("new", '""')):
+        (tmp_path / side / "prs").mkdir(parents=True)
+        (tmp_path / side / "prs" / "__init__.py").write_text(FAILURE.format(default=default))
+    case = witness_call("prs.Failure.reserved", {"id": "typical", "inputs": [], "expected": None}, 1)
+    assert recheck(tmp_path / "old", tmp_path / "new", [case]) == {case: "real"}
