@@ -158,8 +158,8 @@ def construction_users(project: Project, target: str) -> Iterator[tuple[str, str
                 if not built:
                     yield fid, f" (stored in self.{attr})" if attr != "*" else " (stored in self)"
                 else:  # the class's own constructor changed: its name says it
-                    own = name in CONSTRUCTORS and cls_id == owner_id
-                    yield fid, "" if own else _building(project, cls_id)
+                    itself = name in CONSTRUCTORS and cls_id == owner_id
+                    yield fid, "" if itself else _building(project, cls_id)
 
 
 def _written_on_self(project: Project, owner_id: str, name: str) -> bool:
@@ -192,7 +192,9 @@ def visible_methods(project: Project, cls_id: str) -> tuple[Method, ...]:
     for base in project.lineage(cls_id):
         where, qual = project.split(base)
         src = project.source(where) if where else None
-        for d in methods_of(src, qual) if src is not None else ():
+        if src is None:
+            continue
+        for d in methods_of(src, qual):
             method = d.qual.rpartition(".")[2]
             if method not in seen:
                 seen.add(method)
