@@ -547,12 +547,14 @@ def merge(
             kept = [w for w in d.witnesses if call_key(w.args, w.kwargs) not in held or "after" in w.new]
             d = d._replace(witnesses=tuple(kept))
         i = by_id.get(d.id)
+        counted = {"diff_inputs": d.inputs()} if d.ran else {}  # a miss reads by it (#32)
         if not (d.witnesses or d.note or d.unstable) and i is not None:
+            out[i] = out[i]._replace(**counted)
             continue
         fr = out[i] if i is not None else _unlisted(d.id, by_target.get(d.id))
         # in scope, with no spec: a row that says what the diff saw, never absent (#32)
         same = i is None and d.ran > 0 and not (d.witnesses or d.unstable)
-        seen = f"no difference on {d.ran} input{'s' * (d.ran != 1)}" if same else ""
+        seen = f"no difference on {d.inputs()}" if same else ""
         note = "; ".join(n for n in (seen, d.note) if n)
         if d.witnesses:
             status = _changed(d) if fr.status in _WEAKER else fr.status
@@ -563,7 +565,7 @@ def merge(
             fr = fr._replace(status="unstable", message=d.unstable.removeprefix("unstable: "))
         elif d.unstable:
             note = "; ".join(n for n in (note, d.unstable) if n)
-        fr = fr._replace(diff_note=note)
+        fr = fr._replace(diff_note=note, **counted)
         if i is None:
             out.append(fr)  # a note alone too: why it was not (fully) compared (#32)
         else:

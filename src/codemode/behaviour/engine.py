@@ -85,6 +85,13 @@ class FunctionDiff(NamedTuple):
     # the calls that differ between the versions but also between runs of one version
     # (randomness, the clock, hash order), said in a sentence, or "": no change they show
     unstable: str = ""
+    mutants: int = 0  # of the calls ``ran``, the pool's calls mutated (havoc.py)
+
+    def inputs(self) -> str:
+        """``140 inputs (100 of them mutants)``: how many calls ran, and how many of them
+        were havoc.py's, so a miss says whether the search went past the pool (#32)."""
+        mutants = f" ({self.mutants} of them mutants)" if self.mutants else ""
+        return f"{self.ran} input{'s' * (self.ran != 1)}{mutants}"
 
 
 class _Recipe:
@@ -188,7 +195,7 @@ def diff_function(
     notes.append(_signal_note(signalled))
     note = "; ".join(n for n in (*notes, look.lacking()) if n)  # lacking: not short
     found = FunctionDiff(function_id, tuple(witnesses), look.ran, len(pool), note, any(notes))
-    return found._replace(unstable=look.unstable_text(function_id))
+    return found._replace(unstable=look.unstable_text(function_id), mutants=look.mutants)
 
 
 def _signal_note(signalled: int) -> str:
@@ -306,6 +313,7 @@ class _Looker:
         self.by_state: set[str] = set()  # suspects whose outcomes agree: the state differs
         self.costs: dict[str, float] = {}  # a suspect's wall time on the slower side
         self.ran = 0  # calls run on both sides before the deadline
+        self.mutants = 0  # of those, havoc's
         self.oversized = 0  # of those, calls whose output was too large to send on a side
         self.apart = 0  # of those, calls whose arguments each side built otherwise (#32)
         self.blocked: list[str] = []  # what the wall stopped, per call stopped on a side (#31)
@@ -414,6 +422,7 @@ class _Looker:
                 self.redo.append(call)
                 continue
             self.ran += 1
+            self.mutants += call.source == "havoc"
             if oversized(o_old.kind, o_old.message) or oversized(o_new.kind, o_new.message):
                 self.oversized += 1  # an error on a side compares as nothing: say so
             if self.full():

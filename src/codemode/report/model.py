@@ -137,6 +137,9 @@ class FunctionResult(NamedTuple):
     refused: tuple[Refusal, ...] = ()  # regen: chosen calls not written, each with why (#22)
     # impacted: the path from the changed function to this one (changed id, ..., this id, #32)
     via: tuple[str, ...] = ()
+    # the calls the behaviour diff ran on both sides, and how many of them were the pool's
+    # calls mutated: ``140 inputs (100 of them mutants)`` (#32; a miss reads by it)
+    diff_inputs: str = ""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FunctionResult, tuple(self))  # pickled by --jobs lanes: see CaseResult

@@ -9,10 +9,13 @@ the pool has run and shown no difference, its calls are mutated as a greybox fuz
 its seeds: AFL's "havoc" stage, a random stack of one to three small edits (a character
 replaced by one of its class, inserted, deleted, a run of characters cloned, two swapped; a
 number one away, negated, zero; an item dropped, doubled, two swapped; two arguments of one
-type made equal), in the arguments, the instance's constructor arguments, and the literals
-inside the expressions the tests build an argument with. Every edit keeps the value's type,
-so the mutants stay near the accepted inputs rather than in the type errors a random value
-meets first.
+type made equal; a number set to one of AFL's "interesting values", a float to nan, an
+infinity or -0.0), in the arguments, the instance's constructor arguments, and the literals
+inside the expressions the tests build an argument with. As a rule an edit keeps the value's
+type, so the mutants stay near the accepted inputs rather than in the type errors a random
+value meets first; one in ``RETYPE`` gives it another type (retype.py: ``'42'`` -> ``42``,
+a mapping -> ``[]``, None), as the issue asks of "arguments of another type than the usual
+one".
 
 The random source is seeded by the function's id (crc32, not ``hash``: the same in every
 process), so one commit's runs try the same mutants and agree. A mutant is a call like any
@@ -32,6 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from codemode.explore.offline.input_pool import PoolCall
+from codemode.explore.offline.retype import retyped
 
 # Mutants per function, at most (and within ``diff_budget``'s calls and seconds): one
 # request's worth (behaviour/pace.py's CHUNK), as a request's round trip through both
@@ -45,6 +49,28 @@ MAX_SEEDS = 64  # distinct calls mutated, the pool's first (its order is the poo
 # are short text and small numbers, where three edits already leave the example's shape.
 STACK = (1, 1, 1, 2, 2, 3)
 TRIES = 4  # draws per mutant wanted: an edit can leave the call as it was (a swap of equals)
+# One edit in RETYPE gives a value another type (retype.py): rare, as a type the tests never
+# pass mostly meets the function's first check, on both sides alike; about one mutant in
+# five then holds one (1.7 edits a mutant).
+RETYPE = 8
+# AFL's "interesting values" (afl-fuzz's config.h: INTERESTING_8, INTERESTING_16, and the
+# 16-bit bounds of INTERESTING_32): the ends of the 8- and 16-bit ranges and common buffer
+# sizes, where a width, a code point or a byte value changes its handling. Not the 32-bit
+# ends: a count of 2**31 would run a loop or build a text ``'x' * n`` past the budget (as
+# values.py leaves huge ints out).
+INTERESTING_INTS = (
+    *(-128, -1, 0, 1, 16, 32, 64, 100, 127),  # INTERESTING_8
+    *(-32768, -129, 128, 255, 256, 512, 1000, 1024, 4096, 32767),  # INTERESTING_16
+    *(-32769, 32768, 65535, 65536),  # INTERESTING_32's 16-bit bounds
+)
+# Floats a finite example never reaches by steps: Hypothesis's float strategy draws these
+# "nasty" floats first (NASTY_FLOATS in hypothesis/internal/conjecture/providers.py: the
+# infinities and nan, weighted five times, their negatives, 0.0 and -0.0, the largest
+# double, 2**53 where integers stop being exact, the smallest subnormal).
+INTERESTING_FLOATS = (
+    *(math.nan, math.inf, -math.inf, -0.0) * 2,
+    *(1.7976931348623157e308, 9007199254740992.0, 5e-324, 1 / 3),
+)
 
 # The sources whose calls someone wrote or ran (explore/offline/input_sources.py).
 MAINTAINERS = frozenset(("spec", "tests", "docstring", "receivers", "callers", "splices"))
@@ -84,12 +110,16 @@ def _text(s: str, rng: random.Random) -> str:
 
 
 def _int(n: int, rng: random.Random) -> int:
+    if not rng.randrange(7):  # as often as each step below
+        return rng.choice(INTERESTING_INTS)
     return rng.choice((n + 1, n - 1, -n, 0, n * 2, n // 2))
 
 
 def _float(x: float, rng: random.Random) -> float:
     if not math.isfinite(x):  # round() of an infinity or a nan raises
-        return -x
+        return rng.choice((-x, *INTERESTING_FLOATS))
+    if not rng.randrange(7):  # as often as each step below
+        return rng.choice(INTERESTING_FLOATS)
     return rng.choice((x + 1, x - 1, -x, 0.0, x / 2, float(round(x))))
 
 
@@ -129,7 +159,10 @@ def _mapping(d: dict[Any, Any], rng: random.Random) -> dict[Any, Any]:
 
 
 def mutated(value: Any, rng: random.Random) -> Any:
-    """``value`` with one edit that keeps its type; as it was for a type with none."""
+    """``value`` with one edit: one in RETYPE to a value of another type (retype.py), else
+    one that keeps its type; as it was for a type with none."""
+    if not rng.randrange(RETYPE):
+        return retyped(value, rng)
     if isinstance(value, bool):
         return not value
     kind: Callable[[Any, random.Random], Any] | None = _EDITS.get(type(value))
