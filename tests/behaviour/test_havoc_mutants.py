@@ -16,9 +16,10 @@ import pytest
 from diffkit import check, functions, git, project, witness_calls, write
 
 from codemode.behaviour.engine import FunctionDiff
-from codemode.explore.offline.havoc import INTERESTING_INTS, havoc, mutated
+from codemode.explore.offline.havoc import INTERESTING_INTS, RETYPED, havoc, mutated
 from codemode.explore.offline.input_pool import PoolCall
-from codemode.explore.offline.retype import retyped
+from codemode.explore.offline.retype import annotation, retyped
+from codemode.explore.target import Param
 
 OLD = """\
 def check_digit(number: str) -> str:
@@ -61,19 +62,24 @@ def test_as_list():
 """
 
 
-# a path segment that now takes a number: the tests pass its text only (#32: a renderer that
-# raised TypeError on an int, ``render('{/x}', x=2)``, now gives '/2')
-SEGMENT = """\
-def segment(value: str) -> str:
-    return "/" + value
+# a renderer that now takes a number: the tests pass its text only (#32: one that raised
+# TypeError on an int, ``render('{/x}', x=2)``, now gives '/2'); no annotation, and the
+# type-directed values reach no ``**values``
+RENDER = """\
+def render(template, **values):
+    for name, value in values.items():
+        template = template.replace("{" + name + "}", value)
+    return template
 """
-SEGMENT_NEW = SEGMENT.replace('    return', '    if isinstance(value, int):\n        value = str(value)\n    return')
-SEGMENT_TEST = """\
-from demo.paths import segment
+RENDER_NEW = RENDER.replace(
+    "        template =", "        if isinstance(value, int):\n            value = str(value)\n        template ="
+)
+RENDER_TEST = """\
+from demo.paths import render
 
 
-def test_segment():
-    assert segment("42") == "/42"
+def test_render():
+    assert render("/{x}", x="42") == "/42"
 """
 
 # an encoder that now refuses what JSON cannot hold: the tests pass finite floats only
@@ -124,10 +130,10 @@ MUTATED = {
     ),
     # a mutant of another type than the tests' (retype.py): an int where they pass digits
     "retyped": (
-        {"src/demo/paths.py": SEGMENT, "tests/test_paths.py": SEGMENT_TEST},
-        {"src/demo/paths.py": SEGMENT_NEW},
-        "demo.paths.segment",
-        lambda call: re.fullmatch(r"segment\(-?\d+\)", call),
+        {"src/demo/paths.py": RENDER, "tests/test_paths.py": RENDER_TEST},
+        {"src/demo/paths.py": RENDER_NEW},
+        "demo.paths.render",
+        lambda call: re.fullmatch(r"render\('.*', x=-?\d+\)", call),
     ),
     # a mutant to one of the floats no finite example steps to: nan, an infinity
     "non_finite": (
@@ -191,12 +197,36 @@ def test_mutants_are_new_the_same_on_every_run_and_most_keep_their_types() -> No
     assert not keys & {c.key() for c in first}
     kept = 0
     for call in first:
-        seed = next(p for p in pool if p.label == call.label.removesuffix("_havoc"))
+        seed = next(p for p in pool if p.label == call.label.split("_havoc")[0])
         assert call.source == "havoc"
         assert list(call.kwargs) == list(seed.kwargs) and len(call.args) == len(seed.args)
         kept += _types(call) == _types(seed)
-    # one edit in RETYPE (1.7 a mutant) gives a value another type: the rest keep theirs
+        # a mutant with an argument of another type says so (RETYPED): the diff reads it
+        assert call.label.endswith(RETYPED) == (_types(call) != _types(seed)), call
+    # one edit in RETYPE (1.7 a mutant) gives an argument another type: the rest keep theirs
     assert 40 <= kept < 60, kept
+
+
+def test_an_annotation_bounds_the_types_an_argument_is_given() -> None:
+    pool = [PoolCall(("42",), {"flag": True}, "tests", "a")]
+    open_ = havoc("demo.f", pool, 100)  # no annotation: text, its number, its bytes, None
+    assert {int, bytes, type(None)} <= {type(c.args[0]) for c in open_}
+    assert type(None) in {type(c.kwargs["flag"]) for c in open_}
+    params = (Param("value", "positional", "str"), Param("flag", "keyword_only", "bool"))
+    strict = havoc("demo.f", pool, 100, params)
+    assert {type(c.args[0]) for c in strict} == {str}, strict
+    assert {type(c.kwargs["flag"]) for c in strict} == {bool}, strict
+    either = (Param("value", "positional", "Optional[Union[str, int]]"), params[1])
+    assert {type(c.args[0]) for c in havoc("demo.f", pool, 100, either)} == {
+        str,
+        int,
+        type(None),
+    }
+    assert (annotation(params, 0), annotation(params, "flag"), annotation(params, 5)) == (
+        "str",
+        "bool",
+        None,
+    )
 
 
 def test_a_literal_inside_the_tests_expressions_is_edited() -> None:
@@ -223,7 +253,7 @@ def test_a_value_of_no_known_type_is_left_as_it_is() -> None:
         mutated(float("inf"), rng)  # round() of an infinity raises: not called on one
     assert havoc("demo.f", [PoolCall((), {}, "tests", "a")], 10) == []
     # every byte's case swapped or cloned, none out of the bytes' range (w3lib's b"\xff");
-    # retyped, no UTF-8 text: None
+    # given another type, no UTF-8 text: None
     high = bytes(range(128, 256))
     mutants = havoc("demo.f", [PoolCall((high,), {}, "tests", "a")], 200)
     assert len(mutants) == 200 and all(type(c.args[0]) in (bytes, type(None)) for c in mutants)

@@ -32,10 +32,13 @@ import random
 import string
 import zlib
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codemode.explore.offline.input_pool import PoolCall
-from codemode.explore.offline.retype import retyped
+from codemode.explore.offline.retype import admits, annotation, retyped
+
+if TYPE_CHECKING:
+    from codemode.explore.target import Param
 
 # Mutants per function, at most (and within ``diff_budget``'s calls and seconds): one
 # request's worth (behaviour/pace.py's CHUNK), as a request's round trip through both
@@ -53,6 +56,10 @@ TRIES = 4  # draws per mutant wanted: an edit can leave the call as it was (a sw
 # pass mostly meets the function's first check, on both sides alike; about one mutant in
 # five then holds one (1.7 edits a mutant).
 RETYPE = 8
+# The label's end of a mutant with an argument of another type: one that both versions
+# refuse (each raises) is no input of the function, whichever exception each raises
+# (behaviour/engine.py); one a version takes is compared as any call.
+RETYPED = "_retyped"
 # AFL's "interesting values" (afl-fuzz's config.h: INTERESTING_8, INTERESTING_16, and the
 # 16-bit bounds of INTERESTING_32): the ends of the 8- and 16-bit ranges and common buffer
 # sizes, where a width, a code point or a byte value changes its handling. Not the 32-bit
@@ -159,10 +166,7 @@ def _mapping(d: dict[Any, Any], rng: random.Random) -> dict[Any, Any]:
 
 
 def mutated(value: Any, rng: random.Random) -> Any:
-    """``value`` with one edit: one in RETYPE to a value of another type (retype.py), else
-    one that keeps its type; as it was for a type with none."""
-    if not rng.randrange(RETYPE):
-        return retyped(value, rng)
+    """``value`` with one edit that keeps its type; as it was for a type with none."""
     if isinstance(value, bool):
         return not value
     kind: Callable[[Any, random.Random], Any] | None = _EDITS.get(type(value))
@@ -173,6 +177,17 @@ def mutated(value: Any, rng: random.Random) -> Any:
         # a swapped case can leave latin-1 ('\xff'.swapcase() is '\u0178'): no such bytes
         return edited.encode("latin-1") if max(edited, default="\0") <= "\xff" else value
     return value
+
+
+def _mutant(value: Any, rng: random.Random, annotation: str | None) -> tuple[Any, bool]:
+    """An argument edited, and whether it now has another type: one edit in RETYPE gives it
+    one (retype.py) where its parameter's annotation names that type too (``str | None``,
+    ``Optional[...]``, ``Any``) or it has none; ``annotation``: None for none."""
+    if not rng.randrange(RETYPE):
+        other = retyped(value, rng)
+        if other is not value and admits(annotation, other):
+            return other, type(other) is not type(value)  # an empty list is no other type
+    return mutated(value, rng), False
 
 
 _DAY = dt.timedelta(days=1)
@@ -188,28 +203,29 @@ _EDITS: dict[type, Callable[[Any, random.Random], Any]] = {
 }
 
 
-def _edit_exprs(call: PoolCall, rng: random.Random) -> PoolCall:
+def _edit_exprs(call: PoolCall, rng: random.Random) -> tuple[PoolCall, bool]:
     """A call whose arguments the tests build (``exprs``: ``parse(date(2024, 1, 31))``, an
-    instance ``Renderer(width=4)``): a literal inside one of their expressions edited."""
+    instance ``Renderer(width=4)``): a literal inside one of their expressions edited (and
+    whether to another type: a literal's parameter is not known, so as one with none)."""
     exprs = dict(call.exprs or {})
     places: list[tuple[str, Any]] = [("self", None)] if exprs.get("self") else []
     places += [("args", i) for i in range(len(exprs.get("args") or []))]
     places += [("kwargs", k) for k in exprs.get("kwargs") or {}]
     if not places:
-        return call
+        return call, False
     part, where = rng.choice(places)
     source = exprs[part] if where is None else exprs[part][where]
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError:
-        return call
+        return call, False
     literals = [
         n for n in ast.walk(tree) if isinstance(n, ast.Constant) and type(n.value) in _EDITS
     ]
     if not literals:
-        return call
+        return call, False
     node = rng.choice(literals)
-    node.value = mutated(node.value, rng)
+    node.value, retyped_ = _mutant(node.value, rng, None)
     edited = ast.unparse(tree)
     if where is None:
         exprs[part] = edited
@@ -217,12 +233,12 @@ def _edit_exprs(call: PoolCall, rng: random.Random) -> PoolCall:
         exprs[part] = [*exprs[part][:where], edited, *exprs[part][where + 1 :]]
     else:
         exprs[part] = {**exprs[part], where: edited}
-    return call._replace(exprs=exprs)
+    return call._replace(exprs=exprs), retyped_
 
 
-def _edit(call: PoolCall, rng: random.Random) -> PoolCall:
+def _edit(call: PoolCall, rng: random.Random, params: Sequence[Param]) -> tuple[PoolCall, bool]:
     """``call`` with one argument edited, its instance's constructor's included, or two of one
-    type made equal (bounds that meet)."""
+    type made equal (bounds that meet); and whether the argument now has another type."""
     if call.exprs:
         return _edit_exprs(call, rng)
     args, kwargs = list(call.args), dict(call.kwargs)
@@ -235,14 +251,18 @@ def _edit(call: PoolCall, rng: random.Random) -> PoolCall:
         *((r_kwargs, k) for k in r_kwargs),
     ]
     if not places:
-        return call
+        return call, False
     holder, where = rng.choice(places)
-    value = holder[where]
+    value, other = holder[where], False
     # repr, not ==: an argument's __eq__ may raise or return an array
     twins = [h[w] for h, w in places if type(h[w]) is type(value) and repr(h[w]) != repr(value)]
-    holder[where] = rng.choice(twins) if twins and not rng.randrange(4) else mutated(value, rng)
+    if twins and not rng.randrange(4):
+        holder[where] = rng.choice(twins)
+    else:  # the constructor's parameters are not known: as ones with no annotation
+        named = holder is args or holder is kwargs
+        holder[where], other = _mutant(value, rng, annotation(params, where) if named else None)
     receiver = {**made, "args": r_args, "kwargs": r_kwargs} if call.receiver else None
-    return call._replace(args=tuple(args), kwargs=kwargs, receiver=receiver)
+    return call._replace(args=tuple(args), kwargs=kwargs, receiver=receiver), other
 
 
 def _has_values(call: PoolCall) -> bool:
@@ -262,9 +282,12 @@ def _seeds(pool: Sequence[PoolCall]) -> list[PoolCall]:
     return (theirs or out)[:MAX_SEEDS]
 
 
-def havoc(function_id: str, pool: Sequence[PoolCall], n: int) -> list[PoolCall]:
+def havoc(
+    function_id: str, pool: Sequence[PoolCall], n: int, params: Sequence[Param] = ()
+) -> list[PoolCall]:
     """Up to ``n`` mutants of ``pool``'s literal calls, new ones all, the seeds taken in turn;
-    labelled ``<seed>_havoc``."""
+    labelled ``<seed>_havoc``, and ``<seed>_havoc_retyped`` (RETYPED) when an argument got
+    another type. ``params``: the function's (explore/target.py), for their annotations."""
     seeds = _seeds(pool)
     if not seeds or n <= 0:
         return []
@@ -275,17 +298,19 @@ def havoc(function_id: str, pool: Sequence[PoolCall], n: int) -> list[PoolCall]:
         if len(out) >= n:
             break
         seed = seeds[k % len(seeds)]
-        call = seed
+        call, other = seed, False
         for _ in range(rng.choice(STACK)):
             try:
-                call = _edit(call, rng)
+                call, retyped_ = _edit(call, rng, params)
             except (ArithmeticError, ValueError, TypeError, RecursionError):
                 # an edit a value's own type refuses (a date past its last year, an int
                 # too long to print): no mutant of it, never an error of the check
                 break
+            other = other or retyped_
         key = call.key()
         if key in seen:
             continue
         seen.add(key)
-        out.append(call._replace(source="havoc", label=f"{seed.label or 'call'}_havoc"))
+        label = f"{seed.label or 'call'}_havoc{RETYPED * other}"
+        out.append(call._replace(source="havoc", label=label))
     return out

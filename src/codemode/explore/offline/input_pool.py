@@ -28,7 +28,7 @@ from codemode.explore.offline.returned_probes import returned_probes
 if TYPE_CHECKING:
     from codemode.explore.offline.harvest import Candidate
     from codemode.explore.offline.test_names import Drops
-    from codemode.explore.target import TargetInfo
+    from codemode.explore.target import Param, TargetInfo
 
 MAX_POOL = 1000
 
@@ -63,6 +63,7 @@ class Pool(list[PoolCall]):
 
     dropped: dict[str, int]
     probes: Callable[[], list[dict[str, Any]]] | None = None
+    params: tuple[Param, ...] = ()  # the function's, new side (havoc.py reads annotations)
 
 
 def pool_for(
@@ -89,7 +90,9 @@ def pool_for(
     # the rows each side's tests hold and the other's lack are kept before any cut
     pairs = [(new_root, old_root), (old_root, new_root)] if old_root is not None else []
     with fresh.compared(*pairs):
-        found += _both_sides(config, function_id, old_id, old_root, new_root, old_files, drops)
+        new_info = _info(config, function_id, new_root)
+        old_id = old_id or function_id
+        found += _both_sides(config, new_info, old_id, old_root, new_root, old_files, drops)
     rank = {s: i for i, s in enumerate(INPUT_SOURCES)}
     # Among the tests' calls, those only the new side's tests make come first: the tests the
     # change added say where it changed behaviour, and a budget that cuts the search (the
@@ -104,27 +107,25 @@ def pool_for(
     pool = Pool(out.values())
     pool.dropped = dict(drops)
     pool.probes = partial(returned_probes, config, function_id, new_root)
+    pool.params = new_info.params if new_info is not None else ()
     return pool
 
 
 def _both_sides(
     config: Config,
-    function_id: str,
-    old_id: str | None,
+    new_info: TargetInfo | None,
+    old_id: str,
     old_root: Path | None,
     new_root: Path,
     old_files: bool,
     drops: Drops,
 ) -> list[PoolCall]:
     found: list[PoolCall] = []
-    new_info = _info(config, function_id, new_root)
     found += _side_calls(new_info, new_root, "new", drops, planned=True)
     if old_root is not None:
         # ``old_root`` holds the files the change touched (change/old_side.py); a module it
         # lacks is the same on both sides, the work tree's
-        old_info = _info(config, old_id or function_id, old_root) or _info(
-            config, old_id or function_id, config.root
-        )
+        old_info = _info(config, old_id, old_root) or _info(config, old_id, config.root)
         # The type-directed plan of the old side differs from the new one's only through the
         # literals and parameters the change touched; the tests and examples always differ.
         planned = (

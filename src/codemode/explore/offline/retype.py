@@ -16,17 +16,25 @@ the call still reaches the code past its first check:
 - a list <-> a tuple; a container -> its empty form, a mapping -> an empty list;
 - a date -> its ISO text; any of these -> None.
 
-No rule for one library: the table is by the value's type alone.
+Where the parameter is annotated, only a value of a type the annotation names as well
+(``str | None``, ``Optional[str]``, ``Union[int, str]``, ``Mapping | list``, ``Any``): the
+issue's "where the tests or annotations show one". A parameter annotated ``int`` is not
+handed a string: the annotation is its contract, and a change outside it is no change
+to report. No rule for one library: the table is by the value's type alone.
 """
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import math
 import random
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codemode.explore.target import Param
 
 # A decimal integer or a decimal fraction, as int() and float() read the text a person
 # writes ('-3', ' 42 ', '2.5'); not '1e3', 'nan', '0x1f' (text, not a number, to a reader)
@@ -96,3 +104,75 @@ def retyped(value: Any, rng: random.Random) -> Any:
     with none (None, an object the tests built)."""
     edit = _RETYPE.get(type(value))
     return value if edit is None else edit(value, rng)
+
+
+def annotation(params: Sequence[Param], where: int | str) -> str | None:
+    """The annotation of the parameter an argument binds (a position, or a keyword's name;
+    ``*args``'/``**kwargs``' past the named ones); None for none, or no such parameter."""
+    if isinstance(where, int):
+        row = [p for p in params if p.kind in ("positional_only", "positional")]
+        rest = [p for p in params if p.kind == "var_positional"]
+        found = row[where] if where < len(row) else rest[0] if rest else None
+    else:
+        named = [p for p in params if p.name == where and p.kind != "positional_only"]
+        found = (named or [p for p in params if p.kind == "var_keyword"] or [None])[0]
+    return found.annotation if found is not None else None
+
+
+# The names under which an annotation admits a value of each type (typing's and
+# collections.abc's; an int where float is annotated, as PEP 484's numeric tower has it)
+_ADMITTED: dict[type, frozenset[str]] = {
+    type(None): frozenset(("None", "NoneType")),
+    bool: frozenset(("bool",)),
+    int: frozenset(("int", "float", "complex", "Integral", "Real", "Number", "SupportsInt")),
+    float: frozenset(("float", "complex", "Real", "Number", "SupportsFloat")),
+    str: frozenset(("str", "AnyStr", "Text", "LiteralString")),
+    bytes: frozenset(("bytes", "AnyStr", "ByteString", "Buffer")),
+    list: frozenset(("list", "List", "Sequence", "MutableSequence", "Iterable", "Collection")),
+    tuple: frozenset(("tuple", "Tuple", "Sequence", "Iterable", "Collection")),
+    dict: frozenset(("dict", "Dict", "Mapping", "MutableMapping", "Iterable", "Collection")),
+}
+_ANYTHING = frozenset(("Any", "object"))
+
+
+def admits(annotation: str | None, value: Any) -> bool:
+    """Whether a parameter annotated ``annotation`` (None: not annotated) may be handed
+    ``value``: one of the annotation's members names its type, or anything; an annotation
+    that does not parse admits nothing."""
+    if annotation is None:
+        return True
+    try:
+        names = set(_members(ast.parse(annotation, mode="eval").body, 0))
+    except SyntaxError:
+        return False
+    return bool(names & (_ANYTHING | _ADMITTED.get(type(value), frozenset())))
+
+
+def _members(node: ast.expr, depth: int) -> Iterator[str]:
+    """The names of a union's members: ``str | None`` -> str, None; ``Optional[Mapping[str,
+    int]]`` -> None, Mapping; a quoted forward reference read as the annotation it holds."""
+    if depth > 3:
+        return
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            yield "None"
+        elif isinstance(node.value, str):
+            try:
+                yield from _members(ast.parse(node.value, mode="eval").body, depth + 1)
+            except SyntaxError:
+                return
+        return
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        yield from _members(node.left, depth)
+        yield from _members(node.right, depth)
+        return
+    head = node.value if isinstance(node, ast.Subscript) else node
+    name = ast.unparse(head).rsplit(".", 1)[-1]
+    if isinstance(node, ast.Subscript) and name in ("Optional", "Union", "Annotated"):
+        elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if name == "Optional":
+            yield "None"
+        for e in elts[:1] if name == "Annotated" else elts:
+            yield from _members(e, depth + 1)
+        return
+    yield name
