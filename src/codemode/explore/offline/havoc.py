@@ -13,9 +13,10 @@ type made equal; a number set to one of AFL's "interesting values", a float to n
 infinity or -0.0), in the arguments, the instance's constructor arguments, and the literals
 inside the expressions the tests build an argument with. As a rule an edit keeps the value's
 type, so the mutants stay near the accepted inputs rather than in the type errors a random
-value meets first; one in ``RETYPE`` gives it another type (retype.py: ``'42'`` -> ``42``,
-a mapping -> ``[]``, None), as the issue asks of "arguments of another type than the usual
-one".
+value meets first; one in ``RETYPE`` gives an argument another type (retype.py: ``'42'`` ->
+``42``, a mapping -> ``[]``, None) where its parameter's annotation names that type too or
+there is none, as the issue asks of "arguments of another type than the usual one". Such a
+mutant that both versions refuse is no input (behaviour/engine.py), whatever each raises.
 
 The random source is seeded by the function's id (crc32, not ``hash``: the same in every
 process), so one commit's runs try the same mutants and agree. A mutant is a call like any
@@ -52,9 +53,9 @@ MAX_SEEDS = 64  # distinct calls mutated, the pool's first (its order is the poo
 # are short text and small numbers, where three edits already leave the example's shape.
 STACK = (1, 1, 1, 2, 2, 3)
 TRIES = 4  # draws per mutant wanted: an edit can leave the call as it was (a swap of equals)
-# One edit in RETYPE gives a value another type (retype.py): rare, as a type the tests never
-# pass mostly meets the function's first check, on both sides alike; about one mutant in
-# five then holds one (1.7 edits a mutant).
+# One edit in RETYPE gives an argument another type (retype.py): rare, as a type the tests
+# never pass mostly meets the function's first check, on both sides alike; at most about one
+# mutant in five then holds one (1.7 edits a mutant; fewer where annotations forbid it).
 RETYPE = 8
 # The label's end of a mutant with an argument of another type: one that both versions
 # refuse (each raises) is no input of the function, whichever exception each raises
