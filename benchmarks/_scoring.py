@@ -199,8 +199,10 @@ def show(o: Outcome) -> None:
         for name, cause in ((n, o.misses(n).get(fid)) for n in SCOPES):
             if cause:
                 f = o.scopes[name].report.get(fid) or {}
-                seen = f"{f['status']}; {f.get('diff_note') or 'no note'}" if f else "absent"
-                print(f"           missed ({name}): {cause} (the report: {seen[:110]})")
+                # how many inputs the diff ran, and how many of them were mutants (#32)
+                ran = f"diffed on {f['diff_inputs']}; " if f and f.get("diff_inputs") else ""
+                seen = f"{f['status']}; {ran}{f.get('diff_note') or 'no note'}" if f else "absent"
+                print(f"           missed ({name}): {cause} (the report: {seen[:150]})")
         if fid in o.scopes["base"].flagged:
             print(f"           {o.why['base:' + fid]}")
             print("\n".join(_witness_lines(o.scopes["base"], fid)))
