@@ -155,7 +155,7 @@ def diff_function(
     todo = list(pool[: budget.calls])
     look = _Looker((old.root, new.root), rel_tol)
     step, follow = Steps(), FollowUps(getattr(pool, "probes", None))
-    first_cut, start = False, 0
+    first_cut, start, params = False, 0, getattr(pool, "params", ())  # params: for havoc
     mutants_from: int | None = None  # where the mutants start in ``todo``: after the pool
     second: tuple[Worker, Worker] | None = None
     loading: Loading | None = None
@@ -179,7 +179,6 @@ def diff_function(
         todo = look.requeued(todo, start)  # inputs with no instance: on the pool's (#32)
         if start >= len(todo) and mutants_from is None and not look.suspects:  # see havoc.py
             start = mutants_from = len(todo)  # (a request's size may run past the pool's end)
-            params = getattr(pool, "params", ())  # their annotations bound the retyped
             todo += havoc(function_id, todo, min(MUTANTS, budget.calls - start), params)
         if look.suspects and again is not None and second is None:
             # started now, they import the function while this run goes on
