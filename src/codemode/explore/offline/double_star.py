@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 # the comparisons a row's literals decide: Python's own operators
 _DECIDED: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
@@ -32,6 +32,7 @@ _DECIDED: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.Eq: operator.eq,
     ast.NotEq: operator.ne,
 }
+_Part = TypeVar("_Part", ast.expr, ast.keyword)
 _DEPTH = 4  # names followed from one ``**``: a test's own assignments, never a loop
 
 
@@ -39,40 +40,34 @@ def spelled_out(call: ast.Call, local: dict[str, ast.expr]) -> ast.Call:
     """``call`` with each ``**value`` it can read (``local``: the test's assignments, the row
     in place) replaced by its keywords, and each ``*value`` by its items; ``call`` itself
     when there is none or one it cannot."""
-    args = _spread(call.args, local)
+    args = _expanded(
+        call.args, lambda a: _items(a.value, local) if isinstance(a, ast.Starred) else [a]
+    )
     if args is None:
         return call
-    if all(k.arg is not None for k in call.keywords):
-        return ast.Call(call.func, args, call.keywords) if args is not call.args else call
-    keywords: list[ast.keyword] = []
-    for k in call.keywords:
-        if k.arg is not None:
-            keywords.append(k)
-            continue
-        got = _keywords(k.value, local)
-        if got is None:
-            return call
-        keywords += got
-    names = [k.arg for k in keywords]
-    if len(set(names)) != len(names):
+    keywords = _expanded(
+        call.keywords, lambda k: [k] if k.arg is not None else _keywords(k.value, local)
+    )
+    if keywords is None:
+        return call
+    if len({k.arg for k in keywords}) != len(keywords):
         return call  # the same keyword twice: Python refuses the call
+    if args == call.args and keywords == call.keywords:
+        return call
     return ast.Call(call.func, args, keywords)
 
 
-def _spread(args: list[ast.expr], local: dict[str, ast.expr]) -> list[ast.expr] | None:
-    """``args`` with each ``*value`` it can read replaced by its items (``args`` itself when
-    there is no star), or None for a star it cannot read."""
-    if not any(isinstance(a, ast.Starred) for a in args):
-        return args
-    out: list[ast.expr] = []
-    for a in args:
-        if not isinstance(a, ast.Starred):
-            out.append(a)
-            continue
-        items = _items(a.value, local)
-        if items is None:
+def _expanded(
+    parts: list[_Part], read: Callable[[_Part], list[_Part] | None]
+) -> list[_Part] | None:
+    """``parts`` with each read as the parts it stands for (itself, or a star's items), or
+    None when one cannot be read."""
+    out: list[_Part] = []
+    for part in parts:
+        got = read(part)
+        if got is None:
             return None
-        out += items
+        out += got
     return out
 
 
