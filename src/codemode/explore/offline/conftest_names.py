@@ -54,13 +54,21 @@ def conftest_trees(test_file: Path | None) -> list[ast.Module]:
     """The conftest.py files pytest gives ``test_file``'s tests, parsed, the nearest first."""
     if test_file is None:
         return []
+    from codemode.explore.offline.harvest import kept_once
+
+    # once per run and folder: each test file is read for every function it names, by the
+    # calls', the instances' and the tables' readers each
+    folder = test_file.parent
+    return kept_once("conftests", str(folder), lambda: _trees(folder))  # type: ignore[no-any-return]
+
+
+def _trees(folder: Path) -> list[ast.Module]:
     from codemode.explore.offline.harvest import parsed
 
     trees: list[ast.Module] = []
-    folder = test_file.parent
     for _ in range(MAX_UP):
         conftest = folder / "conftest.py"
-        if conftest.is_file() and conftest != test_file:
+        if conftest.is_file():
             tree = parsed(conftest)[1]
             if tree is not None:
                 trees.append(tree)
@@ -75,11 +83,10 @@ def _imports(tree: ast.Module) -> dict[str, str]:
     for node in tree.body:
         if isinstance(node, ast.Import):
             for a in node.names:
-                one = ast.Import([a])
-                out[(a.asname or a.name).split(".")[0]] = ast.unparse(one)
+                out[(a.asname or a.name).split(".")[0]] = ast.unparse(ast.Import([a]))
         elif isinstance(node, ast.ImportFrom) and not node.level:
             for a in node.names:
                 if a.name != "*":
-                    one = ast.ImportFrom(node.module, [a], 0)
-                    out[a.asname or a.name] = ast.unparse(one)
+                    line = ast.unparse(ast.ImportFrom(node.module, [a], 0))
+                    out[a.asname or a.name] = line
     return out

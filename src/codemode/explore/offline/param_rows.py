@@ -29,6 +29,9 @@ FIXTURE = "@fixture "  # + the fixture's name: a key of ``tables`` no identifier
 # each of its tests; ``ast`` keeps no parent to find it from the method)
 IN_CLASS = "@class "
 SPREAD = 50  # rows a test keeps, over their shapes
+# values of one parametrized fixture read, at most: each is rebuilt with its value in place,
+# and a conftest is read for every test file below it (a spread of 50 keeps fewer anyway)
+MAX_PARAMS = 200
 
 
 def module_tables(tree: ast.Module, path: Path | None = None) -> dict[str, ast.expr]:
@@ -48,10 +51,10 @@ def module_tables(tree: ast.Module, path: Path | None = None) -> dict[str, ast.e
         ):
             out[node.targets[0].id] = node.value
     out.update(fixture_tables(tree))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.decorator_list:
-            marks = ast.List(list(node.decorator_list), ast.Load())
-            for fn in node.body:
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef) and cls.decorator_list:
+            marks = ast.List(list(cls.decorator_list), ast.Load())
+            for fn in cls.body:
                 if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     out[IN_CLASS + str(id(fn))] = marks
     return out
@@ -76,7 +79,7 @@ def _params(decorators: Sequence[ast.expr]) -> list[ast.expr] | None:
         if isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("fixture"):
             for k in dec.keywords:
                 if k.arg == "params" and isinstance(k.value, (ast.List, ast.Tuple)):
-                    return [_unwrapped(e) for e in k.value.elts]
+                    return [_unwrapped(e) for e in k.value.elts[:MAX_PARAMS]]
     return None
 
 
@@ -98,7 +101,8 @@ class _Param(ast.NodeTransformer):
 
 def _put(expr: ast.expr, value: ast.expr) -> ast.expr:
     """``expr`` with ``request.param`` replaced by ``value`` (a fresh tree)."""
-    return _Param(value).visit(ast.parse(ast.unparse(expr), mode="eval")).body
+    made: ast.expr = _Param(value).visit(ast.parse(ast.unparse(expr), mode="eval")).body
+    return made
 
 
 def parametrize_rows(

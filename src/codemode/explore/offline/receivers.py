@@ -165,7 +165,8 @@ def _put_names(node: ast.expr, names: dict[str, ast.expr]) -> ast.expr:
         return node
     from codemode.explore.offline.harvest import SubstituteNames
 
-    return SubstituteNames(names).visit(ast.parse(ast.unparse(node), mode="eval")).body
+    made: ast.expr = SubstituteNames(names).visit(ast.parse(ast.unparse(node), mode="eval")).body
+    return made
 
 
 @once_per_tree
